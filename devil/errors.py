@@ -1,0 +1,49 @@
+"""Errors the engine raises. All are ``ValueError`` so callers can catch bad input broadly."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from devil.board import Cell
+
+if TYPE_CHECKING:
+    from devil.position import Position
+
+
+class InconsistentPosition(ValueError):
+    """No mine layout fits the revealed numbers.
+
+    ``cell`` is a revealed number that cannot be satisfied (when one can be named).
+    """
+
+    def __init__(self, message: str, cell: Cell | None = None):
+        super().__init__(message)
+        self.cell = cell
+
+    @classmethod
+    def too_few(cls, position: Position, cell: Cell, value: int, covered: int) -> InconsistentPosition:
+        noun = "neighbour" if covered == 1 else "neighbours"
+        return cls(
+            f"the {value} at {position.where(cell)} has only {covered} covered {noun}", cell
+        )
+
+    @classmethod
+    def unsatisfiable(cls, position: Position, cell: Cell) -> InconsistentPosition:
+        value = position.number(cell)
+        return cls(
+            f"the {value} at {position.where(cell)} cannot be satisfied together with the "
+            "numbers around it",
+            cell,
+        )
+
+
+class IllegalMove(ValueError):
+    """A move that is well formed but not allowed now (game over, cell already revealed...)."""
+
+
+class InvalidMove(ValueError):
+    """A move that cannot be read (bad syntax, coordinates off the board)."""
+
+
+class GameOver(IllegalMove):
+    """A move sent after the game has ended."""

@@ -1,0 +1,255 @@
+"""Positions: what the player can see.
+
+A position is a board plus one byte per cell: ``0``-``8`` a revealed number,
+``.`` covered, ``F`` covered and flagged, ``#`` a hole. Flags are only marks,
+never constraints. It optionally carries the total number of mines (needed by
+the counted rule).
+
+The native text form is one line per row in those characters, optionally
+preceded by ``# key: value`` headers (``mines``, ``topology``). ``?`` is read as
+``.``. The one-line form (``Position.line``) joins rows with ``/`` and appends
+``;mines=N`` / ``;topology=hex`` when set, for tests and URLs.
+
+Parsing other formats (Codewars, JSMinesweeper, minesweepr) lives in
+``devil.formats``; this module only knows the native one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+from devil.board import Board, Cell, Topology
+
+COVERED = ord(".")
+FLAG = ord("F")
+HOLE = ord("#")
+ZERO = ord("0")
+
+
+class PositionError(ValueError):
+    """Text that is not a position, with the line and column of the first bad character."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+        where = ""
+        if line is not None:
+            where = f"line {line}" + (f", column {column}" if column is not None else "") + ": "
+        super().__init__(where + message)
+        self.line = line
+        self.column = column
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A revealed number: exactly ``mines`` of ``cells`` (its covered neighbours) are mines.
+
+    ``mines`` already has nothing subtracted: flags are not constraints.
+    """
+
+    source: Cell
+    cells: frozenset[Cell]
+    mines: int
+
+
+@dataclass(frozen=True)
+class Position:
+    """An immutable view of a board as the player sees it."""
+
+    board: Board
+    grid: bytes
+    mines: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.grid) != self.board.size:
+            raise PositionError(
+                f"grid has {len(self.grid)} cells but the board has {self.board.size}"
+            )
+        if self.mines is not None and self.mines < 0:
+            raise PositionError(f"total mines {self.mines} is negative")
+
+    # -- construction ------------------------------------------------------------------
+
+    @classmethod
+    def covered(cls, board: Board, mines: int | None = None) -> Position:
+        """The start of a game: every existing cell covered."""
+        grid = bytearray(b"." * board.size)
+        for h in board.holes:
+            grid[h] = HOLE
+        return cls(board, bytes(grid), mines)
+
+    @classmethod
+    def from_rows(
+        cls,
+        rows: list[str],
+        topology: Topology = Topology.SQUARE,
+        mines: int | None = None,
+        first_line: int = 1,
+    ) -> Position:
+        """Build from native rows (``0-8 . ? F #``). Errors name line and column (1-based)."""
+        if not rows:
+            raise PositionError("no rows: the position is empty")
+        width = len(rows[0])
+        grid = bytearray()
+        holes = []
+        for i, row in enumerate(rows):
+            if len(row) != width:
+                raise PositionError(
+                    f"row has {len(row)} cells but the first row has {width}",
+                    first_line + i,
+                    min(len(row), width) + 1,
+                )
+            for j, ch in enumerate(row):
+                if ch == "?":
+                    ch = "."
+                if ch not in "012345678.F#":
+                    raise PositionError(
+                        f"unexpected character {ch!r} (expected 0-8, '.', '?', 'F' or '#')",
+                        first_line + i,
+                        j + 1,
+                    )
+                if ch == "#":
+                    holes.append(i * width + j)
+                grid.append(ord(ch))
+        board = Board(len(rows), width, topology, frozenset(holes))
+        return cls(board, bytes(grid), mines)
+
+    @classmethod
+    def from_text(cls, text: str, topology: Topology | None = None) -> Position:
+        """Parse the native text format, ``# mines: N`` / ``# topology: T`` headers allowed."""
+        rows: list[str] = []
+        mines: int | None = None
+        topo = topology
+        first_line = None
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            if line.startswith("#") and ":" in line and not rows:
+                key, _, value = line[1:].partition(":")
+                key = key.strip().lower()
+                if key == "mines":
+                    try:
+                        mines = int(value.strip())
+                    except ValueError:
+                        raise PositionError(
+                            f"mines header {value.strip()!r} is not a whole number", number
+                        ) from None
+                elif key == "topology" and topology is None:
+                    topo = Topology.parse(value)
+                continue
+            if first_line is None:
+                first_line = number
+            elif number != first_line + len(rows):
+                raise PositionError("blank line inside the board", number - 1)
+            rows.append(line)
+        return cls.from_rows(rows, topo or Topology.SQUARE, mines, first_line or 1)
+
+    @classmethod
+    def from_line(cls, line: str) -> Position:
+        """Parse the one-line form: ``rows/joined/by/slashes;mines=N;topology=hex``."""
+        body, *options = line.strip().split(";")
+        mines: int | None = None
+        topology = Topology.SQUARE
+        for opt in options:
+            key, _, value = opt.partition("=")
+            if key == "mines":
+                mines = int(value)
+            elif key == "topology":
+                topology = Topology.parse(value)
+            else:
+                raise PositionError(f"unknown option {key!r} in one-line position")
+        return cls.from_rows(body.split("/"), topology, mines)
+
+    # -- text forms --------------------------------------------------------------------
+
+    def rows(self) -> list[str]:
+        w = self.board.width
+        text = self.grid.decode("ascii")
+        return [text[i : i + w] for i in range(0, len(text), w)]
+
+    def to_text(self) -> str:
+        head = []
+        if self.mines is not None:
+            head.append(f"# mines: {self.mines}")
+        if self.board.topology is not Topology.SQUARE:
+            head.append(f"# topology: {self.board.topology.value}")
+        return "\n".join([*head, *self.rows()]) + "\n"
+
+    @property
+    def line(self) -> str:
+        out = "/".join(self.rows())
+        if self.mines is not None:
+            out += f";mines={self.mines}"
+        if self.board.topology is not Topology.SQUARE:
+            out += f";topology={self.board.topology.value}"
+        return out
+
+    def __repr__(self) -> str:
+        return f"Position.from_line({self.line!r})"
+
+    # -- queries -----------------------------------------------------------------------
+
+    def number(self, cell: Cell) -> int | None:
+        """The revealed number at ``cell``, or None if covered or a hole."""
+        b = self.grid[cell]
+        return b - ZERO if ZERO <= b <= ZERO + 8 else None
+
+    def is_covered(self, cell: Cell) -> bool:
+        b = self.grid[cell]
+        return b == COVERED or b == FLAG
+
+    def is_flagged(self, cell: Cell) -> bool:
+        return self.grid[cell] == FLAG
+
+    def covered_cells(self) -> Iterator[Cell]:
+        grid = self.grid
+        return (c for c in range(len(grid)) if grid[c] == COVERED or grid[c] == FLAG)
+
+    def revealed_cells(self) -> Iterator[Cell]:
+        grid = self.grid
+        return (c for c in range(len(grid)) if ZERO <= grid[c] <= ZERO + 8)
+
+    @cached_property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """One constraint per revealed number that touches at least one covered cell.
+
+        A revealed number with no covered neighbours is checked here: if it is not 0
+        the position is inconsistent (see ``devil.errors.InconsistentPosition``).
+        """
+        from devil.errors import InconsistentPosition
+
+        out = []
+        board = self.board
+        for cell in self.revealed_cells():
+            value = self.grid[cell] - ZERO
+            cov = frozenset(n for n in board.neighbours(cell) if self.is_covered(n))
+            if value > len(cov):
+                raise InconsistentPosition.too_few(self, cell, value, len(cov))
+            if cov:
+                out.append(Constraint(cell, cov, value))
+        return tuple(out)
+
+    @cached_property
+    def edge(self) -> frozenset[Cell]:
+        """Covered cells touching a revealed number."""
+        return frozenset(c for con in self.constraints for c in con.cells)
+
+    def deep_cells(self) -> Iterator[Cell]:
+        edge = self.edge
+        return (c for c in self.covered_cells() if c not in edge)
+
+    def with_cells(self, changes: dict[Cell, int]) -> Position:
+        """A new position with some cells' bytes replaced (values are byte codes)."""
+        grid = bytearray(self.grid)
+        for cell, value in changes.items():
+            grid[cell] = value
+        return Position(self.board, bytes(grid), self.mines)
+
+    def with_mines(self, mines: int | None) -> Position:
+        return Position(self.board, self.grid, mines)
+
+    def where(self, cell: Cell) -> str:
+        """Human name of a cell in messages: ``row 2, col 4``."""
+        r, c = self.board.coord(cell)
+        return f"row {r}, col {c}"
