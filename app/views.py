@@ -1,0 +1,5 @@
+"""HTML pages (placeholder; the UI engineer replaces this)."""
+
+from flask import Blueprint
+
+bp = Blueprint("views", __name__)
