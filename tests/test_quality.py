@@ -1,0 +1,86 @@
+"""Lint, types and project wiring, enforced as tests so CI fails on them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHELL_SCRIPTS = sorted(
+    [p for p in (ROOT / "scripts").iterdir() if p.is_file()] + [ROOT / ".ci" / "run"]
+)
+
+
+def run(*command: str, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def test_ruff_check_is_clean() -> None:
+    result = run(sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format=concise")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_on_the_engine() -> None:
+    result = run(sys.executable, "-m", "mypy", "--strict", "-p", "devil")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_engine_never_imports_the_web_layer() -> None:
+    pattern = re.compile(r"^\s*(from|import)\s+(app|flask|sqlalchemy|werkzeug)\b", re.MULTILINE)
+    offenders = [
+        f"{path.relative_to(ROOT)}: {match.group(0).strip()}"
+        for path in sorted((ROOT / "devil").rglob("*.py"))
+        for match in pattern.finditer(path.read_text())
+    ]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("script", SHELL_SCRIPTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_shell_script_parses_and_is_strict(script: Path) -> None:
+    result = run("bash", "-n", str(script))
+    assert result.returncode == 0, result.stderr
+    text = script.read_text()
+    assert text.startswith("#!/usr/bin/env bash") or script.name == "lib.sh"
+    if script.name not in {"lib.sh", "run"}:
+        assert "set -euo pipefail" in text
+
+
+def readme_commands() -> list[str]:
+    """The commands of the README's first fenced block."""
+    text = (ROOT / "README.md").read_text()
+    match = re.search(r"```[a-z]*\n(.*?)```", text, re.DOTALL)
+    assert match is not None, "README.md has no fenced command block"
+    commands = (line.split("#", 1)[0].strip() for line in match.group(1).splitlines())
+    return [command for command in commands if command]
+
+
+def test_readme_starts_with_the_run_and_test_commands() -> None:
+    text = (ROOT / "README.md").read_text()
+    first_block = text.index("```")
+    assert first_block < text.index("\n## "), "the commands must come before any section"
+    assert readme_commands() == ["bash scripts/run-app", "bash scripts/test"]
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    ci = (ROOT / ".ci" / "run").read_text()
+    lines = [x.strip() for x in ci.splitlines() if x.strip() and not x.startswith("#")]
+    assert lines[-1] == f"exec {readme_commands()[1]}"
+
+
+@pytest.mark.parametrize(("pytest_status", "ours"), [(0, 0), (1, 1), (2, 2), (5, 1)])
+def test_no_tests_collected_is_a_failure(pytest_status: int, ours: int) -> None:
+    result = run("bash", "-c", f"source scripts/lib.sh && fail_on_no_tests {pytest_status}")
+    assert result.returncode == ours
+    assert ("collected no tests" in result.stderr) == (pytest_status == 5)
+
+
+def test_test_script_maps_pytest_status_and_updates_apt_first() -> None:
+    assert 'fail_on_no_tests "$status"' in (ROOT / "scripts" / "test").read_text()
+    deps = (ROOT / "scripts" / "install-system-deps").read_text()
+    assert deps.index("apt-get update") < deps.index("apt-get install")
