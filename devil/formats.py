@@ -101,6 +101,8 @@ def _split_lines(text: str) -> Source:
                 continue
             if _COMMENT.match(stripped):
                 continue
+        elif _HEADER.fullmatch(stripped):
+            raise PositionError("header after the board: '# key: value' lines go first", number)
         elif gap is not None:
             raise PositionError("blank line inside the board", gap)
         body.append(Line(number, len(raw) - len(raw.lstrip()), stripped))
@@ -114,10 +116,16 @@ def _split_lines(text: str) -> Source:
 
 
 def _is_jsminesweeper(body: tuple[Line, ...]) -> bool:
-    first = body[0].text
-    if not _JS_SIZE.fullmatch(first):
+    match = _JS_SIZE.fullmatch(body[0].text)
+    if match is None:
         return False
-    # "1x1x1" is also a valid minesweepr row: it is one when every line looks like one.
+    width, height = int(match.group(1)), int(match.group(2))
+    rows = body[1:]
+    if len(rows) == height and all(len(line.text) == width for line in rows):
+        return True
+    # "1x1x1" is also a minesweepr row: when the shape does not fit the size line and every
+    # line looks like a minesweepr row of one width, it is a minesweepr board.
+    first = body[0].text
     return not all(
         len(line.text) == len(first) and set(line.text) <= _MINESWEEPR_CHARS for line in body
     )
