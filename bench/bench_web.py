@@ -1,0 +1,480 @@
+"""Web benchmark: the real server (``mine-devil``: gunicorn + gevent) on loopback, driven
+through the JSON API by concurrent players who click only cells the engine proves safe.
+
+    .venv/bin/python bench/bench_web.py                     # default scenarios, prints tables
+    .venv/bin/python bench/bench_web.py --players 50 --duration 20 --think 0.1:0.4
+    .venv/bin/python bench/bench_web.py --url http://127.0.0.1:8000   # an already running server
+
+Scenarios (each bounded by --duration seconds and --max-clicks clicks):
+- ``players``: every player waits a random think time (--think, seconds) between clicks, like
+  people do; the latency targets (median < 10 ms, p99 < 30 ms) apply here.
+- ``saturation``: no think time; every player clicks as fast as the server answers. This
+  measures the most requests per second the machine serves; latency then is mostly queueing.
+
+Each player: ``POST /api/games`` (expert, no-guess, classic, strict), the first reveal in the
+middle (always safe; the server draws the layout then), then reveals the cells that
+``devil.solver.classify`` proves safe on the visible board until the game is won; then a new
+game. A loss would mean the engine is wrong, so losses are counted and reported.
+Clients run in several processes (threads inside) so the client's own GIL does not inflate
+the latency it measures; they share the 2 cores with the server, as real load would not.
+
+Last, the size of a click's response on a 100x100 board (JSON API).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from devil.board import Topology  # noqa: E402
+from devil.position import Position  # noqa: E402
+
+EXPERT = {"width": 30, "height": 16, "mines": 99}
+TARGET_MEDIAN_MS = 10.0
+TARGET_P99_MS = 30.0
+
+
+# -- results ---------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    kind: str  # "create", "first reveal", "reveal"
+    seconds: float
+    status: int
+    size: int
+
+
+@dataclass
+class PlayerLog:
+    samples: list[Sample] = field(default_factory=list)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    players: int
+    think: tuple[float, float]
+    duration: float
+    max_clicks: int
+
+
+# -- the server ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_until_up(base: str, process: subprocess.Popen[bytes] | None, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    last = "no answer"
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise SystemExit(f"the server exited with status {process.returncode} while starting")
+        try:
+            status, _, _ = request(connect(base), "GET", "/healthz")
+            if status == 200:
+                return
+            last = f"GET /healthz answered {status}"
+        except OSError as error:
+            last = str(error)
+        time.sleep(0.2)
+    raise SystemExit(f"the server at {base} did not come up in {timeout:.0f} s ({last})")
+
+
+def server_command(how: str, port: int, data: str, extra_args: list[str]) -> list[str]:
+    """``mine-devil`` (the project's command), or gunicorn run directly with the gevent worker."""
+    bindir = str(Path(sys.executable).parent)
+    if how == "mine-devil":
+        command = shutil.which("mine-devil", path=bindir)
+        if command is None:
+            raise SystemExit(
+                "mine-devil is not installed next to this Python: pip install -e .[web]"
+            )
+        return [command, "--host", "127.0.0.1", "--port", str(port), "--data", data, *extra_args]
+    return [
+        sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", "2",
+        "--bind", f"127.0.0.1:{port}", "--log-level", "warning", *extra_args, "app:create_app()",
+    ]  # fmt: skip
+
+
+@contextmanager
+def running_server(how: str, extra_args: list[str]) -> Iterator[str]:
+    """Start the server on a free loopback port with a temp data dir; stop it after."""
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="mine-devil-bench-") as data:
+        env = {**os.environ, "MINE_DEVIL_RATELIMIT": "0", "MINE_DEVIL_DATA": data}
+        args = server_command(how, port, data, extra_args)
+        log = open(Path(data) / "server.log", "wb")  # noqa: SIM115 - closed below
+        process = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        base = f"http://127.0.0.1:{port}"
+        print(f"server: {' '.join(args[:1] + args[1:])}")
+        try:
+            wait_until_up(base, process, timeout=60)
+            yield base
+        finally:
+            stop(process)
+            log.close()
+            if process.returncode not in (0, -signal.SIGTERM):
+                tail = (Path(data) / "server.log").read_text(errors="replace")[-2000:]
+                print(f"server exited {process.returncode}; log:\n{tail}", file=sys.stderr)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the server's process group (gunicorn master and its workers), then SIGKILL."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=15)
+
+
+# -- HTTP ------------------------------------------------------------------------------
+
+
+def connect(base: str) -> http.client.HTTPConnection:
+    url = urllib.parse.urlsplit(base)
+    return http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port or 80, timeout=60)
+
+
+def request(
+    conn: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    token: str | None = None,
+) -> tuple[int, bytes, float]:
+    """(status, body, seconds) for one request on a keep-alive connection."""
+    headers = {"Accept": "application/json"}
+    payload = None
+    if body is not None:
+        payload = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    start = time.perf_counter()
+    conn.request(method, path, body=payload, headers=headers)
+    response = conn.getresponse()
+    data = response.read()
+    return response.status, data, time.perf_counter() - start
+
+
+def state_of(data: bytes) -> dict[str, Any]:
+    """The game state in an answer: the body itself, or its ``state`` key (create)."""
+    value = json.loads(data)
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
+    state = value["state"] if "state" in value and "board" not in value else value
+    if not isinstance(state, dict):
+        raise ValueError("the state is not a JSON object")
+    return state
+
+
+# -- a player --------------------------------------------------------------------------
+
+
+def safe_cells(state: dict[str, Any]) -> list[tuple[int, int]]:
+    """Covered cells the engine proves safe on the visible board, in reading order."""
+    from devil.solver import classify
+
+    rows: list[str] = state["board"]
+    position = Position.from_rows(rows, Topology.SQUARE, state.get("mines"))
+    width = position.board.width
+    return sorted(divmod(cell, width) for cell in classify(position).safe_cells())
+
+
+class Player:
+    def __init__(self, base: str, scenario: Scenario, seed: int, deadline: float) -> None:
+        self.base = base
+        self.scenario = scenario
+        self.rng = random.Random(seed)
+        self.deadline = deadline
+        self.log = PlayerLog()
+        self.conn = connect(base)
+
+    def call(
+        self, kind: str, method: str, path: str, body: dict[str, Any] | None, token: str | None
+    ) -> tuple[int, bytes]:
+        try:
+            status, data, seconds = request(self.conn, method, path, body, token)
+        except (http.client.HTTPException, ConnectionError):
+            self.conn.close()  # the server closed the keep-alive connection: reconnect once
+            self.conn = connect(self.base)
+            status, data, seconds = request(self.conn, method, path, body, token)
+        self.log.samples.append(Sample(kind, seconds, status, len(data)))
+        return status, data
+
+    def think(self) -> None:
+        low, high = self.scenario.think
+        if high > 0:
+            time.sleep(self.rng.uniform(low, high))
+
+    def play(self, clicks_left: Budget) -> PlayerLog:
+        try:
+            while time.monotonic() < self.deadline and clicks_left.take():
+                self.log.outcomes[self.play_one_game(clicks_left)] += 1
+        except Exception as error:  # a benchmark reports, it does not crash mid-table
+            self.log.errors.append(f"{type(error).__name__}: {error}")
+        finally:
+            self.conn.close()
+        return self.log
+
+    def play_one_game(self, clicks_left: Budget) -> str:
+        game = {**EXPERT, "no_guess": True, "seed": self.rng.randrange(2**31)}
+        status, data = self.call("create", "POST", "/api/games", game, None)
+        if status != 201:
+            return f"create answered {status}"
+        created = json.loads(data)
+        game_id, token = created["id"], created["token"]
+        path = f"/api/games/{game_id}/reveal"
+        self.think()
+        middle = {"row": EXPERT["height"] // 2, "col": EXPERT["width"] // 2}
+        status, data = self.call("first reveal", "POST", path, middle, token)
+        if status != 200:
+            return f"reveal answered {status}"
+        state = state_of(data)
+        queue: list[tuple[int, int]] = []
+        while state["status"] == "playing":
+            if time.monotonic() >= self.deadline or not clicks_left.take():
+                return "unfinished"
+            queue = [(r, c) for r, c in queue if state["board"][r][c] == "."]
+            if not queue:
+                queue = safe_cells(state)
+                if not queue:
+                    return "stuck (no safe cell on a no-guess board)"
+            row, col = queue.pop(0)
+            self.think()
+            status, data = self.call("reveal", "POST", path, {"row": row, "col": col}, token)
+            if status != 200:
+                return f"reveal answered {status}"
+            state = state_of(data)
+        return str(state["status"])
+
+
+class Budget:
+    """A click budget shared by the threads of one process."""
+
+    def __init__(self, clicks: int) -> None:
+        self.left = clicks
+        self.lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self.lock:
+            if self.left <= 0:
+                return False
+            self.left -= 1
+            return True
+
+
+def run_client_process(
+    base: str, scenario: Scenario, seeds: list[int], deadline_in: float, clicks: int
+) -> list[PlayerLog]:
+    """One client process: one thread per player; the deadline is relative to its start."""
+    deadline = time.monotonic() + deadline_in
+    budget = Budget(clicks)
+    players = [Player(base, scenario, seed, deadline) for seed in seeds]
+    logs: list[PlayerLog] = [PlayerLog() for _ in players]
+
+    def run(index: int) -> None:
+        logs[index] = players[index].play(budget)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(players))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return logs
+
+
+def run_scenario(base: str, scenario: Scenario, processes: int) -> tuple[list[PlayerLog], float]:
+    processes = max(1, min(processes, scenario.players))
+    seeds = list(range(scenario.players))
+    groups = [seeds[i::processes] for i in range(processes)]
+    clicks = [scenario.max_clicks * len(g) // scenario.players for g in groups]
+    context = multiprocessing.get_context("spawn")
+    started = time.perf_counter()
+    with context.Pool(processes) as pool:
+        results = pool.starmap(
+            run_client_process,
+            [
+                (base, scenario, group, scenario.duration, n)
+                for group, n in zip(groups, clicks, strict=True)
+            ],
+        )
+    elapsed = time.perf_counter() - started
+    return [log for logs in results for log in logs], elapsed
+
+
+# -- the 100x100 response size -----------------------------------------------------------
+
+
+def response_sizes(base: str) -> list[tuple[str, int]]:
+    conn = connect(base)
+    game = {"width": 100, "height": 100, "mines": 1500, "no_guess": False, "seed": 7}
+    status, data, _ = request(conn, "POST", "/api/games", game)
+    if status != 201:
+        return [(f"create 100x100 answered {status}", len(data))]
+    created = json.loads(data)
+    path = f"/api/games/{created['id']}/reveal"
+    sizes = [("create (201, whole state)", len(data))]
+    status, data, _ = request(conn, "POST", path, {"row": 50, "col": 50}, created["token"])
+    sizes.append((f"first reveal ({status})", len(data)))
+    if status == 200:
+        cells = safe_cells(state_of(data))
+        if cells:
+            row, col = cells[len(cells) // 2]
+            body = {"row": row, "col": col}
+            status, data, _ = request(conn, "POST", path, body, created["token"])
+            sizes.append((f"a later safe reveal ({status})", len(data)))
+    conn.close()
+    return sizes
+
+
+# -- report ----------------------------------------------------------------------------
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def verdict(value: float, limit: float) -> str:
+    return "ok" if value < limit else "MISSED"
+
+
+def print_scenario(scenario: Scenario, logs: list[PlayerLog], elapsed: float) -> None:
+    samples = [s for log in logs for s in log.samples]
+    ok = [s for s in samples if s.status in (200, 201)]
+    think = "none" if scenario.think[1] == 0 else f"{scenario.think[0]}-{scenario.think[1]} s"
+    print(f"\n## {scenario.name}: {scenario.players} players, think time {think}, {elapsed:.1f} s")
+    print(
+        f"{'request':<14} {'count':>6} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8} "
+        f"{'max ms':>8} {'mean bytes':>10}"
+    )
+    for kind in ("create", "first reveal", "reveal"):
+        times = [s.seconds * 1000 for s in ok if s.kind == kind]
+        if not times:
+            continue
+        sizes = [s.size for s in ok if s.kind == kind]
+        print(
+            f"{kind:<14} {len(times):>6} {statistics.median(times):>10.2f} "
+            f"{percentile(times, 0.90):>8.2f} {percentile(times, 0.99):>8.2f} "
+            f"{max(times):>8.2f} {statistics.mean(sizes):>10.0f}"
+        )
+    reveals = [s.seconds * 1000 for s in ok if s.kind == "reveal"]
+    print(f"requests/s (all kinds, answered 2xx): {len(ok) / elapsed:.0f}")
+    if reveals and scenario.think[1] > 0:
+        median, p99 = statistics.median(reveals), percentile(reveals, 0.99)
+        print(
+            f"targets for a click: median {median:.2f} < {TARGET_MEDIAN_MS} ms "
+            f"{verdict(median, TARGET_MEDIAN_MS)}, p99 {p99:.2f} < {TARGET_P99_MS} ms "
+            f"{verdict(p99, TARGET_P99_MS)}"
+        )
+    outcomes = Counter[str]()
+    for log in logs:
+        outcomes.update(log.outcomes)
+    print("games: " + ", ".join(f"{name} {n}" for name, n in sorted(outcomes.items())))
+    failures = Counter(s.status for s in samples if s.status not in (200, 201))
+    if failures:
+        print("non-2xx answers: " + ", ".join(f"{code}: {n}" for code, n in failures.items()))
+    errors = Counter(error for log in logs for error in log.errors)
+    for error, n in errors.most_common(5):
+        print(f"player error x{n}: {error}")
+
+
+def parse_think(text: str) -> tuple[float, float]:
+    low, _, high = text.partition(":")
+    bounds = (float(low), float(high or low))
+    if not 0 <= bounds[0] <= bounds[1]:
+        raise argparse.ArgumentTypeError(f"think time {text!r}: expected LOW:HIGH seconds")
+    return bounds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--think", type=parse_think, default=(0.1, 0.4), metavar="LOW:HIGH")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds per scenario")
+    parser.add_argument("--max-clicks", type=int, default=20000, help="per scenario")
+    parser.add_argument("--processes", type=int, default=4, help="client processes")
+    parser.add_argument("--scenario", choices=["players", "saturation", "both"], default="both")
+    parser.add_argument("--url", help="benchmark this running server instead of starting one")
+    parser.add_argument(
+        "--server",
+        choices=["mine-devil", "gunicorn"],
+        default="mine-devil",
+        help="start the project's mine-devil command, or gunicorn -k gevent directly",
+    )
+    parser.add_argument(
+        "--server-arg", action="append", default=[], help="extra argument for the server"
+    )
+    args = parser.parse_args(argv)
+
+    scenarios = []
+    if args.scenario in ("players", "both"):
+        scenarios.append(
+            Scenario("players", args.players, args.think, args.duration, args.max_clicks)
+        )
+    if args.scenario in ("saturation", "both"):
+        scenarios.append(
+            Scenario("saturation", args.players, (0.0, 0.0), args.duration / 2, args.max_clicks)
+        )
+
+    print("# bench_web: JSON API through gunicorn (gevent worker) on loopback")
+    print(f"cpus: {os.cpu_count()}, client processes: {args.processes}, expert 30x16/99 no-guess")
+
+    @contextmanager
+    def given(url: str) -> Iterator[str]:
+        wait_until_up(url, None, timeout=10)
+        yield url
+
+    server = given(args.url) if args.url else running_server(args.server, args.server_arg)
+    with server as base:
+        for scenario in scenarios:
+            logs, elapsed = run_scenario(base, scenario, args.processes)
+            print_scenario(scenario, logs, elapsed)
+        print("\n## response size of a click on a 100x100 board (1500 mines), JSON API")
+        print(f"{'answer':<30} {'bytes':>8}")
+        for label, size in response_sizes(base):
+            print(f"{label:<30} {size:>8}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
