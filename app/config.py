@@ -1,0 +1,104 @@
+"""Default settings, read from the environment when the app is created (never at import).
+
+Environment variables (all optional):
+
+``MINE_DEVIL_DATA``             data directory (default ``./data``): SQLite file, secret key
+``MINE_DEVIL_DATABASE_URL``     SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/db``
+                                (default ``sqlite:///<data>/mine-devil.sqlite3``)
+``MINE_DEVIL_SECRET_KEY``       signs the owner cookie
+                                (default: random, kept in ``<data>/secret_key``)
+``MINE_DEVIL_SECURE_COOKIES``   ``1`` behind TLS: the owner cookie gets ``Secure``
+``MINE_DEVIL_RATELIMIT``        ``0`` switches rate limiting off (benchmarks)
+``MINE_DEVIL_RATELIMIT_MOVES``  limit per client on moves (default ``30 per second;600 per minute``)
+``MINE_DEVIL_RATELIMIT_CREATE`` limit per client on new games (default ``60 per minute``)
+``MINE_DEVIL_RATELIMIT_STORAGE`` Flask-Limiter storage URI (default ``memory://``, per process)
+``MINE_DEVIL_PROXY_HOPS``       number of trusted proxies in front (``X-Forwarded-For``), default 0
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+MAX_CONTENT_LENGTH = 16 * 1024
+"""Largest request body accepted (bytes); larger bodies get 413."""
+
+SECRET_KEY_FILE = "secret_key"
+
+
+def env_flag(name: str, default: bool, environ: Mapping[str, str] | None = None) -> bool:
+    env = os.environ if environ is None else environ
+    value = env.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() not in {"0", "false", "no", "off"}
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    return Path(env.get("MINE_DEVIL_DATA") or "data").resolve()
+
+
+def sqlite_url(directory: Path) -> str:
+    return f"sqlite:///{directory / 'mine-devil.sqlite3'}"
+
+
+def persisted_secret_key(directory: Path) -> str:
+    """The key in ``<directory>/secret_key``, created (mode 0600) on first use.
+
+    Keeping it on disk means owner cookies survive a restart.
+    """
+    path = directory / SECRET_KEY_FILE
+    try:
+        key = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        key = ""
+    if key:
+        return key
+    directory.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another worker won the race: use its key
+        return path.read_text(encoding="ascii").strip()
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+def defaults(
+    overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Settings from the environment; ``overrides`` (test config) wins and is consulted first
+    so that, e.g., a test's ``DATA_DIR`` or ``SECRET_KEY`` never touches ``./data``."""
+    env = os.environ if environ is None else environ
+    given = dict(overrides or {})
+    directory = Path(given["DATA_DIR"]) if "DATA_DIR" in given else data_dir(env)
+    secret = given.get("SECRET_KEY") or env.get("MINE_DEVIL_SECRET_KEY")
+    if not secret:
+        secret = persisted_secret_key(directory)
+    secure = env_flag("MINE_DEVIL_SECURE_COOKIES", False, env)
+    return {
+        "SECRET_KEY": secret,
+        "DATA_DIR": str(directory),
+        "DATABASE_URL": env.get("MINE_DEVIL_DATABASE_URL") or sqlite_url(directory),
+        "AUTO_MIGRATE": True,
+        "MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH,
+        "SESSION_COOKIE_NAME": "mine_devil",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": secure,
+        "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 365,
+        "WTF_CSRF_TIME_LIMIT": None,
+        "WTF_CSRF_SSL_STRICT": secure,
+        "RATELIMIT_ENABLED": env_flag("MINE_DEVIL_RATELIMIT", True, env),
+        "RATELIMIT_STORAGE_URI": env.get("MINE_DEVIL_RATELIMIT_STORAGE") or "memory://",
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "MOVE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_MOVES") or "30 per second;600 per minute",
+        "CREATE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_CREATE") or "60 per minute",
+        "PROXY_HOPS": int(env.get("MINE_DEVIL_PROXY_HOPS") or 0),
+        "GAME_CACHE_SIZE": 128,
+    }
