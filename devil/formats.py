@@ -87,7 +87,7 @@ def _split_lines(text: str) -> Source:
     headers: dict[str, Header] = {}
     body: list[Line] = []
     gap: int | None = None  # first blank line seen after the body started
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         stripped = raw.strip()
         if not stripped:
             if body and gap is None:

@@ -105,6 +105,10 @@ def test_blank_lines_around_the_board_are_fine() -> None:
     assert read_position("\n\n1.\n..\n\n\n").rows() == ["1.", ".."]
 
 
+def test_byte_order_mark_is_ignored() -> None:
+    assert read_position("\ufeff# mines: 1\n1.\n..\n").mines == 1
+
+
 def test_windows_line_endings() -> None:
     assert read_position("# mines: 1\r\n1.\r\n..\r\n").rows() == ["1.", ".."]
 
