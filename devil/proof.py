@@ -13,6 +13,8 @@ Levels (how hard the reasoning is):
 3. three or more numbers, or a case analysis;
 4. the total mine count is needed as well (counted rule only).
 
+An either-cell has level 0: no reasoning decides it.
+
 For a cell that could be either, the proof is two consistent layouts, one with a mine there and
 one without (found by ``devil.solver.witness``).
 
@@ -358,10 +360,10 @@ class Proof:
 
 
 def layout_rows(position: Position, layout: Layout) -> list[str]:
-    """The position's rows with every mined covered cell shown as ``*``."""
+    """The position's rows with ``*`` a mine and ``.`` a covered cell without one."""
     grid = bytearray(position.grid)
-    for cell in layout:
-        grid[cell] = ord("*")
+    for cell in position.covered_cells():
+        grid[cell] = ord("*") if cell in layout else ord(".")
     text = grid.decode("ascii")
     w = position.board.width
     return [text[i : i + w] for i in range(0, len(text), w)]
@@ -638,8 +640,7 @@ def _either_proof(position: Position, cell: Cell, count: Count) -> Proof:
     ]
     if cell not in position.edge:
         steps.append(f"{name} touches no revealed number, so no number says anything about it.")
-    level = 4 if count is Count.COUNTED else 3
-    return Proof(cell, Verdict.EITHER, (), level, tuple(steps), (with_mine, without))
+    return Proof(cell, Verdict.EITHER, (), 0, tuple(steps), (with_mine, without))
 
 
 def either_layout(position: Position, cell: Cell, mine: bool, count: Count) -> Layout | None:

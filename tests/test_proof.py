@@ -1,0 +1,371 @@
+"""Proofs, levels and step-by-step deduction (``devil.proof``, ``devil.levels``).
+
+Every proof is checked independently of the code that found it: ``forced_by`` below
+enumerates, by brute force, every assignment of the cells the proof's numbers touch and
+asks whether any gives the cell the other value. The verdicts are compared with the
+brute-force oracle (``devil.oracle``), never with the solver.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Iterable
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from devil import oracle
+from devil.analysis import Verdict
+from devil.board import Board, Cell, Topology
+from devil.errors import InconsistentPosition, InvalidMove
+from devil.levels import Deducer, board_level, deduction_steps, grade, pair_forced
+from devil.position import Position
+from devil.proof import Proof, Rule, prove
+from devil.rules import Count
+from tests.strategies import Scenario, profile, scenarios
+
+
+# -- the independent check ----------------------------------------------------------------
+
+
+def numbers_around(position: Position, source: Cell) -> tuple[int, list[Cell]]:
+    board = position.board
+    value = position.number(source)
+    assert value is not None, f"{board.coord(source)} is not a revealed number"
+    covered = [n for n in board.neighbours(source) if position.is_covered(n)]
+    return value, covered
+
+
+def forced_by(
+    position: Position,
+    numbers: Iterable[Cell],
+    cell: Cell,
+    mine: bool,
+    counted: bool = False,
+) -> bool:
+    """Whether these numbers alone (and the total, when ``counted``) force ``cell``.
+
+    Tries every assignment of the covered cells the numbers touch (plus ``cell``) with
+    ``cell`` given the other value. Under ``counted`` the covered cells outside may hold
+    anything from none to all of them, so the inside must hold between
+    ``mines - outside`` and ``mines``.
+    """
+    rules = [numbers_around(position, n) for n in numbers]
+    cells = sorted({c for _, cov in rules for c in cov} | {cell})
+    outside = sum(1 for _ in position.covered_cells()) - len(cells)
+    for bits in itertools.product((0, 1), repeat=len(cells)):
+        value = dict(zip(cells, bits, strict=True))
+        if value[cell] == int(mine):
+            continue
+        if not all(sum(value[c] for c in cov) == v for v, cov in rules):
+            continue
+        if counted:
+            assert position.mines is not None
+            if not position.mines - outside <= sum(bits) <= position.mines:
+                continue
+        return False
+    return True
+
+
+def check_proof(position: Position, proof: Proof, count: Count) -> None:
+    """The proof's own promises, checked by brute force and the oracle."""
+    cell = proof.cell
+    if proof.verdict is Verdict.EITHER:
+        assert proof.layouts is not None and proof.numbers == ()
+        with_mine, without = proof.layouts
+        assert cell in with_mine and cell not in without
+        for layout in proof.layouts:
+            assert oracle.is_consistent(position, layout, count)
+        return
+    mine = proof.verdict is Verdict.MINE
+    counted = proof.level == 4
+    assert proof.layouts is None
+    assert counted == proof.counted
+    if counted:
+        assert count is Count.COUNTED
+        assert not forced_by(position, proof.numbers, cell, mine), "level 4 needs the count"
+    assert forced_by(position, proof.numbers, cell, mine, counted), "numbers do not force it"
+    for drop in proof.numbers:
+        rest = [n for n in proof.numbers if n != drop]
+        assert not forced_by(position, rest, cell, mine, counted), (
+            f"not minimal: still forced without {position.board.coord(drop)}"
+        )
+    if not counted:
+        assert proof.level == min(len(proof.numbers), 3)
+    assert proof.steps and all(isinstance(s, str) and s for s in proof.steps)
+
+
+# -- hand-made positions: one per level -----------------------------------------------------
+
+
+def cell_of(position: Position, row: int, col: int) -> Cell:
+    return position.board.cell(row, col)
+
+
+def test_level_1_a_number_with_no_room_to_spare() -> None:
+    position = Position.from_line("3./..")
+    proof = prove(position, cell_of(position, 1, 1))
+    assert (proof.verdict, proof.level, proof.numbers) == (Verdict.MINE, 1, (0,))
+    assert "the 3 at (0,0)" in proof.steps[0].lower()
+    check_proof(position, proof, Count.CLASSIC)
+
+
+def test_level_1_a_zero_makes_its_neighbours_safe() -> None:
+    position = Position.from_line("0./..")
+    proof = prove(position, cell_of(position, 0, 1))
+    assert (proof.verdict, proof.level) == (Verdict.SAFE, 1)
+    check_proof(position, proof, Count.CLASSIC)
+
+
+def test_level_2_the_one_two_subset_rule() -> None:
+    # the 1 at (0,0) touches only (1,0) and (1,1); the 2 at (0,1) touches those and (1,2)
+    position = Position.from_line("121/...")
+    proof = prove(position, cell_of(position, 1, 2))
+    assert (proof.verdict, proof.level) == (Verdict.MINE, 2)
+    assert set(proof.numbers) == {cell_of(position, 0, 0), cell_of(position, 0, 1)} or set(
+        proof.numbers
+    ) == {cell_of(position, 0, 1), cell_of(position, 0, 2)}
+    text = " ".join(proof.steps)
+    assert "touches only" in text and "(1,2)" in text
+    check_proof(position, proof, Count.CLASSIC)
+
+
+def test_level_3_needs_three_numbers() -> None:
+    # (1,1) is safe only because both 1s and the 2 are read together
+    position = Position.from_line("121/...")
+    proof = prove(position, cell_of(position, 1, 1))
+    assert (proof.verdict, proof.level, len(proof.numbers)) == (Verdict.SAFE, 3, 3)
+    assert proof.steps[0].startswith("Suppose (1,1) were a mine")
+    check_proof(position, proof, Count.CLASSIC)
+
+
+def test_level_4_needs_the_total_count() -> None:
+    # the 1 holds the only mine, so the cells far from it are safe: only with the count
+    position = Position.from_line("1../...;mines=1")
+    far = cell_of(position, 1, 2)
+    assert prove(position, far, Count.CLASSIC).verdict is Verdict.EITHER
+    proof = prove(position, far, Count.COUNTED)
+    assert (proof.verdict, proof.level, proof.numbers) == (Verdict.SAFE, 4, (0,))
+    assert proof.to_json(position)["mines"] == 1
+    check_proof(position, proof, Count.COUNTED)
+
+
+def test_level_4_without_any_number() -> None:
+    position = Position.from_line("...;mines=3")
+    proof = prove(position, 1, Count.COUNTED)
+    assert (proof.verdict, proof.level, proof.numbers) == (Verdict.MINE, 4, ())
+    check_proof(position, proof, Count.COUNTED)
+
+
+def test_either_cell_gets_two_layouts() -> None:
+    position = Position.from_line("1./..")
+    proof = prove(position, cell_of(position, 0, 1))
+    assert proof.verdict is Verdict.EITHER and proof.level == 0
+    check_proof(position, proof, Count.CLASSIC)
+    data = proof.to_json(position)
+    assert set(data) == {"verdict", "layouts", "level", "steps"}
+    with_mine, without = data["layouts"]
+    assert with_mine[0][1] == "*" and without[0][1] == "."
+
+
+def test_flags_are_ignored() -> None:
+    plain = Position.from_line("121/...")
+    flagged = Position.from_line("121/F.F")
+    for cell in plain.covered_cells():
+        a, b = prove(plain, cell), prove(flagged, cell)
+        assert (a.verdict, a.numbers, a.level) == (b.verdict, b.numbers, b.level)
+
+
+def test_proof_json_shape() -> None:
+    position = Position.from_line("121/...")
+    data = prove(position, cell_of(position, 1, 0)).to_json(position)
+    assert data["verdict"] == "mine"
+    assert data["level"] == 2
+    assert all(isinstance(rc, list) and len(rc) == 2 for rc in data["numbers"])
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_hex_and_torus_proofs() -> None:
+    for topology in (Topology.HEX, Topology.TORUS):
+        position = Position.from_rows(["1110", "....", "0000"], topology)
+        try:
+            truth = oracle.classify(position)
+        except InconsistentPosition:
+            continue
+        for cell in position.covered_cells():
+            proof = prove(position, cell)
+            assert proof.verdict is truth.verdict(cell)
+            check_proof(position, proof, Count.CLASSIC)
+
+
+# -- bad input --------------------------------------------------------------------------------
+
+
+def test_revealed_cell_is_refused_by_name() -> None:
+    position = Position.from_line("121/...")
+    with pytest.raises(InvalidMove, match=r"cell \(0,1\) is revealed \(2\)"):
+        prove(position, 1)
+
+
+def test_hole_and_off_board_are_refused() -> None:
+    position = Position.from_line("1#/..")
+    with pytest.raises(InvalidMove, match="hole"):
+        prove(position, 1)
+    with pytest.raises(InvalidMove, match="outside"):
+        prove(position, 99)
+
+
+def test_inconsistent_position_names_the_number() -> None:
+    position = Position.from_line("0.2/...")
+    with pytest.raises(InconsistentPosition, match="row 0"):
+        prove(position, cell_of(position, 1, 2))
+
+
+def test_counted_needs_a_total() -> None:
+    position = Position.from_line("1../...")
+    with pytest.raises(ValueError, match="total number of mines"):
+        prove(position, cell_of(position, 1, 2), Count.COUNTED)
+
+
+# -- properties ---------------------------------------------------------------------------
+
+
+@profile()
+@given(scenarios(flags=True), st.sampled_from(tuple(Count)))
+def test_proofs_agree_with_the_oracle_and_check_out(scenario: Scenario, count: Count) -> None:
+    position = scenario.position
+    truth = oracle.classify(position, count)
+    for cell in position.covered_cells():
+        proof = prove(position, cell, count)
+        assert proof.verdict is truth.verdict(cell), (position.line, position.board.coord(cell))
+        check_proof(position, proof, count)
+
+
+@profile()
+@given(scenarios(flags=False))
+def test_proofs_use_the_fewest_numbers_up_to_three(scenario: Scenario) -> None:
+    """No smaller set of numbers forces the cell (checked exhaustively for sizes 1 and 2)."""
+    position = scenario.position
+    near = [c.source for c in position.constraints]
+    for cell in position.covered_cells():
+        proof = prove(position, cell)
+        if proof.verdict is Verdict.EITHER:
+            continue
+        mine = proof.verdict is Verdict.MINE
+        for size in range(1, min(len(proof.numbers), 3)):
+            for group in itertools.combinations(near, size):
+                assert not forced_by(position, group, cell, mine)
+
+
+# -- step-by-step deduction -----------------------------------------------------------------
+
+
+def test_pair_rule_closed_form() -> None:
+    a = Rule(0, frozenset({10, 11}), 1, 1, value=1)
+    b = Rule(1, frozenset({10, 11, 12}), 2, 2, value=2)
+    assert pair_forced(a, b) == (set(), {12})
+    c = Rule(2, frozenset({11, 12}), 1, 1, value=1)
+    assert pair_forced(b, c) == (set(), {10})
+
+
+def test_steps_on_the_one_two_one() -> None:
+    position = Position.from_line("121/...")
+    steps = list(deduction_steps(position))
+    assert [s.level for s in steps][:1] == [2]
+    found_safe = {c for s in steps for c in s.safe}
+    found_mines = {c for s in steps for c in s.mines}
+    assert found_mines == {cell_of(position, 1, 0), cell_of(position, 1, 2)}
+    assert found_safe == {cell_of(position, 1, 1)}
+    # after the first pair of numbers, single numbers finish the job
+    assert [s.level for s in steps[1:]] == [1] * (len(steps) - 1)
+
+
+@profile()
+@given(scenarios(), st.sampled_from(tuple(Count)))
+def test_deduction_steps_are_sound_and_complete(scenario: Scenario, count: Count) -> None:
+    position = scenario.position
+    truth = oracle.classify(position, count)
+    safe: set[Cell] = set()
+    mines: set[Cell] = set()
+    last_level = 0
+    for step in deduction_steps(position, count):
+        assert step.safe or step.mines
+        assert all(truth.verdict(c) is Verdict.SAFE for c in step.safe)
+        assert all(truth.verdict(c) is Verdict.MINE for c in step.mines)
+        assert all(c in mines for c in step.known), "a step used a mine not yet found"
+        assert 1 <= step.level <= (4 if count is Count.COUNTED else 3)
+        assert step.level != 4 or step.rule == "count"
+        assert step.text
+        safe |= set(step.safe)
+        mines |= set(step.mines)
+        last_level = max(last_level, step.level)
+    assert safe == truth.safe_cells(), "the steps stop before every safe cell is found"
+    assert mines == truth.mine_cells()
+
+
+# -- grading boards ---------------------------------------------------------------------------
+
+
+def oracle_player_clears(board: Board, layout: frozenset[Cell], first: Cell, count: Count) -> bool:
+    """A player who reveals every cell the oracle proves safe, until stuck."""
+    counts = [sum(n in layout for n in board.neighbours(c)) for c in range(board.size)]
+    grid = bytearray(Position.covered(board).grid)
+
+    def reveal(cell: Cell) -> None:
+        stack = [cell]
+        while stack:
+            c = stack.pop()
+            if grid[c] != ord("."):
+                continue
+            grid[c] = ord("0") + counts[c]
+            if counts[c] == 0:
+                stack.extend(board.neighbours(c))
+
+    reveal(first)
+    while True:
+        position = Position(board, bytes(grid), len(layout))
+        safe = oracle.classify(position, count).safe_cells()
+        if not safe:
+            return all(grid[c] != ord(".") or c in layout for c in board.cells())
+        for c in safe:
+            reveal(c)
+
+
+@profile()
+@given(st.integers(0, 10_000), st.sampled_from(tuple(Count)))
+def test_grade_clears_exactly_when_a_perfect_player_does(seed: int, count: Count) -> None:
+    rng = random.Random(seed)
+    board = Board(rng.randint(3, 5), rng.randint(3, 6), rng.choice(list(Topology)))
+    first = rng.randrange(board.size)
+    free = [c for c in board.cells() if c not in board.neighbourhood(first)]
+    layout = frozenset(rng.sample(free, min(len(free), rng.randint(1, 5))))
+    result = grade(board, layout, first, count)
+    assert result.cleared == oracle_player_clears(board, layout, first, count)
+    level = board_level(board, layout, first, count)
+    assert level == (result.level if result.cleared else None)
+    assert result.level == max(result.steps, default=0)
+
+
+def test_board_level_of_a_one_two_one_wall() -> None:
+    # a 3x3 board, mines at (2,0) and (2,2): from (0,1) the player sees 000 / 121 / ...
+    board = Board(3, 3)
+    layout = frozenset({board.cell(2, 0), board.cell(2, 2)})
+    result = grade(board, layout, board.cell(0, 1))
+    assert result.cleared and result.level == 2
+
+
+def test_grade_stops_at_max_level() -> None:
+    board = Board(3, 3)
+    layout = frozenset({board.cell(2, 0), board.cell(2, 2)})
+    result = grade(board, layout, board.cell(0, 1), max_level=1)
+    assert not result.cleared
+
+
+def test_deducer_reads_flags_as_covered() -> None:
+    position = Position.from_line("121/FFF")
+    deducer = Deducer(position.board, position.grid, None, Count.CLASSIC)
+    assert deducer.known_mines == set()
+    assert len(deducer.rules()) == 3
