@@ -241,6 +241,19 @@ class Report:
         return f"{row},{col}"
 
 
+def _classify(position: Position, count: Count, backend: str) -> Classification:
+    if backend == "cpsat":
+        from devil import cpsat
+
+        try:
+            return cpsat.classify(position, count)
+        except cpsat.CpSatTimeout as exc:
+            raise UsageError(f"the cpsat backend gave up ({exc}); try --backend search") from None
+    from devil import solver
+
+    return solver.classify(position, count)
+
+
 def _solver_witness(position: Position, cell: Cell, count: Count, backend: str) -> Layout | None:
     if backend == "cpsat":
         from devil import cpsat
@@ -258,7 +271,7 @@ def analyse(args: argparse.Namespace, position: Position, input_format: str) -> 
     count = _count(args, position)
     cell = _target(args, position)
     _check_backend(args.backend)
-    classification = solver.classify(position, count, args.backend)
+    classification = _classify(position, count, args.backend)
     witness = None
     if args.witness and cell is not None and classification.verdict(cell).could_be_mine:
         witness = _solver_witness(position, cell, count, args.backend)
@@ -315,7 +328,8 @@ def section_board(report: Report) -> Section:
 
 def _rule_text(report: Report) -> str:
     if report.count is Count.COUNTED:
-        return f"counted rule, {report.position.mines} mines"
+        mines = report.position.mines
+        return f"counted rule, {mines} {'mine' if mines == 1 else 'mines'}"
     return "classic rule"
 
 
