@@ -1,0 +1,146 @@
+"""``mine-devil``: serve the app with gunicorn and the gevent worker.
+
+    mine-devil                                  # http://127.0.0.1:8000, data in ./data
+    mine-devil --host 0.0.0.0 --port 8080 --data /srv/mine-devil --workers 4
+
+Steps: settle the data directory and database URL, run the migrations once in the
+master process, then start gunicorn programmatically (``BaseApplication``). Each
+worker builds its own app with ``create_app`` *after* gevent has monkey-patched it
+(the app is not preloaded), so SQLAlchemy's pool, sqlite3 and psycopg all run under
+the patched ``threading``/``socket``. The master imports as little as it can.
+
+``MINE_DEVIL_DATABASE_URL`` switches to PostgreSQL; the other ``MINE_DEVIL_*``
+settings are described in ``app.config``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_DATA = "data"
+
+
+def default_workers() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="mine-devil",
+        description="Serve Mine Devil (gunicorn, gevent worker; SQLite in the data directory "
+        "unless MINE_DEVIL_DATABASE_URL names another database).",
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind ({DEFAULT_HOST})")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port ({DEFAULT_PORT})")
+    parser.add_argument(
+        "--data",
+        default=os.environ.get("MINE_DEVIL_DATA") or DEFAULT_DATA,
+        help="data directory: SQLite database and secret key (./data, or $MINE_DEVIL_DATA)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=default_workers(),
+        help="gunicorn worker processes (default: CPU count, at most 4)",
+    )
+    parser.add_argument(
+        "--worker-class",
+        default="gevent",
+        choices=["gevent", "sync", "gthread"],
+        help="gunicorn worker class (gevent; sync/gthread as a fallback)",
+    )
+    parser.add_argument("--worker-connections", type=int, default=1000)
+    parser.add_argument("--timeout", type=int, default=60, help="worker timeout in seconds")
+    parser.add_argument("--log-level", default="info")
+    parser.add_argument("--access-log", action="store_true", help="log every request")
+    args = parser.parse_args(argv)
+    if not 0 < args.port < 65536:
+        parser.error(f"--port {args.port} is not a TCP port (1-65535)")
+    if args.workers < 1:
+        parser.error(f"--workers {args.workers} must be at least 1")
+    return args
+
+
+def prepare(data: str) -> Path:
+    """Point the app at ``data`` (env, inherited by workers), create it, migrate the DB."""
+    directory = Path(data).resolve()
+    directory.mkdir(parents=True, exist_ok=True)
+    os.environ["MINE_DEVIL_DATA"] = str(directory)
+
+    from app.config import defaults
+    from app.store import Store
+
+    settings = defaults()  # also creates the persisted secret key before workers race for it
+    store = Store(settings["DATABASE_URL"])
+    try:
+        store.migrate()
+    finally:
+        store.dispose()
+    return directory
+
+
+def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "bind": f"{args.host}:{args.port}",
+        "workers": args.workers,
+        "worker_class": args.worker_class,
+        "worker_connections": args.worker_connections,
+        "timeout": args.timeout,
+        "graceful_timeout": 10,
+        "keepalive": 5,
+        "loglevel": args.log_level,
+        "errorlog": "-",
+        "preload_app": False,
+        "proc_name": "mine-devil",
+    }
+    if args.access_log:
+        options["accesslog"] = "-"
+    if args.worker_class == "gthread":
+        options["threads"] = 8
+    return options
+
+
+def app_factory() -> Any:
+    """Build the app inside a worker (after gevent's monkey-patching); the master migrated."""
+    from app import create_app
+
+    return create_app({"AUTO_MIGRATE": False})
+
+
+def make_server(options: dict[str, Any], load: Callable[[], Any] = app_factory) -> Any:
+    from gunicorn.app.base import BaseApplication
+
+    class MineDevilServer(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            for key, value in options.items():
+                if key in self.cfg.settings and value is not None:
+                    self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            return load()
+
+    return MineDevilServer()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    directory = prepare(args.data)
+    print(
+        f"mine-devil: serving on http://{args.host}:{args.port}/ with {args.workers} "
+        f"{args.worker_class} worker(s), data in {directory}",
+        file=sys.stderr,
+        flush=True,
+    )
+    make_server(gunicorn_options(args)).run()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
