@@ -1,0 +1,614 @@
+"""The game state machine: parameters, moves, and immutable game values.
+
+A ``Game`` is a value: ``play(move)`` returns a new ``Game`` and never changes the old
+one. Interpreting a click is the caller's job (it yields a ``Move``); executing a move is
+``Game.play``; the move log plus the parameters *are* the game (``Game.replay``).
+
+The devil rule: a reveal on a cell that could be a mine (under ``rules.count``) loses,
+and the loss carries a witness, a full consistent layout with a mine on that cell.
+Under fair mercy, when no covered cell is provably safe, a click on a cell that could be
+safe redraws the hidden layout among consistent layouts where it is safe.
+
+Speed: each game lineage (a game and everything played from it) shares one
+``devil.solver.Solver``; the analysis of a position is computed once, lazily, and the
+solver is told which cells changed since the last position it saw (found by comparing
+the grids block by block, so nothing scans the whole board cell by cell per click).
+
+Secrets: ``Game.layout`` and anything derived from it (the numbers under covered cells)
+stay out of ``repr``/``str``; ``GameParams.seed`` decides the layout and is left out of
+``repr`` too. Only ``position`` (what the player sees) is public while the game runs.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from devil.analysis import Layout, Verdict
+from devil.board import MAX_CELLS, Board, BoardError, Cell, Topology
+from devil.errors import GameOver, IllegalMove, InvalidMove
+from devil.generate import draw_layout as _draw_layout
+from devil.generate import mine_counts, no_guess_layout
+from devil.position import COVERED, FLAG, ZERO, Position
+from devil.rules import Count, Mercy, Rules
+from devil.solver import PositionAnalysis, Solver
+
+
+class ParamsError(ValueError):
+    """Game parameters that cannot make a game (the message names the bad field)."""
+
+
+# -- parameters ---------------------------------------------------------------------------
+
+_KEEP_FREE = {Topology.SQUARE: 9, Topology.TORUS: 9, Topology.HEX: 7}
+"""Most cells a first click keeps mine-free (the cell and its neighbours)."""
+
+NO_GUESS_CELL_LIMIT = 40_000
+"""Boards with more cells than this skip no-guess generation (one try would take seconds)."""
+
+
+def no_guess_tries(board: Board) -> int:
+    """How many layouts no-guess generation may try on this board (deterministic)."""
+    return max(1, min(1000, 500_000 // max(1, board.cell_count)))
+
+
+def _require_int(name: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ParamsError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class GameParams:
+    """What a player chooses when starting a game. Validated on construction.
+
+    ``seed`` decides the layout: keep it on the server while the game runs (it is left
+    out of ``repr``).
+    """
+
+    height: int = 16
+    width: int = 30
+    mines: int = 99
+    topology: Topology = Topology.SQUARE
+    holes: frozenset[Cell] = frozenset()
+    rules: Rules = field(default_factory=Rules)
+    no_guess: bool = True
+    seed: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        height = _require_int("height", self.height)
+        width = _require_int("width", self.width)
+        mines = _require_int("mines", self.mines)
+        _require_int("seed", self.seed)
+        if not isinstance(self.topology, Topology):
+            raise ParamsError(f"topology must be a Topology, not {self.topology!r}")
+        if not isinstance(self.rules, Rules):
+            raise ParamsError(f"rules must be Rules, not {self.rules!r}")
+        if not isinstance(self.no_guess, bool):
+            raise ParamsError(f"no_guess must be true or false, not {self.no_guess!r}")
+        if not isinstance(self.holes, frozenset):
+            object.__setattr__(self, "holes", frozenset(self.holes))
+        if height < 1 or width < 1:
+            raise ParamsError(f"board size {height}x{width}: height and width must be at least 1")
+        if height * width > MAX_CELLS:
+            raise ParamsError(f"board size {height}x{width} has more than {MAX_CELLS} cells")
+        try:
+            board = self.board()
+        except BoardError as e:
+            raise ParamsError(str(e)) from None
+        if mines < 0:
+            raise ParamsError(f"mines {mines} is negative")
+        keep = min(_KEEP_FREE[self.topology], board.cell_count)
+        room = board.cell_count - keep
+        if mines > room:
+            raise ParamsError(
+                f"{mines} mines do not fit on the {height}x{width} board: it has "
+                f"{board.cell_count} cells and the first click keeps up to {keep} free, "
+                f"so at most {room} mines"
+            )
+
+    def board(self) -> Board:
+        return self._board
+
+    @cached_property
+    def _board(self) -> Board:
+        return Board(self.height, self.width, self.topology, self.holes)
+
+    # -- storage ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form for the store (includes the secret ``seed``)."""
+        return {
+            "height": self.height,
+            "width": self.width,
+            "mines": self.mines,
+            "topology": self.topology.value,
+            "holes": sorted(self.holes),
+            "count": self.rules.count.value,
+            "mercy": self.rules.mercy.value,
+            "no_guess": self.no_guess,
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> GameParams:
+        """Inverse of ``to_dict``; missing keys take the defaults. Errors name the key."""
+        known = {"height", "width", "mines", "topology", "holes", "count", "mercy",
+                 "no_guess", "seed"}  # fmt: skip
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ParamsError(f"unknown game parameter {unknown[0]!r}")
+        default = cls()
+        try:
+            topology = Topology(d.get("topology", default.topology.value))
+        except ValueError:
+            raise ParamsError(f"unknown topology {d.get('topology')!r}") from None
+        try:
+            count = Count(d.get("count", default.rules.count.value))
+        except ValueError:
+            raise ParamsError(f"unknown count rule {d.get('count')!r}") from None
+        try:
+            mercy = Mercy(d.get("mercy", default.rules.mercy.value))
+        except ValueError:
+            raise ParamsError(f"unknown mercy rule {d.get('mercy')!r}") from None
+        holes = d.get("holes", [])
+        if not isinstance(holes, list | tuple | set | frozenset):
+            raise ParamsError(f"holes must be a list of cells, not {holes!r}")
+        return cls(
+            height=d.get("height", default.height),
+            width=d.get("width", default.width),
+            mines=d.get("mines", default.mines),
+            topology=topology,
+            holes=frozenset(_require_int("hole", h) for h in holes),
+            rules=Rules(count, mercy),
+            no_guess=d.get("no_guess", default.no_guess),
+            seed=d.get("seed", default.seed),
+        )
+
+
+# -- moves --------------------------------------------------------------------------------
+
+
+class MoveKind(enum.Enum):
+    """What a move does to its cell."""
+
+    REVEAL = "reveal"
+    """Uncover a covered, unflagged cell (under the devil rule)."""
+
+    FLAG = "flag"
+    """Mark a covered cell. Marks never constrain anything."""
+
+    UNFLAG = "unflag"
+    """Remove a mark."""
+
+    CHORD = "chord"
+    """On a number whose flagged neighbours equal it: reveal its other covered neighbours."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move, written ``"reveal 3 4"`` (kind, zero-based row, zero-based column).
+
+    >>> Move.parse("reveal 3 4")
+    Move.parse('reveal 3 4')
+    >>> str(Move(MoveKind.FLAG, 0, 7))
+    'flag 0 7'
+    """
+
+    kind: MoveKind
+    row: int
+    col: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, MoveKind):
+            raise InvalidMove(f"move kind must be a MoveKind, not {self.kind!r}")
+        for name in ("row", "col"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidMove(f"move {name} must be a whole number >= 0, not {value!r}")
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} {self.row} {self.col}"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read ``"KIND ROW COL"``; raises ``InvalidMove`` naming what is wrong."""
+        parts = text.split()
+        if len(parts) != 3:
+            raise InvalidMove(f"move {text!r}: expected 'KIND ROW COL', e.g. 'reveal 3 4'")
+        word, row, col = parts
+        try:
+            kind = MoveKind(word.lower())
+        except ValueError:
+            kinds = ", ".join(k.value for k in MoveKind)
+            raise InvalidMove(f"move {text!r}: unknown kind {word!r} (expected {kinds})") from None
+        coords = []
+        for name, value in (("row", row), ("column", col)):
+            if not value.isdigit() or not value.isascii():
+                raise InvalidMove(f"move {text!r}: {name} {value!r} is not a whole number >= 0")
+            coords.append(int(value))
+        return cls(kind, coords[0], coords[1])
+
+    @classmethod
+    def reveal(cls, row: int, col: int) -> Move:
+        return cls(MoveKind.REVEAL, row, col)
+
+    @classmethod
+    def flag(cls, row: int, col: int) -> Move:
+        return cls(MoveKind.FLAG, row, col)
+
+    @classmethod
+    def unflag(cls, row: int, col: int) -> Move:
+        return cls(MoveKind.UNFLAG, row, col)
+
+    @classmethod
+    def chord(cls, row: int, col: int) -> Move:
+        return cls(MoveKind.CHORD, row, col)
+
+
+class Status(enum.Enum):
+    """Where a game stands."""
+
+    PLAYING = "playing"
+    """Moves are accepted."""
+
+    WON = "won"
+    """Only mines remain covered."""
+
+    LOST = "lost"
+    """A reveal hit a cell that could be a mine; ``Game.witness`` proves it."""
+
+
+# -- shared caches ------------------------------------------------------------------------
+
+
+class _Shared:
+    """One per game lineage: the solver and the last position it analysed."""
+
+    def __init__(self, count: Count) -> None:
+        self.solver = Solver(count)
+        self.last: Position | None = None
+
+    def analyse(self, position: Position) -> PositionAnalysis:
+        changed = None if self.last is None else changed_between(self.last, position)
+        analysis = self.solver.analyse(position, changed)
+        self.last = position
+        return analysis
+
+
+class _Memo:
+    """Per-game caches that are not part of the game's value (never compared or shown)."""
+
+    def __init__(self, shared: _Shared | None = None, counts: bytearray | None = None) -> None:
+        self.shared = shared
+        self.counts = counts  # the numbers under every cell: derived from the layout, secret
+        self.analysis: PositionAnalysis | None = None
+
+    def __repr__(self) -> str:
+        return "<memo>"
+
+
+_BLOCK = 512
+
+
+def changed_between(before: Position, after: Position) -> list[Cell]:
+    """Cells whose byte differs, comparing the grids in blocks (fast when few differ)."""
+    a, b = before.grid, after.grid
+    if len(a) != len(b):
+        raise ValueError("positions on different boards cannot be compared")
+    out: list[Cell] = []
+    for start in range(0, len(a), _BLOCK):
+        end = start + _BLOCK
+        if a[start:end] != b[start:end]:
+            out.extend(i for i in range(start, min(end, len(a))) if a[i] != b[i])
+    return out
+
+
+# -- the game -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Game:
+    """An immutable game value. Start with ``Game.new``; advance with ``play``.
+
+    ``layout`` is the hidden layout (None before the first reveal) and must not leave
+    the server while ``status`` is PLAYING. After a loss, ``witness`` is the devil's
+    proof: a layout consistent with ``position`` that has a mine on ``loss``; show that
+    one (``layout`` is what was drawn, which may well be safe at ``loss``).
+
+    Extra fields beyond the contract: ``guaranteed`` (the layout was verified clearable
+    by safe reveals alone), ``revealed_count`` and ``flag_count``.
+    """
+
+    params: GameParams
+    position: Position
+    layout: Layout | None = field(default=None, repr=False)
+    status: Status = Status.PLAYING
+    moves: tuple[Move, ...] = ()
+    loss: Cell | None = None
+    witness: Layout | None = field(default=None, repr=False)
+    guaranteed: bool = False
+    revealed_count: int = 0
+    flag_count: int = 0
+    _memo: _Memo = field(default_factory=_Memo, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        p = self.params
+        return (
+            f"<Game {p.height}x{p.width} {p.topology.value} {p.mines} mines {p.rules} "
+            f"{self.status.value} after {len(self.moves)} moves>"
+        )
+
+    __str__ = __repr__
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, params: GameParams) -> Game:
+        position = Position.covered(params.board(), params.mines)
+        return cls(params, position, _memo=_Memo(_Shared(params.rules.count)))
+
+    @classmethod
+    def replay(cls, params: GameParams, moves: Iterable[Move | str]) -> Game:
+        """Play ``moves`` (``Move`` values or their text) from the start: deterministic."""
+        game = cls.new(params)
+        for move in moves:
+            game = game.play(move if isinstance(move, Move) else Move.parse(move))
+        return game
+
+    def at(self, n: int) -> Game:
+        """The game after its first ``n`` moves (0 = before any move)."""
+        if not 0 <= n <= len(self.moves):
+            raise IndexError(f"move number {n} is outside 0..{len(self.moves)}")
+        game = Game(self.params, Position.covered(self.params.board(), self.params.mines),
+                    _memo=_Memo(self._shared()))  # fmt: skip
+        for move in self.moves[:n]:
+            game = game.play(move)
+        return game
+
+    # -- public views -------------------------------------------------------------------
+
+    @property
+    def mines_left(self) -> int:
+        """Mines minus flags (may go negative when the player over-flags)."""
+        return self.params.mines - self.flag_count
+
+    @property
+    def over(self) -> bool:
+        return self.status is not Status.PLAYING
+
+    def changed_cells(self, previous: Game) -> frozenset[Cell]:
+        """Cells whose visible state differs between ``previous`` and this game."""
+        return frozenset(changed_between(previous.position, self.position))
+
+    def analysis(self) -> PositionAnalysis:
+        """The solver's analysis of the visible position (computed once, shared cache)."""
+        memo = self._memo
+        if memo.analysis is None:
+            memo.analysis = self._shared().analyse(self.position)
+        return memo.analysis
+
+    def _shared(self) -> _Shared:
+        if self._memo.shared is None:
+            self._memo.shared = _Shared(self.params.rules.count)
+        return self._memo.shared
+
+    def _counts(self) -> bytearray:
+        assert self.layout is not None
+        if self._memo.counts is None:
+            self._memo.counts = mine_counts(self.params.board(), self.layout)
+        return self._memo.counts
+
+    # -- playing ------------------------------------------------------------------------
+
+    def play(self, move: Move) -> Game:
+        """The game after ``move``. Raises InvalidMove, IllegalMove or GameOver."""
+        if self.status is not Status.PLAYING:
+            raise GameOver(f"the game is {self.status.value}: {move} is not allowed")
+        cell = self._cell(move)
+        if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
+            return self._mark(move, cell)
+        step = _Step(self, move)
+        if move.kind is MoveKind.REVEAL:
+            step.reveal_clicked(cell)
+        else:
+            step.chord(cell)
+        return step.finish()
+
+    def _cell(self, move: Move) -> Cell:
+        board = self.params.board()
+        if move.row >= board.height or move.col >= board.width:
+            raise InvalidMove(
+                f"{move}: row {move.row}, col {move.col} is off the "
+                f"{board.height}x{board.width} board"
+            )
+        cell = board.cell(move.row, move.col)
+        if cell in board.holes:
+            raise InvalidMove(f"{move}: row {move.row}, col {move.col} is a hole")
+        return cell
+
+    def _mark(self, move: Move, cell: Cell) -> Game:
+        grid = self.position.grid
+        where = self.position.where(cell)
+        if not self.position.is_covered(cell):
+            raise IllegalMove(f"{move}: the cell at {where} is already revealed")
+        flag = move.kind is MoveKind.FLAG
+        if self.position.is_flagged(cell) == flag:
+            state = "already flagged" if flag else "not flagged"
+            raise IllegalMove(f"{move}: the cell at {where} is {state}")
+        new_grid = bytearray(grid)
+        new_grid[cell] = FLAG if flag else COVERED
+        memo = _Memo(self._memo.shared, self._memo.counts)
+        return Game(
+            self.params,
+            Position(self.position.board, bytes(new_grid), self.params.mines),
+            self.layout,
+            self.status,
+            (*self.moves, move),
+            None,
+            None,
+            self.guaranteed,
+            self.revealed_count,
+            self.flag_count + (1 if flag else -1),
+            memo,
+        )
+
+
+class _Step:
+    """The work of one reveal or chord: a mutable copy of the grid, turned into a Game."""
+
+    def __init__(self, game: Game, move: Move) -> None:
+        self.game = game
+        self.move = move
+        self.params = game.params
+        self.board = game.params.board()
+        self.grid = bytearray(game.position.grid)
+        self.layout = game.layout
+        self.counts: bytearray | None = game._memo.counts
+        self.guaranteed = game.guaranteed
+        self.revealed = game.revealed_count
+        self.status = Status.PLAYING
+        self.loss: Cell | None = None
+        self.witness: Layout | None = None
+        self.analysis: PositionAnalysis | None = None  # latest analysis (None: the game's)
+        self.stale = False  # the grid changed since that analysis
+
+    # -- layout -------------------------------------------------------------------------
+
+    def _draw_first(self, cell: Cell) -> None:
+        p, board = self.params, self.board
+        rng = random.Random(p.seed)
+        if p.no_guess and board.cell_count <= NO_GUESS_CELL_LIMIT:
+            made = no_guess_layout(board, p.mines, cell, p.rules, rng, no_guess_tries(board))
+            self.layout, self.guaranteed = made.layout, made.guaranteed
+        else:
+            self.layout = _draw_layout(board, p.mines, board.neighbourhood(cell), rng)
+        self.counts = mine_counts(board, self.layout)
+
+    def _analysis(self, cell: Cell) -> tuple[PositionAnalysis, Verdict]:
+        """An analysis deciding ``cell``: the latest one if it says SAFE, else a fresh one.
+
+        Verdicts only sharpen as cells get revealed (every layout consistent with the
+        later position is consistent with the earlier one), so SAFE from an older
+        analysis still holds; anything else is asked again of the current grid.
+        """
+        analysis = self.analysis if self.analysis is not None else self.game.analysis()
+        verdict = analysis.verdict(cell)
+        if verdict is not Verdict.SAFE and self.stale:
+            analysis = self.game._shared().analyse(self._position())
+            self.analysis, self.stale = analysis, False
+            verdict = analysis.verdict(cell)
+        return analysis, verdict
+
+    def _position(self) -> Position:
+        return Position(self.board, bytes(self.grid), self.params.mines)
+
+    # -- the devil rule -----------------------------------------------------------------
+
+    def reveal_clicked(self, cell: Cell) -> None:
+        where = self.game.position.where(cell)
+        if self.grid[cell] == FLAG:
+            raise IllegalMove(f"{self.move}: the cell at {where} is flagged; unflag it first")
+        if self.grid[cell] != COVERED:
+            raise IllegalMove(f"{self.move}: the cell at {where} is already revealed")
+        if self.layout is None:
+            self._draw_first(cell)
+            self._open(cell)
+        else:
+            self._judge_and_open(cell, None)
+
+    def chord(self, cell: Cell) -> None:
+        value = self.grid[cell] - ZERO
+        where = self.game.position.where(cell)
+        if not 0 <= value <= 8:
+            raise IllegalMove(f"{self.move}: the cell at {where} is not a revealed number")
+        near = self.board.neighbours(cell)
+        flags = sum(1 for n in near if self.grid[n] == FLAG)
+        if flags != value:
+            raise IllegalMove(
+                f"{self.move}: the {value} at {where} has {flags} flagged neighbours, not {value}"
+            )
+        targets = [n for n in near if self.grid[n] == COVERED]
+        if not targets:
+            raise IllegalMove(f"{self.move}: the {value} at {where} has nothing left to reveal")
+        for n in targets:
+            if self.grid[n] != COVERED:
+                continue  # opened by an earlier cascade of this chord
+            self._judge_and_open(n, n)
+            if self.status is not Status.PLAYING:
+                return
+
+    def _judge_and_open(self, cell: Cell, sub: Cell | None) -> None:
+        analysis, verdict = self._analysis(cell)
+        if verdict is Verdict.SAFE:
+            assert self.layout is not None
+            if cell in self.layout:
+                raise AssertionError(
+                    f"devil invariant broken: {self.game.position.where(cell)} is provably "
+                    "safe but mined in the hidden layout"
+                )
+        elif (
+            verdict is Verdict.MINE
+            or self.params.rules.mercy is Mercy.STRICT
+            or analysis.any_safe()
+        ):
+            proof = analysis.witness(cell, True)
+            if proof is None:
+                raise AssertionError(f"no witness for a mine at {self.game.position.where(cell)}")
+            self.status, self.loss, self.witness = Status.LOST, cell, proof
+            return
+        else:
+            rng = random.Random(f"mercy/{self.params.seed}/{len(self.game.moves)}/{sub}")
+            layout = analysis.witness(cell, False, rng)
+            if layout is None:
+                raise AssertionError(f"no safe witness at {self.game.position.where(cell)}")
+            self.layout = layout
+            self.counts = mine_counts(self.board, layout)
+            self.guaranteed = False
+        self._open(cell)
+
+    # -- opening ------------------------------------------------------------------------
+
+    def _open(self, cell: Cell) -> None:
+        """Reveal a safe cell and cascade through zeros, iteratively; flags stay put."""
+        grid, counts, nb = self.grid, self.counts, self.board.neighbours
+        assert counts is not None
+        grid[cell] = ZERO + counts[cell]
+        opened = 1
+        stack = [cell] if counts[cell] == 0 else []
+        while stack:
+            for n in nb(stack.pop()):
+                if grid[n] == COVERED:
+                    grid[n] = ZERO + counts[n]
+                    opened += 1
+                    if counts[n] == 0:
+                        stack.append(n)
+        self.revealed += opened
+        self.stale = True
+        assert self.layout is not None
+        if self.revealed == self.board.cell_count - len(self.layout):
+            self.status = Status.WON
+
+    def finish(self) -> Game:
+        memo = _Memo(self.game._shared(), self.counts)
+        game = self.game
+        return Game(
+            self.params,
+            Position(self.board, bytes(self.grid), self.params.mines),
+            self.layout,
+            self.status,
+            (*game.moves, self.move),
+            self.loss,
+            self.witness,
+            self.guaranteed,
+            self.revealed,
+            game.flag_count,
+            memo,
+        )
