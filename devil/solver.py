@@ -1,0 +1,668 @@
+"""The exact solver: a verdict for every covered cell, probabilities and witnesses.
+
+The pipeline (each step its own module):
+
+1. ``devil._frontier``: read the revealed numbers that touch covered cells.
+2. ``devil._propagate``: counting, subset and overlap rules; decided cells are
+   substituted out of the constraints (known mines stay covered in a position, so
+   without this every component would grow into the whole board).
+3. ``devil._components``: split what is left into independent pieces and condense
+   each piece into groups of cells with identical constraints.
+4. ``devil._search``: per piece, a backbone computation by exact search decides for
+   each group whether it can hold a mine and whether it can hold a safe cell.
+5. Counted rule: when the total cannot bind (every achievable frontier total leaves
+   room in the deep cells) the classic answers stand; otherwise each piece's
+   achievable mine totals are combined exactly and each piece is re-decided inside
+   the window of totals the other pieces and the deep cells allow.
+
+Pieces are cached by content (their residual constraints), so a ``Solver`` shared
+by successive positions only recomputes the pieces a click touched.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from fractions import Fraction
+from math import comb
+
+from devil._components import Piece, PieceKey, connected_sources, make_piece
+from devil._count import PieceCounts, count_by_search
+from devil._frontier import covered_count, frontier_sources, neighbour_fn, read_number
+from devil._propagate import Frontier
+from devil._search import Backbone, GroupProblem, Search, Window, backbone, make_problem
+from devil.analysis import Classification, Layout, Verdict
+from devil.board import Cell
+from devil.errors import InconsistentPosition
+from devil.position import Position
+from devil.rules import Count
+
+__all__ = ["PositionAnalysis", "Solver", "classify", "probabilities", "witness"]
+
+BACKENDS = ("search", "cpsat")
+CLASSIC_DENSITY_DEFAULT = Fraction(1, 5)
+_COVERED_RE = re.compile(b"[.F]")
+_CACHE_LIMIT = 50_000
+
+
+# -- per-piece facts (cached by content) ----------------------------------------------
+
+
+class _PieceInfo:
+    """What is known about one piece; every field is filled on first use."""
+
+    __slots__ = ("_backbone", "_counts", "_range", "_totals", "_windowed", "piece")
+
+    def __init__(self, piece: Piece) -> None:
+        self.piece = piece
+        self._backbone: Backbone | None = None
+        self._range: tuple[int, int] | None = None
+        self._totals: int | None = None
+        self._counts: PieceCounts | None = None
+        self._windowed: dict[Window, Backbone | None] = {}
+
+    def backbone(self) -> Backbone | None:
+        if self._backbone is None:
+            self._backbone = backbone(self.piece.problem)
+        return self._backbone
+
+    def windowed(self, window: Window) -> Backbone | None:
+        if window not in self._windowed:
+            self._windowed[window] = backbone(self.piece.problem, window)
+        return self._windowed[window]
+
+    def mine_range(self) -> tuple[int, int]:
+        """The fewest and most mines a solution of the piece can have."""
+        if self._range is None:
+            problem = self.piece.problem
+            self._range = (_extreme(problem, lowest=True), _extreme(problem, lowest=False))
+        return self._range
+
+    def totals(self) -> int:
+        """Bitmask of the achievable mine totals of the piece."""
+        if self._totals is None:
+            low, high = self.mine_range()
+            problem = self.piece.problem
+            search = Search(problem)
+            n = problem.n
+            mask = 0
+            for k in range(low, high + 1):
+                if search.solve([0] * n, list(problem.sizes), (k, k, None)) is not None:
+                    mask |= 1 << k
+            self._totals = mask
+        return self._totals
+
+    def counts(self) -> PieceCounts:
+        if self._counts is None:
+            self._counts = count_by_search(self.piece.problem)
+        return self._counts
+
+
+def _extreme(problem: GroupProblem, lowest: bool) -> int:
+    """The fewest (or most) mines of a solution: improve a solution until none is better."""
+    n = problem.n
+    sizes = problem.sizes
+    search = Search(problem)
+    lo = [0] * n
+    hi = list(sizes)
+    prefer = [0] * n if lowest else list(sizes)
+    best = search.solve(lo, hi, None, prefer)
+    if best is None:
+        raise ValueError("piece has no solution")
+    value = sum(best)
+    total = sum(sizes)
+    while True:
+        window: Window = (0, value - 1, None) if lowest else (value + 1, total, None)
+        if window[0] > window[1]:
+            return value
+        sol = search.solve(lo, hi, window, prefer)
+        if sol is None:
+            return value
+        value = sum(sol)
+
+
+class _Cache:
+    """Piece facts by content, shared by every position a ``Solver`` sees."""
+
+    def __init__(self) -> None:
+        self.pieces: dict[PieceKey, _PieceInfo] = {}
+
+    def info(self, sources: list[Cell], frontier: Frontier) -> _PieceInfo:
+        cons = frontier.cons
+        key = frozenset(cons[s] for s in sources)
+        got = self.pieces.get(key)
+        if got is None:
+            if len(self.pieces) > _CACHE_LIMIT:
+                self.pieces.clear()
+            got = self.pieces[key] = _PieceInfo(make_piece(sources, cons))
+        return got
+
+
+# -- bit sets of mine totals -----------------------------------------------------------
+
+
+def _sumset(a: int, b: int) -> int:
+    """``{x + y : x in a, y in b}`` for bitmask sets."""
+    if a.bit_count() > b.bit_count():
+        a, b = b, a
+    out = 0
+    while a:
+        low = a & -a
+        out |= b << (low.bit_length() - 1)
+        a ^= low
+    return out
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _interval(lo: int, hi: int) -> int:
+    """Bitmask of ``lo..hi`` (negative numbers dropped)."""
+    lo = max(lo, 0)
+    if hi < lo:
+        return 0
+    return ((1 << (hi - lo + 1)) - 1) << lo
+
+
+# -- the analysis of one position ------------------------------------------------------
+
+
+class PositionAnalysis:
+    """Everything the solver knows about one position under one count rule."""
+
+    def __init__(
+        self,
+        position: Position,
+        count: Count,
+        known: dict[Cell, int],
+        infos: list[_PieceInfo],
+        covered: int,
+    ) -> None:
+        self.position = position
+        self.count = count
+        self._known = known
+        self._infos = infos
+        self._where: dict[Cell, tuple[int, int]] = {}
+        for i, info in enumerate(infos):
+            for g, cells in enumerate(info.piece.groups):
+                for c in cells:
+                    self._where[c] = (i, g)
+        self._covered = covered
+        self.deep_count = covered - len(known) - len(self._where)
+        self.mines_left: int | None = None
+        if position.mines is not None:
+            self.mines_left = position.mines - sum(known.values())
+        self._windows: list[Window] | None = None
+        self._deep_verdict = Verdict.EITHER
+        self._decide()
+
+    # -- deciding ----------------------------------------------------------------------
+
+    def _decide(self) -> None:
+        for i, info in enumerate(self._infos):
+            if info.backbone() is None:
+                _raise_unsatisfiable(self.position, info.piece, i)
+        if self.count is Count.COUNTED:
+            self._decide_counted()
+
+    def _decide_counted(self) -> None:
+        if self.mines_left is None:
+            raise ValueError("the counted rule needs the position's total number of mines")
+        m = self.mines_left
+        d = self.deep_count
+        low = 0
+        high = sum(info.piece.cell_count for info in self._infos)
+        if not (m - high >= 1 and m - low <= d - 1):
+            ranges = [info.mine_range() for info in self._infos]
+            low = sum(r[0] for r in ranges)
+            high = sum(r[1] for r in ranges)
+        if m - high >= 0 and m - low <= d:
+            # the total never binds the frontier; the extremes are achievable totals
+            if d:
+                self._deep_verdict = _verdict(m - low >= 1, m - high <= d - 1)
+            return
+        self._decide_exact(m, d)
+
+    def _decide_exact(self, m: int, d: int) -> None:
+        totals = [info.totals() for info in self._infos]
+        k = len(totals)
+        prefix = [1] * (k + 1)
+        for i in range(k):
+            prefix[i + 1] = _sumset(prefix[i], totals[i])
+        suffix = [1] * (k + 1)
+        for i in range(k - 1, -1, -1):
+            suffix[i] = _sumset(suffix[i + 1], totals[i])
+        everything = prefix[k]
+        fits = everything & _interval(m - d, m)
+        if not fits:
+            raise InconsistentPosition(
+                f"the {self.position.mines} mines cannot all be placed: the numbers need "
+                f"between {_lowest(everything)} and {everything.bit_length() - 1} mines "
+                f"besides the {sum(self._known.values())} already decided, and there are "
+                f"{d} other covered cells"
+            )
+        if d:
+            self._deep_verdict = _verdict(
+                bool(everything & _interval(m - d, m - 1)),
+                bool(everything & _interval(m - d + 1, m)),
+            )
+        windows: list[Window] = []
+        room = _interval(0, d)
+        for i in range(k):
+            others = _sumset(prefix[i], suffix[i + 1])
+            spread = _sumset(others, room)  # others + deep mines
+            allowed = 0
+            for x in _bits(spread & _interval(0, m)):
+                allowed |= 1 << (m - x)
+            allowed &= totals[i]
+            windows.append((_lowest(allowed), allowed.bit_length() - 1, allowed))
+        self._windows = windows
+
+    def _group_backbone(self, i: int) -> Backbone:
+        info = self._infos[i]
+        got = info.backbone() if self._windows is None else info.windowed(self._windows[i])
+        assert got is not None
+        return got
+
+    # -- queries -----------------------------------------------------------------------
+
+    def _check_covered(self, cell: Cell) -> None:
+        if not (0 <= cell < self.position.board.size) or not self.position.is_covered(cell):
+            raise ValueError(f"the cell {cell} is not a covered cell of this position")
+
+    def verdict(self, cell: Cell) -> Verdict:
+        value = self._known.get(cell)
+        if value is not None:
+            return Verdict.MINE if value else Verdict.SAFE
+        where = self._where.get(cell)
+        if where is None:
+            self._check_covered(cell)
+            return self._deep_verdict
+        i, g = where
+        bb = self._group_backbone(i)
+        size = self._infos[i].piece.problem.sizes[g]
+        return _verdict(bb.high[g] >= 1, bb.low[g] <= size - 1)
+
+    def classification(self) -> Classification:
+        grid = self.position.grid
+        verdicts = dict.fromkeys(
+            (m.start() for m in _COVERED_RE.finditer(grid)), self._deep_verdict
+        )
+        for c, value in self._known.items():
+            verdicts[c] = Verdict.MINE if value else Verdict.SAFE
+        for i, info in enumerate(self._infos):
+            bb = self._group_backbone(i)
+            sizes = info.piece.problem.sizes
+            for g, cells in enumerate(info.piece.groups):
+                v = _verdict(bb.high[g] >= 1, bb.low[g] <= sizes[g] - 1)
+                for c in cells:
+                    verdicts[c] = v
+        return Classification(verdicts)
+
+    def any_safe(self) -> bool:
+        if any(v == 0 for v in self._known.values()):
+            return True
+        for i in range(len(self._infos)):
+            bb = self._group_backbone(i)
+            if any(h == 0 for h in bb.high):
+                return True
+        return self._deep_verdict is Verdict.SAFE and self.deep_count > 0
+
+    # -- probabilities -----------------------------------------------------------------
+
+    def probabilities(self) -> dict[Cell, float]:
+        exact = self.exact_probabilities()
+        return {c: float(p) for c, p in exact.items()}
+
+    def exact_probabilities(self) -> dict[Cell, Fraction]:
+        out: dict[Cell, Fraction] = {}
+        for c, value in self._known.items():
+            out[c] = Fraction(value)
+        if self.count is Count.CLASSIC:
+            deep_p = self._classic_pieces(out)
+        else:
+            deep_p = self._counted_pieces(out)
+        for m in _COVERED_RE.finditer(self.position.grid):
+            c = m.start()
+            if c not in out:
+                out[c] = deep_p
+        return out
+
+    def _classic_pieces(self, out: dict[Cell, Fraction]) -> Fraction:
+        position = self.position
+        if position.mines is None:
+            p = CLASSIC_DENSITY_DEFAULT
+        else:
+            p = Fraction(position.mines, position.board.cell_count)
+        w1, w0 = p.numerator, p.denominator - p.numerator
+        known = set(self._known.values())
+        if (w1 == 0 and 1 in known) or (w0 == 0 and 0 in known):
+            raise ValueError(f"mine density {p} gives every consistent layout weight zero")
+        for info in self._infos:
+            counts = info.counts()
+            n = info.piece.cell_count
+            weights = [w1**k * w0 ** (n - k) for k in range(len(counts.total))]
+            norm = sum(w * t for w, t in zip(weights, counts.total, strict=False))
+            if norm == 0:
+                raise ValueError(f"mine density {p} gives every consistent layout weight zero")
+            _spread(out, info.piece, counts, weights, norm)
+        return p
+
+    def _counted_pieces(self, out: dict[Cell, Fraction]) -> Fraction:
+        assert self.mines_left is not None
+        m = self.mines_left
+        d = self.deep_count
+        polys = [info.counts().total for info in self._infos]
+        k = len(polys)
+        prefix: list[list[int]] = [[1]]
+        for i in range(k):
+            prefix.append(_convolve(prefix[i], polys[i]))
+        suffix: list[list[int]] = [[1]] * (k + 1)
+        for i in range(k - 1, -1, -1):
+            suffix[i] = _convolve(suffix[i + 1], polys[i])
+        everything = prefix[k]
+        norm = sum(t * _binom(d, m - s) for s, t in enumerate(everything))
+        if norm == 0:
+            raise InconsistentPosition(
+                f"the {self.position.mines} mines cannot all be placed consistently"
+            )
+        for i, info in enumerate(self._infos):
+            others = _convolve(prefix[i], suffix[i + 1])
+            counts = info.counts()
+            weights = [
+                sum(t * _binom(d, m - kk - s) for s, t in enumerate(others))
+                for kk in range(len(counts.total))
+            ]
+            _spread(out, info.piece, counts, weights, norm)
+        if d == 0:
+            return Fraction(0)
+        deep_mines = sum(t * _binom(d, m - s) * (m - s) for s, t in enumerate(everything))
+        return Fraction(deep_mines, norm * d)
+
+    # -- witnesses ---------------------------------------------------------------------
+
+    def witness(
+        self, cell: Cell, mine: bool = True, rng: random.Random | None = None
+    ) -> Layout | None:
+        return _Witness(self, cell, mine, rng).build()
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _binom(n: int, k: int) -> int:
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def _convolve(a: list[int], b: list[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+def _spread(
+    out: dict[Cell, Fraction],
+    piece: Piece,
+    counts: PieceCounts,
+    weights: Sequence[int],
+    norm: int,
+) -> None:
+    sizes = piece.problem.sizes
+    for g, cells in enumerate(piece.groups):
+        mined = counts.mined[g]
+        num = sum(w * x for w, x in zip(weights, mined, strict=False))
+        p = Fraction(num, norm * sizes[g])
+        for c in cells:
+            out[c] = p
+
+
+def _verdict(can_mine: bool, can_safe: bool) -> Verdict:
+    if can_mine and can_safe:
+        return Verdict.EITHER
+    if can_mine:
+        return Verdict.MINE
+    if can_safe:
+        return Verdict.SAFE
+    raise AssertionError("a consistent position has a value for every cell")
+
+
+def _raise_unsatisfiable(position: Position, piece: Piece, index: int) -> None:
+    """Name a number of an unsatisfiable piece: the first whose addition breaks it."""
+    cons = piece.problem.cons
+    for upto in range(1, len(cons) + 1):
+        sub = make_problem(piece.problem.sizes, cons[:upto])
+        n = sub.n
+        if Search(sub).solve([0] * n, list(sub.sizes)) is None:
+            raise InconsistentPosition.unsatisfiable(position, piece.sources[upto - 1])
+    raise AssertionError("piece reported unsatisfiable but every prefix is satisfiable")
+
+
+# -- witness construction --------------------------------------------------------------
+
+
+class _Witness:
+    """Builds one full layout for ``PositionAnalysis.witness``."""
+
+    def __init__(
+        self, analysis: PositionAnalysis, cell: Cell, mine: bool, rng: random.Random | None
+    ) -> None:
+        self.a = analysis
+        self.cell = cell
+        self.mine = mine
+        self.rng = rng
+
+    def build(self) -> Layout | None:
+        a = self.a
+        cell, mine = self.cell, self.mine
+        value = a._known.get(cell)
+        target: tuple[int, int] | None = None
+        if value is not None:
+            if bool(value) != mine:
+                return None
+        else:
+            target = a._where.get(cell)
+            if target is None:
+                a._check_covered(cell)
+        deep_target = value is None and target is None
+        d = a.deep_count
+        d_lo = 1 if deep_target and mine else 0
+        d_hi = d - 1 if deep_target and not mine else d
+        if d_lo > d_hi:
+            return None
+        domains = [self._domains(i, target) for i in range(len(a._infos))]
+        m = a.mines_left
+        exact = m is not None
+        if a.count is Count.COUNTED and m is None:
+            raise ValueError("the counted rule needs the position's total number of mines")
+        values = self._cheap(domains)
+        if values is None:
+            return None
+        if exact and m is not None:
+            total = sum(sum(v) for v in values)
+            if not d_lo <= m - total <= d_hi:
+                better = self._exact(domains, m, d_lo, d_hi)
+                if better is not None:
+                    values = better
+                elif a.count is Count.COUNTED:
+                    return None
+                else:
+                    exact = False
+        total = sum(sum(v) for v in values)
+        deep_mines = m - total if exact and m is not None else d_lo
+        return self._layout(values, deep_mines, deep_target)
+
+    def _domains(self, i: int, target: tuple[int, int] | None) -> tuple[list[int], list[int]]:
+        sizes = self.a._infos[i].piece.problem.sizes
+        lo = [0] * len(sizes)
+        hi = list(sizes)
+        if target is not None and target[0] == i:
+            g = target[1]
+            if self.mine:
+                lo[g] = 1
+            else:
+                hi[g] = sizes[g] - 1
+        return lo, hi
+
+    def _cheap(self, domains: list[tuple[list[int], list[int]]]) -> list[list[int]] | None:
+        out = []
+        for i, info in enumerate(self.a._infos):
+            lo, hi = domains[i]
+            sol = Search(info.piece.problem).solve(lo, hi, None, None, self.rng)
+            if sol is None:
+                return None
+            out.append(sol)
+        return out
+
+    def _exact(
+        self, domains: list[tuple[list[int], list[int]]], m: int, d_lo: int, d_hi: int
+    ) -> list[list[int]] | None:
+        """Solutions per piece whose totals plus some deep count make exactly ``m``."""
+        infos = self.a._infos
+        searches = [Search(info.piece.problem) for info in infos]
+        totals: list[int] = []
+        for i in range(len(infos)):
+            lo, hi = domains[i]
+            mask = 0
+            for k in range(sum(lo), sum(hi) + 1):
+                if searches[i].solve(lo, hi, (k, k, None)) is not None:
+                    mask |= 1 << k
+            totals.append(mask)
+        reach = [1]
+        for mask in totals:
+            reach.append(_sumset(reach[-1], mask))
+        goal = reach[-1] & _interval(m - d_hi, m - d_lo)
+        if not goal:
+            return None
+        s = _lowest(goal) if self.rng is None else self.rng.choice(list(_bits(goal)))
+        picks: list[int] = [0] * len(totals)
+        for i in range(len(totals) - 1, -1, -1):
+            options = [k for k in _bits(totals[i]) if s - k >= 0 and (reach[i] >> (s - k)) & 1]
+            k = options[0] if self.rng is None else self.rng.choice(options)
+            picks[i] = k
+            s -= k
+        out = []
+        for i in range(len(totals)):
+            lo, hi = domains[i]
+            sol = searches[i].solve(lo, hi, (picks[i], picks[i], None), None, self.rng)
+            assert sol is not None
+            out.append(sol)
+        return out
+
+    def _layout(self, values: list[list[int]], deep_mines: int, deep_target: bool) -> Layout:
+        a = self.a
+        mined: set[Cell] = {c for c, v in a._known.items() if v}
+        rng = self.rng
+        for info, sol in zip(a._infos, values, strict=True):
+            for g, cells in enumerate(info.piece.groups):
+                k = sol[g]
+                if not k:
+                    continue
+                pool = list(cells)
+                if self.cell in cells:
+                    pool.remove(self.cell)
+                    if self.mine:
+                        mined.add(self.cell)
+                        k -= 1
+                if rng is not None:
+                    mined.update(rng.sample(pool, k))
+                else:
+                    mined.update(pool[:k])
+        if deep_mines:
+            deep = [
+                c
+                for m in _COVERED_RE.finditer(a.position.grid)
+                if (c := m.start()) not in a._known and c not in a._where
+            ]
+            if deep_target:
+                deep.remove(self.cell)
+                if self.mine:
+                    mined.add(self.cell)
+                    deep_mines -= 1
+            if rng is not None:
+                mined.update(rng.sample(deep, deep_mines))
+            else:
+                mined.update(deep[:deep_mines])
+        return frozenset(mined)
+
+
+# -- the solver ------------------------------------------------------------------------
+
+
+def _check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+
+
+class Solver:
+    """The incremental solver used by games; caches piece results by content."""
+
+    def __init__(self, count: Count = Count.CLASSIC, backend: str = "search") -> None:
+        _check_backend(backend)
+        self.count = count
+        self.backend = backend
+        self._cache = _Cache()
+
+    def analyse(
+        self, position: Position, changed: Iterable[Cell] | None = None
+    ) -> PositionAnalysis:
+        frontier = Frontier(position)
+        nb = neighbour_fn(position.board)
+        for s in frontier_sources(position):
+            cells, need = read_number(position, s, nb)
+            frontier.add(s, cells, need)
+        frontier.run()
+        comps = connected_sources(sorted(frontier.cons), frontier.cons, frontier.sources_of)
+        infos = [self._cache.info(comp, frontier) for comp in comps]
+        return PositionAnalysis(
+            position, self.count, dict(frontier.known), infos, covered_count(position)
+        )
+
+
+# -- module functions ------------------------------------------------------------------
+
+
+def classify(
+    position: Position, count: Count = Count.CLASSIC, backend: str = "search"
+) -> Classification:
+    """The verdict for every covered cell (flags are ignored).
+
+    Raises ``InconsistentPosition`` naming an unsatisfiable number, ``ValueError`` for the
+    counted rule without a mine total or an unknown backend.
+    """
+    _check_backend(backend)
+    if backend == "cpsat":
+        from devil import cpsat
+
+        return cpsat.classify(position, count)
+    return Solver(count).analyse(position).classification()
+
+
+def probabilities(position: Position, count: Count = Count.CLASSIC) -> dict[Cell, float]:
+    """The exact mine probability of every covered cell (see ARCHITECTURE.md)."""
+    return Solver(count).analyse(position).probabilities()
+
+
+def exact_probabilities(position: Position, count: Count = Count.CLASSIC) -> dict[Cell, Fraction]:
+    """``probabilities`` as exact fractions."""
+    return Solver(count).analyse(position).exact_probabilities()
+
+
+def witness(
+    position: Position,
+    cell: Cell,
+    mine: bool = True,
+    count: Count = Count.CLASSIC,
+    rng: random.Random | None = None,
+) -> Layout | None:
+    """A full consistent layout with ``cell`` mined (or safe); None when none exists."""
+    return Solver(count).analyse(position).witness(cell, mine, rng)
