@@ -118,6 +118,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print every covered cell's exact mine probability (text: rounded percent)",
     )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="with --cell: print why (the fewest numbers that force it, or two layouts)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--backend", choices=BACKENDS, default="search")
     parser.add_argument(
@@ -276,6 +281,13 @@ def analyse(args: argparse.Namespace, position: Position, input_format: str) -> 
     if args.witness and cell is not None and classification.verdict(cell).could_be_mine:
         witness = _solver_witness(position, cell, count, args.backend)
     probabilities = solver.probabilities(position, count) if args.probabilities else None
+    extra: dict[str, object] = {}
+    if args.explain:
+        if cell is None:
+            raise UsageError("--explain needs --cell ROW,COL")
+        from devil.proof import prove
+
+        extra["proof"] = prove(position, cell, count)
     return Report(
         position=position,
         count=count,
@@ -285,6 +297,7 @@ def analyse(args: argparse.Namespace, position: Position, input_format: str) -> 
         witness_asked=args.witness,
         witness=witness,
         probabilities=probabilities,
+        extra=extra,
     )
 
 
@@ -427,12 +440,34 @@ def section_cell(report: Report) -> Section:
     return Section([f"cell {row},{col}: {_CELL_TEXT[verdict]}"], {"cell": fields})
 
 
+def section_explain(report: Report) -> Section:
+    """``--explain``: the proof (``devil.proof``) for ``--cell``."""
+    from devil.proof import LEVEL_NAMES, Proof, layout_rows
+
+    proof = report.extra.get("proof")
+    if not isinstance(proof, Proof):
+        return Section()
+    data = proof.to_json(report.position)
+    level = f"level {proof.level} ({LEVEL_NAMES[proof.level]})" if proof.level else "no proof"
+    lines = [f"proof: {proof.verdict.value}, {level}"]
+    if proof.layouts is None:
+        names = ", ".join(f"({report.where(n)})" for n in proof.numbers) or "none"
+        lines.append(f"numbers used: {names}" + (" and the mine total" if proof.counted else ""))
+    lines.extend(f"  {step}" for step in proof.steps)
+    if proof.layouts is not None:
+        for title, layout in zip(("with a mine", "without a mine"), proof.layouts, strict=True):
+            lines.append(f"layout {title} ('*' mine, '.' no mine):")
+            lines.extend(layout_rows(report.position, layout))
+    return Section(lines, {"proof": data})
+
+
 SECTIONS: list[Callable[[Report], Section]] = [
     section_board,
     section_summary,
     section_probabilities,
     section_witness,
     section_cell,
+    section_explain,
 ]
 """The output, in order. Text prints each section's lines; JSON merges their fields."""
 

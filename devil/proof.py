@@ -354,8 +354,6 @@ class Proof:
             out["numbers"] = [list(coord(n)) for n in self.numbers]
         out["level"] = self.level
         out["steps"] = list(self.steps)
-        if self.counted:
-            out["mines"] = position.mines
         return out
 
 
@@ -743,16 +741,21 @@ def _explain_pair(position: Position, cell: Cell, mine: bool, a: Rule, b: Rule) 
                 f"{number_name(position, small).capitalize()} touches only "
                 f"{cell_list(position, small.cells)} and {_needs(small)} there"
             )
+            big_name = number_name(position, big)
             if left == 0:
-                second = (
-                    f"{number_name(position, big)} touches those too and {_needs(big)}, "
-                    f"so its other cells ({cell_list(position, rest)}) hold no mine"
+                second = f"{big_name} touches those too and {_needs(big)}, so " + (
+                    f"{cell_list(position, rest)} {'is' if len(rest) == 1 else 'are'} safe"
+                )
+            elif left == len(rest):
+                second = f"{big_name} touches those too and {_needs(big)}, so " + (
+                    f"its last mine must be at {cell_list(position, rest)}"
+                    if left == 1
+                    else f"its other {left} mines must be at {cell_list(position, rest)}"
                 )
             else:
                 second = (
-                    f"{number_name(position, big)} touches those too and {_needs(big)}, "
-                    f"so its other {_plural(len(rest), 'cell')} ({cell_list(position, rest)}) "
-                    f"hold {_mines_phrase(left)}"
+                    f"{big_name} touches those too and {_needs(big)}, so "
+                    f"{cell_list(position, rest)} hold {_mines_phrase(left)}"
                 )
             return [f"{first}; {second}.", f"So {target} is {verdict}."]
     for one, other in ((a, b), (b, a)):

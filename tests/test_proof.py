@@ -12,6 +12,7 @@ import itertools
 import json
 import random
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -26,7 +27,6 @@ from devil.position import Position
 from devil.proof import Proof, Rule, prove
 from devil.rules import Count
 from tests.strategies import Scenario, profile, scenarios
-
 
 # -- the independent check ----------------------------------------------------------------
 
@@ -149,7 +149,7 @@ def test_level_4_needs_the_total_count() -> None:
     assert prove(position, far, Count.CLASSIC).verdict is Verdict.EITHER
     proof = prove(position, far, Count.COUNTED)
     assert (proof.verdict, proof.level, proof.numbers) == (Verdict.SAFE, 4, (0,))
-    assert proof.to_json(position)["mines"] == 1
+    assert set(proof.to_json(position)) == {"verdict", "numbers", "level", "steps"}
     check_proof(position, proof, Count.COUNTED)
 
 
@@ -369,3 +369,66 @@ def test_deducer_reads_flags_as_covered() -> None:
     deducer = Deducer(position.board, position.grid, None, Count.CLASSIC)
     assert deducer.known_mines == set()
     assert len(deducer.rules()) == 3
+
+
+# -- devil-check --explain ------------------------------------------------------------------
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from devil import cli
+
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def one_two_one(tmp_path: Path) -> str:
+    path = tmp_path / "p.txt"
+    path.write_text("121\n...\n")
+    return str(path)
+
+
+def test_cli_explain_text(capsys: pytest.CaptureFixture[str], one_two_one: str) -> None:
+    code, out, _ = run_cli(capsys, one_two_one, "--cell", "1,1", "--explain")
+    assert code == 0
+    assert "proof: safe, level 3" in out
+    assert "numbers used: (0,0), (0,1), (0,2)" in out
+    assert "Suppose (1,1) were a mine." in out
+
+
+def test_cli_explain_json(capsys: pytest.CaptureFixture[str], one_two_one: str) -> None:
+    code, out, _ = run_cli(capsys, one_two_one, "--cell", "1,2", "--explain", "--format", "json")
+    assert code == 1
+    proof = json.loads(out)["proof"]
+    assert set(proof) == {"verdict", "numbers", "level", "steps"}
+    assert proof["verdict"] == "mine" and proof["level"] == 2
+    assert proof["numbers"] in ([[0, 0], [0, 1]], [[0, 1], [0, 2]])
+    position = Position.from_line("121/...")
+    numbers = [position.board.cell(r, c) for r, c in proof["numbers"]]
+    assert forced_by(position, numbers, position.board.cell(1, 2), True)
+
+
+def test_cli_explain_either_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "e.txt"
+    path.write_text("1.\n..\n")
+    code, out, _ = run_cli(capsys, str(path), "--cell", "0,1", "--explain", "--format", "json")
+    assert code == 1
+    proof = json.loads(out)["proof"]
+    assert set(proof) == {"verdict", "layouts", "level", "steps"}
+    with_mine, without = proof["layouts"]
+    assert with_mine[0] == "1*" and without[0][1] == "."
+
+
+def test_cli_explain_counted(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "c.txt"
+    path.write_text("1..\n...\n")
+    code, out, _ = run_cli(capsys, str(path), "--cell", "1,2", "--mines", "1", "--explain")
+    assert code == 0
+    assert "level 4 (the mine count)" in out and "and the mine total" in out
+
+
+def test_cli_explain_needs_a_cell(capsys: pytest.CaptureFixture[str], one_two_one: str) -> None:
+    code, _, err = run_cli(capsys, one_two_one, "--explain")
+    assert code == 2
+    assert "--explain needs --cell ROW,COL" in err
