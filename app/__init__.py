@@ -95,8 +95,8 @@ def _error(status: int, message: str, **extra: Any) -> ResponseReturnValue:
 
 
 def register_error_handlers(app: Flask) -> None:
-    """Service errors -> 400/404/409/503; any HTTP error under ``/api`` -> JSON."""
-    from app.games import GameBusy, InputError, UnknownGame, UnknownMove
+    """Service errors -> 400/404/409; any HTTP error under ``/api`` -> JSON."""
+    from app.games import InputError, UnknownGame, UnknownMove
     from devil.errors import IllegalMove
 
     @app.errorhandler(InputError)
@@ -114,10 +114,6 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(IllegalMove)
     def illegal_move(exc: IllegalMove) -> ResponseReturnValue:
         return _error(409, str(exc))
-
-    @app.errorhandler(GameBusy)
-    def busy(exc: GameBusy) -> ResponseReturnValue:
-        return _error(503, str(exc))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:

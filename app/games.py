@@ -17,13 +17,16 @@ The log is the truth. ``load_game`` always asks the database how far the log goe
 starting point that it brings forward with the newer events.
 
 ``play`` serializes moves on one game twice over: a per-game lock inside the process,
-and ``Store.append_event``'s expected sequence number (``BEGIN IMMEDIATE`` on SQLite,
-``SELECT ... FOR UPDATE`` on PostgreSQL) across processes. A move that loses the
-race is recomputed on the new state, so nothing is lost, duplicated or skipped.
+and the database across processes. It first computes the move without holding the
+database and appends it with ``Store.append_event(expected_seq=...)``, which fails if
+another process appended first (the ``(game_id, seq)`` key backs this up). Then it
+recomputes the move while holding the game's log (``Store.locked``: ``SELECT ... FOR
+UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), so it cannot lose twice.
+Nothing is lost, duplicated or skipped.
 
-Errors: ``InputError`` (400, names the field), ``UnknownGame`` (404),
-``devil.errors.IllegalMove`` / ``GameOver`` (409), ``GameBusy`` (503, only if a move
-loses the race many times in a row). A malformed request never writes an event.
+Errors: ``InputError`` (400, names the field), ``UnknownGame`` / ``UnknownMove`` (404),
+``devil.errors.IllegalMove`` / ``GameOver`` (409). A malformed request never writes an
+event.
 """
 
 from __future__ import annotations
@@ -32,14 +35,23 @@ import secrets
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from flask import Flask, current_app
 
-from app.store import Event, GameRow, SequenceConflict, Store, Summary, get_store, hash_token
+from app.store import (
+    Event,
+    GameRow,
+    LogWriter,
+    SequenceConflict,
+    Store,
+    Summary,
+    get_store,
+    hash_token,
+)
 from devil.analysis import Layout
 from devil.board import Board, BoardError, Coord, Topology
 from devil.errors import InvalidMove
@@ -71,8 +83,6 @@ ACTIONS = ("reveal", "flag", "unflag", "chord", "click")
 """What a player may ask for. ``flag`` toggles (flags a covered cell, unflags a flagged
 one); ``unflag`` only unflags; ``click`` reveals a covered cell and chords a number."""
 
-MOVE_RETRIES = 8
-
 ID_BYTES = 8  # 11 URL-safe characters
 TOKEN_BYTES = 24
 
@@ -98,10 +108,6 @@ class UnknownGame(LookupError):
 
 class UnknownMove(LookupError):
     """A replay asked for a move number the log does not have (HTTP 404)."""
-
-
-class GameBusy(RuntimeError):
-    """A move kept losing the race against other moves on the same game (HTTP 503)."""
 
 
 # -- values ------------------------------------------------------------------------------
@@ -461,18 +467,20 @@ class GameService:
     def load(self, game_id: str) -> LoadedGame:
         """The game as its log says now (cache used only when it matches the log)."""
         record = self.record(game_id)
-        last = self.store.last_seq(game_id)
+        return self._load_at(record, self.store.last_seq(game_id), self.store.events)
+
+    def _load_at(self, record: GameRow, last: int, fetch: Callable[..., list[Event]]) -> LoadedGame:
+        """The game after log event ``last``; ``fetch(game_id, after=, upto=)`` reads events."""
+        game_id = record.id
         entry = self._cached(game_id)
         if entry is None or entry.seq != last:
             # Bringing a game forward plays moves on its shared solver: one thread at a time.
             with self._lock_for(game_id):
                 entry = self._cached(game_id)
                 if entry is None or entry.seq > last:
-                    params = _params(record)
-                    entry = _Cached(Game.new(params), 0, 0, None, None)
+                    entry = _Cached(Game.new(_params(record)), 0, 0, None, None)
                 if entry.seq < last:
-                    newer = self.store.events(game_id, after=entry.seq, upto=last)
-                    entry = _advance(entry, newer)
+                    entry = _advance(entry, fetch(game_id, after=entry.seq, upto=last))
                     self._remember(game_id, entry)
         return LoadedGame(
             record, entry.game, entry.seq, entry.hints, entry.started_at, entry.last_move_at
@@ -526,8 +534,8 @@ class GameService:
     def play(self, game_id: str, action: str, row: Any, col: Any) -> tuple[LoadedGame, LoadedGame]:
         """Apply one player action; returns the game before and after it.
 
-        Raises InputError (bad action/row/col, nothing written), UnknownGame,
-        IllegalMove/GameOver (nothing written), GameBusy.
+        Raises InputError (bad action/row/col), UnknownGame, IllegalMove/GameOver; in
+        every error case nothing is written.
         """
         action = parse_action(action)
         record = self.record(game_id)
@@ -538,38 +546,35 @@ class GameService:
         if cell in params.holes:
             raise InputError("row", f"row {r}, col {c} is a hole, not a cell of the board")
         with self._lock_for(game_id):
-            for _ in range(MOVE_RETRIES):
-                before = self.load(game_id)
-                move = _concrete_move(before.game, action, r, c)
-                try:
-                    game = before.game.play(move)
-                except InvalidMove as exc:
-                    raise InputError("row", str(exc)) from None
-                seq = before.seq + 1
-                try:
-                    event = self.store.append_event(
-                        game_id,
-                        seq,
-                        move.kind.value,
-                        move.row,
-                        move.col,
-                        summary=Summary(game.status.value, len(game.moves)),
-                    )
-                except SequenceConflict:
-                    continue  # another process moved first: recompute on the new log
-                entry = _Cached(
-                    game,
-                    seq,
-                    before.hints,
-                    before.started_at or event.at,
-                    event.at,
-                )
-                self._remember(game_id, entry)
-                after = LoadedGame(
-                    before.record, game, seq, entry.hints, entry.started_at, entry.last_move_at
-                )
-                return before, after
-        raise GameBusy(f"game {game_id} is too busy: the move was not recorded, try again")
+            # Optimistic: compute outside any database lock, append if nobody moved since.
+            before = self.load(game_id)
+            try:
+                return self._commit(before, action, r, c, self.store.append_event)
+            except SequenceConflict:
+                pass  # another process moved first
+            # Pessimistic: hold the game's log while recomputing on its newest state.
+            with self.store.locked(game_id) as log:
+                before = self._load_at(record, log.last_seq(), _reader(log))
+                return self._commit(before, action, r, c, _appender(log))
+
+    def _commit(
+        self, before: LoadedGame, action: str, row: int, col: int, append: Callable[..., Event]
+    ) -> tuple[LoadedGame, LoadedGame]:
+        """Play the action on ``before``, append it as event ``before.seq + 1``, cache it."""
+        move = _concrete_move(before.game, action, row, col)
+        try:
+            game = before.game.play(move)
+        except InvalidMove as exc:
+            raise InputError("row", str(exc)) from None
+        seq = before.seq + 1
+        summary = Summary(game.status.value, len(game.moves))
+        event = append(before.id, seq, move.kind.value, move.row, move.col, summary=summary)
+        entry = _Cached(game, seq, before.hints, before.started_at or event.at, event.at)
+        self._remember(before.id, entry)
+        after = LoadedGame(
+            before.record, game, seq, entry.hints, entry.started_at, entry.last_move_at
+        )
+        return before, after
 
     def record_hint(
         self, game_id: str, level: int, row: int | None = None, col: int | None = None
@@ -579,29 +584,15 @@ class GameService:
             raise InputError("level", f"level must be a whole number, not {level!r}")
         if not 0 <= level <= MAX_HINT_LEVEL:
             raise InputError("level", f"level {level} is out of range: 0 to {MAX_HINT_LEVEL}")
-        with self._lock_for(game_id):
-            for _ in range(MOVE_RETRIES):
-                before = self.load(game_id)
-                if row is not None:
-                    row = parse_coord(row, "row", before.params.height)
-                if col is not None:
-                    col = parse_coord(col, "col", before.params.width)
-                try:
-                    self.store.append_event(game_id, before.seq + 1, "hint", row, col, extra=level)
-                except SequenceConflict:
-                    continue
-                self._remember(
-                    game_id,
-                    _Cached(
-                        before.game,
-                        before.seq + 1,
-                        before.hints + 1,
-                        before.started_at,
-                        before.last_move_at,
-                    ),
-                )
-                return before.hints + 1
-        raise GameBusy(f"game {game_id} is too busy: the hint was not recorded, try again")
+        record = self.record(game_id)
+        params = _params(record)
+        if row is not None:
+            row = parse_coord(row, "row", params.height)
+        if col is not None:
+            col = parse_coord(col, "col", params.width)
+        with self._lock_for(game_id), self.store.locked(game_id) as log:
+            log.append(log.last_seq() + 1, "hint", row, col, extra=level)
+        return self.load(game_id).hints
 
     def rebuild_summaries(self) -> int:
         """Recompute every game's derived columns from its log; returns games updated."""
@@ -618,6 +609,20 @@ class GameService:
 
 def _params(record: GameRow) -> GameParams:
     return GameParams.from_dict(dict(record.params))
+
+
+def _reader(log: LogWriter) -> Callable[..., list[Event]]:
+    def fetch(game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
+        return log.events(after, upto)
+
+    return fetch
+
+
+def _appender(log: LogWriter) -> Callable[..., Event]:
+    def append(game_id: str, expected_seq: int, *args: Any, **kwargs: Any) -> Event:
+        return log.append(expected_seq, *args, **kwargs)
+
+    return append
 
 
 def _plausible_id(game_id: str) -> bool:
@@ -715,7 +720,6 @@ __all__ = [
     "BROWSER_MAX_SIDE",
     "PRESETS",
     "CreatedGame",
-    "GameBusy",
     "GameService",
     "InputError",
     "LoadedGame",

@@ -330,12 +330,21 @@ class Store:
 
     def events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
         """The log in order, events with ``after < seq <= upto``."""
-        query = events.select().where(events.c.game_id == game_id, events.c.seq > after)
-        if upto is not None:
-            query = query.where(events.c.seq <= upto)
         with self._read() as conn:
-            rows = conn.execute(query.order_by(events.c.seq)).mappings().all()
-        return [_event(row) for row in rows]
+            return _events(conn, game_id, after, upto)
+
+    @contextmanager
+    def locked(self, game_id: str) -> Iterator[LogWriter]:
+        """A write transaction holding ``game_id``'s log: nobody else can append until it
+        ends (``SELECT ... FOR UPDATE`` on PostgreSQL; ``BEGIN IMMEDIATE`` on SQLite, which
+        holds the whole database, so keep it short). An exception rolls everything back."""
+        with self._write() as conn:
+            found = conn.execute(
+                sa.select(games.c.id).where(games.c.id == game_id).with_for_update()
+            ).first()
+            if found is None:
+                raise NoSuchGame(game_id)
+            yield LogWriter(conn, game_id)
 
     def append_event(
         self,
@@ -352,38 +361,74 @@ class Store:
 
         ``summary`` (for moves) updates the derived columns in the same transaction.
         """
-        if kind not in EVENT_KINDS:
-            raise ValueError(f"unknown event kind {kind!r}: expected one of {EVENT_KINDS}")
+        _check_kind(kind)
+        with self.locked(game_id) as log:
+            return log.append(expected_seq, kind, row, col, extra, at, summary)
+
+
+class LogWriter:
+    """One game's log inside a ``Store.locked`` transaction."""
+
+    def __init__(self, conn: Connection, game_id: str):
+        self.conn = conn
+        self.game_id = game_id
+
+    def last_seq(self) -> int:
+        return _last_seq(self.conn, self.game_id)
+
+    def events(self, after: int = 0, upto: int | None = None) -> list[Event]:
+        return _events(self.conn, self.game_id, after, upto)
+
+    def append(
+        self,
+        expected_seq: int,
+        kind: str,
+        row: int | None = None,
+        col: int | None = None,
+        extra: Any = None,
+        at: datetime | None = None,
+        summary: Summary | None = None,
+    ) -> Event:
+        """Append event ``expected_seq`` (SequenceConflict unless the log ends just before)."""
+        _check_kind(kind)
+        conn, game_id = self.conn, self.game_id
         when = at or utcnow()
-        with self._write() as conn:
-            locked = conn.execute(
-                sa.select(games.c.id).where(games.c.id == game_id).with_for_update()
-            ).first()
-            if locked is None:
-                raise NoSuchGame(game_id)
-            last = _last_seq(conn, game_id)
-            if last != expected_seq - 1:
-                raise SequenceConflict(game_id, expected_seq, last)
-            try:
-                with conn.begin_nested():
-                    conn.execute(
-                        events.insert().values(
-                            game_id=game_id,
-                            seq=expected_seq,
-                            kind=kind,
-                            row=row,
-                            col=col,
-                            extra=extra,
-                            at=when,
-                        )
+        last = _last_seq(conn, game_id)
+        if last != expected_seq - 1:
+            raise SequenceConflict(game_id, expected_seq, last)
+        try:
+            with conn.begin_nested():
+                conn.execute(
+                    events.insert().values(
+                        game_id=game_id,
+                        seq=expected_seq,
+                        kind=kind,
+                        row=row,
+                        col=col,
+                        extra=extra,
+                        at=when,
                     )
-            except sa.exc.IntegrityError as exc:  # a writer that bypassed the lock
-                raise SequenceConflict(game_id, expected_seq, _last_seq(conn, game_id)) from exc
-            changes: dict[str, Any] = {"last_seq": expected_seq, "updated_at": when}
-            if summary is not None:
-                changes.update(status=summary.status, moves=summary.moves)
-            conn.execute(games.update().where(games.c.id == game_id).values(**changes))
+                )
+        except sa.exc.IntegrityError as exc:  # a writer that bypassed the lock
+            raise SequenceConflict(game_id, expected_seq, _last_seq(conn, game_id)) from exc
+        changes: dict[str, Any] = {"last_seq": expected_seq, "updated_at": when}
+        if summary is not None:
+            changes.update(status=summary.status, moves=summary.moves)
+        conn.execute(games.update().where(games.c.id == game_id).values(**changes))
         return Event(game_id, expected_seq, kind, row, col, extra, when)
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in EVENT_KINDS:
+        raise ValueError(f"unknown event kind {kind!r}: expected one of {EVENT_KINDS}")
+
+
+def _events(conn: Connection, game_id: str, after: int, upto: int | None) -> list[Event]:
+    query = events.select().where(events.c.game_id == game_id, events.c.seq > after)
+    if upto is not None:
+        query = query.where(events.c.seq <= upto)
+    rows = conn.execute(query.order_by(events.c.seq)).mappings().all()
+    return [_event(row) for row in rows]
 
 
 def _last_seq(conn: Connection, game_id: str) -> int:
@@ -453,6 +498,7 @@ __all__: Sequence[str] = (
     "EVENT_KINDS",
     "Event",
     "GameRow",
+    "LogWriter",
     "NoSuchGame",
     "SequenceConflict",
     "Store",
