@@ -130,15 +130,16 @@ class Deducer:
             if not 0 <= value <= 8:
                 continue
             cells = []
-            known = 0
+            known: list[Cell] = []
             for n in nb(cell):
                 if n in self.known_mines:
-                    known += 1
+                    known.append(n)
                 elif self.unknown(n):
                     cells.append(n)
             if cells:
-                need = value - known
-                out.append(Rule(cell, frozenset(cells), need, need, value=value, known=known))
+                need = value - len(known)
+                around = tuple(sorted(known))
+                out.append(Rule(cell, frozenset(cells), need, need, value, len(around), around))
         return out
 
     def unknown_cells(self) -> list[Cell]:

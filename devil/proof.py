@@ -75,32 +75,67 @@ class Rule:
     hi: int
     value: int = 0
     known: int = 0
+    known_at: tuple[Cell, ...] = ()
 
     @property
     def exact(self) -> int:
         return self.lo
 
 
-def number_rules(position: Position) -> tuple[Rule, ...]:
-    """One exact rule per revealed number that touches a covered cell (flags ignored)."""
-    return tuple(
-        Rule(con.source, con.cells, con.mines, con.mines, value=con.mines)
-        for con in position.constraints
-    )
+def number_rules(position: Position, known: frozenset[Cell] = frozenset()) -> tuple[Rule, ...]:
+    """One exact rule per revealed number that touches a covered cell (flags ignored).
+
+    ``known``: mines already found; they are taken out of the rules (a number next to one
+    needs one mine fewer among its other cells). Raises InconsistentPosition when a number
+    has more known mines around it than its value.
+    """
+    out = []
+    for con in position.constraints:
+        around = tuple(sorted(con.cells & known))
+        need = con.mines - len(around)
+        if need < 0:
+            r, c = position.board.coord(con.source)
+            raise InconsistentPosition(
+                f"the {con.mines} at row {r}, col {c} has {len(around)} known mines around it",
+                con.source,
+            )
+        cells = con.cells - known
+        if not cells and need:
+            r, c = position.board.coord(con.source)
+            raise InconsistentPosition(
+                f"the {con.mines} at row {r}, col {c} needs {need} more mines but only known "
+                "mines are left around it",
+                con.source,
+            )
+        if cells:
+            out.append(Rule(con.source, cells, need, need, con.mines, len(around), around))
+    return tuple(out)
 
 
-def count_rule(position: Position, rules: Sequence[Rule], extra: Iterable[Cell] = ()) -> Rule:
+@dataclass(frozen=True)
+class Totals:
+    """What the counted rule needs: mines left to find and covered cells left to hold them."""
+
+    mines: int
+    covered: int
+
+    @classmethod
+    def of(cls, position: Position, known: frozenset[Cell] = frozenset()) -> Totals:
+        if position.mines is None:
+            raise ValueError("the counted rule needs the total number of mines (position.mines)")
+        covered = sum(1 for _ in position.covered_cells())
+        return cls(position.mines - len(known), covered - len(known))
+
+
+def count_rule(totals: Totals, rules: Sequence[Rule], extra: Iterable[Cell] = ()) -> Rule:
     """The total count as a rule over the cells ``rules`` (and ``extra``) touch.
 
     The covered cells outside those may hold anything from none to all of them, so the cells
     inside hold between ``mines - outside`` and ``mines`` mines.
     """
-    if position.mines is None:
-        raise ValueError("the counted rule needs the total number of mines (position.mines)")
     inside = frozenset(c for r in rules for c in r.cells) | frozenset(extra)
-    covered = sum(1 for _ in position.covered_cells())
-    outside = covered - len(inside)
-    return Rule(None, inside, max(0, position.mines - outside), position.mines)
+    outside = totals.covered - len(inside)
+    return Rule(None, inside, max(0, totals.mines - outside), totals.mines)
 
 
 class _System:
@@ -335,6 +370,8 @@ class Proof:
     ``numbers``: the revealed numbers the proof uses (empty for an either-cell).
     ``layouts``: for an either-cell, a consistent layout with a mine on ``cell`` and one without.
     ``counted``: the proof uses the total mine count (level 4).
+    ``known``: mines found earlier that the proof relies on (only when ``prove`` was given
+    ``known_mines``); JSON adds ``"known"`` only when there are some.
     """
 
     cell: Cell
@@ -344,6 +381,7 @@ class Proof:
     steps: tuple[str, ...]
     layouts: tuple[Layout, Layout] | None = None
     counted: bool = False
+    known: tuple[Cell, ...] = ()
 
     def to_json(self, position: Position) -> dict[str, Any]:
         coord = position.board.coord
@@ -352,6 +390,8 @@ class Proof:
             out["layouts"] = [layout_rows(position, layout) for layout in self.layouts]
         else:
             out["numbers"] = [list(coord(n)) for n in self.numbers]
+            if self.known:
+                out["known"] = [list(coord(n)) for n in self.known]
         out["level"] = self.level
         out["steps"] = list(self.steps)
         return out
@@ -397,14 +437,29 @@ def _unsatisfiable(position: Position, rules: Sequence[Rule]) -> InconsistentPos
     return InconsistentPosition("no layout has the total number of mines given")
 
 
-def prove(position: Position, cell: Cell, count: Count = Count.CLASSIC) -> Proof:
+def prove(
+    position: Position,
+    cell: Cell,
+    count: Count = Count.CLASSIC,
+    known_mines: Iterable[Cell] = (),
+) -> Proof:
     """The proof for one covered cell under ``count``.
 
-    Raises ``InvalidMove`` when ``cell`` is not a covered cell and ``InconsistentPosition`` when
-    no layout fits the numbers.
+    ``known_mines``: covered cells the caller knows to be mines (found earlier, e.g. a
+    player's flags that the solver confirms). Proofs may then use them, as a player does:
+    "the 1 at (3,4) already has its mine at (2,3), so (4,5) is safe" is one number.
+    The caller vouches for them; with none (the default) a proof uses numbers only.
+
+    Raises ``InvalidMove`` when ``cell`` is not a covered cell (or is a known mine) and
+    ``InconsistentPosition`` when no layout fits the numbers.
     """
     _check_cell(position, cell)
-    rules = number_rules(position)
+    known = frozenset(known_mines)
+    for k in known:
+        _check_cell(position, k)
+    if cell in known:
+        raise InvalidMove(f"cell {at(position, cell)} is one of the known mines given")
+    rules = number_rules(position, known)
     graph = RuleGraph(rules)
     component = [rules[i] for i in graph.component(cell)]
     can_mine = feasible(component, {cell: True})
@@ -418,10 +473,14 @@ def prove(position: Position, cell: Cell, count: Count = Count.CLASSIC) -> Proof
             raise AssertionError("component forces the cell but no subset does")
         return _number_proof(position, cell, mine, found)
     if count is Count.COUNTED:
-        counted = _counted_proof(position, cell, rules)
+        counted = _counted_proof(position, cell, rules, Totals.of(position, known))
         if counted is not None:
             return counted
-    return _either_proof(position, cell, count)
+    return _either_proof(position, cell, count, known)
+
+
+def _known_used(rules: Sequence[Rule]) -> tuple[Cell, ...]:
+    return tuple(sorted({k for r in rules for k in r.known_at}))
 
 
 def _number_proof(position: Position, cell: Cell, mine: bool, rules: Sequence[Rule]) -> Proof:
@@ -433,6 +492,7 @@ def _number_proof(position: Position, cell: Cell, mine: bool, rules: Sequence[Ru
         numbers=tuple(sorted(r.source for r in rules if r.source is not None)),
         level=level,
         steps=tuple(steps),
+        known=_known_used(rules),
     )
 
 
@@ -525,32 +585,30 @@ def mask_counts(mask: int) -> list[int]:
     return [k for k in range(mask.bit_length()) if mask >> k & 1]
 
 
-def _outside(position: Position, rules: Sequence[Rule], cell: Cell) -> tuple[int, int]:
+def _outside(totals: Totals, rules: Sequence[Rule], cell: Cell) -> tuple[int, int]:
     """(cells the rules and ``cell`` touch, covered cells outside them)."""
     inside = len(frozenset(c for r in rules for c in r.cells) | {cell})
-    covered = sum(1 for _ in position.covered_cells())
-    return inside, covered - inside
+    return inside, totals.covered - inside
 
 
-def counted_allows(position: Position, rules: Sequence[Rule], cell: Cell, mine: bool) -> bool:
+def counted_allows(totals: Totals, rules: Sequence[Rule], cell: Cell, mine: bool) -> bool:
     """Whether ``rules`` plus the total count allow ``cell`` to be a mine (``mine``) or safe."""
-    assert position.mines is not None
-    _, outside = _outside(position, rules, cell)
+    _, outside = _outside(totals, rules, cell)
     mask = count_mask(rules, {cell: mine})
-    low = max(0, position.mines - outside)
-    return any(low <= k <= position.mines for k in mask_counts(mask))
+    low = max(0, totals.mines - outside)
+    return any(low <= k <= totals.mines for k in mask_counts(mask))
 
 
-def counted_forces(position: Position, rules: Sequence[Rule], cell: Cell, mine: bool) -> bool:
+def counted_forces(totals: Totals, rules: Sequence[Rule], cell: Cell, mine: bool) -> bool:
     """Whether ``rules`` plus the total count force ``cell`` (``mine``: to be a mine)."""
-    return not counted_allows(position, rules, cell, not mine)
+    return not counted_allows(totals, rules, cell, not mine)
 
 
-def _counted_proof(position: Position, cell: Cell, rules: Sequence[Rule]) -> Proof | None:
-    if position.mines is None:
-        raise ValueError("the counted rule needs the total number of mines (position.mines)")
-    can_mine = counted_allows(position, rules, cell, True)
-    can_safe = counted_allows(position, rules, cell, False)
+def _counted_proof(
+    position: Position, cell: Cell, rules: Sequence[Rule], totals: Totals
+) -> Proof | None:
+    can_mine = counted_allows(totals, rules, cell, True)
+    can_safe = counted_allows(totals, rules, cell, False)
     if not (can_mine or can_safe):
         raise InconsistentPosition(
             f"no layout fits the numbers with exactly {position.mines} mines"
@@ -558,8 +616,8 @@ def _counted_proof(position: Position, cell: Cell, rules: Sequence[Rule]) -> Pro
     if can_mine and can_safe:
         return None
     mine = can_mine
-    chosen = _shrink_counted(position, cell, mine, rules)
-    steps = explain_counted(position, cell, mine, chosen)
+    chosen = _shrink_counted(position, cell, mine, rules, totals)
+    steps = explain_counted(position, cell, mine, chosen, totals)
     return Proof(
         cell=cell,
         verdict=Verdict.MINE if mine else Verdict.SAFE,
@@ -567,11 +625,12 @@ def _counted_proof(position: Position, cell: Cell, rules: Sequence[Rule]) -> Pro
         level=4,
         steps=tuple(steps),
         counted=True,
+        known=_known_used(chosen),
     )
 
 
 def _shrink_counted(
-    position: Position, cell: Cell, mine: bool, rules: Sequence[Rule]
+    position: Position, cell: Cell, mine: bool, rules: Sequence[Rule], totals: Totals
 ) -> list[Rule]:
     """A minimal set of numbers that, with the count, forces ``cell``.
 
@@ -590,7 +649,7 @@ def _shrink_counted(
     groups.sort(key=lambda g: -min(_distance(position, cell, c) for r in g for c in r.cells))
 
     def holds(rs: Sequence[Rule]) -> bool:
-        return counted_forces(position, rs, cell, mine)
+        return counted_forces(totals, rs, cell, mine)
 
     kept: list[list[Rule]] = []
     for gi, group in enumerate(groups):
@@ -626,7 +685,9 @@ def _distance(position: Position, a: Cell, b: Cell) -> int:
 # -- either-cells -----------------------------------------------------------------------------
 
 
-def _either_proof(position: Position, cell: Cell, count: Count) -> Proof:
+def _either_proof(
+    position: Position, cell: Cell, count: Count, known: frozenset[Cell] = frozenset()
+) -> Proof:
     with_mine = either_layout(position, cell, True, count)
     without = either_layout(position, cell, False, count)
     if with_mine is None or without is None:
@@ -658,7 +719,7 @@ def either_layout(position: Position, cell: Cell, mine: bool, count: Count) -> L
 def _own_layout(position: Position, cell: Cell, mine: bool, count: Count) -> Layout | None:
     rules = list(number_rules(position))
     if count is Count.COUNTED:
-        rules.append(count_rule(position, rules, (cell,)))
+        rules.append(count_rule(Totals.of(position), rules, (cell,)))
     found = solve(rules, {cell: mine})
     if found is None:
         return None
@@ -691,10 +752,12 @@ def _mines_phrase(n: int) -> str:
     return "no mine" if n == 0 else "one mine" if n == 1 else f"{n} mines"
 
 
-def _needs(rule: Rule) -> str:
-    """``needs one mine`` or, when some are known, ``still needs one mine``."""
+def _needs(rule: Rule, position: Position | None = None) -> str:
+    """``needs one mine`` or, when some are known, ``still needs one mine (it already has
+    (2,3))``."""
     if rule.known:
-        return f"still needs {_mines_phrase(rule.exact)} (it already has {rule.known})"
+        have = cell_list(position, rule.known_at) if position and rule.known_at else rule.known
+        return f"still needs {_mines_phrase(rule.exact)} (it already has {have})"
     return f"needs {_mines_phrase(rule.exact)}"
 
 
@@ -721,10 +784,10 @@ def _explain_single(position: Position, cell: Cell, mine: bool, rule: Rule) -> l
     if mine:
         return [
             f"{name.capitalize()} touches {_plural(n, 'covered cell')} ({covered}) and "
-            f"{_needs(rule)} among them, so all of them are mines: {target} is a mine."
+            f"{_needs(rule, position)} among them, so all of them are mines: {target} is a mine."
         ]
     return [
-        f"{name.capitalize()} {_needs(rule)} among its covered cells ({covered}), "
+        f"{name.capitalize()} {_needs(rule, position)} among its covered cells ({covered}), "
         f"so all of them are safe: {target} is safe."
     ]
 
@@ -739,22 +802,22 @@ def _explain_pair(position: Position, cell: Cell, mine: bool, a: Rule, b: Rule) 
             left = big.exact - small.exact
             first = (
                 f"{number_name(position, small).capitalize()} touches only "
-                f"{cell_list(position, small.cells)} and {_needs(small)} there"
+                f"{cell_list(position, small.cells)} and {_needs(small, position)} there"
             )
             big_name = number_name(position, big)
             if left == 0:
-                second = f"{big_name} touches those too and {_needs(big)}, so " + (
+                second = f"{big_name} touches those too and {_needs(big, position)}, so " + (
                     f"{cell_list(position, rest)} {'is' if len(rest) == 1 else 'are'} safe"
                 )
             elif left == len(rest):
-                second = f"{big_name} touches those too and {_needs(big)}, so " + (
+                second = f"{big_name} touches those too and {_needs(big, position)}, so " + (
                     f"its last mine must be at {cell_list(position, rest)}"
                     if left == 1
                     else f"its other {left} mines must be at {cell_list(position, rest)}"
                 )
             else:
                 second = (
-                    f"{big_name} touches those too and {_needs(big)}, so "
+                    f"{big_name} touches those too and {_needs(big, position)}, so "
                     f"{cell_list(position, rest)} hold {_mines_phrase(left)}"
                 )
             return [f"{first}; {second}.", f"So {target} is {verdict}."]
@@ -769,16 +832,16 @@ def _explain_pair(position: Position, cell: Cell, mine: bool, a: Rule, b: Rule) 
         at_most = min(one.exact, len(shared))
         if mine and other.exact - at_most == len(only_other) and at_most >= 0:
             return [
-                f"{number_name(position, one).capitalize()} {_needs(one)} and can put at most "
-                f"{_mines_phrase(at_most)} in the cells it shares with "
+                f"{number_name(position, one).capitalize()} {_needs(one, position)} and can put "
+                f"at most {_mines_phrase(at_most)} in the cells it shares with "
                 f"{number_name(position, other)} ({cell_list(position, shared)}).",
-                f"{number_name(position, other).capitalize()} {_needs(other)}, so its other "
-                f"cells ({cell_list(position, only_other)}) must all be mines.",
+                f"{number_name(position, other).capitalize()} {_needs(other, position)}, so its "
+                f"other cells ({cell_list(position, only_other)}) must all be mines.",
                 f"So {target} is {verdict}.",
             ]
         if not mine and at_least > 0 and other.exact - at_least == 0:
             return [
-                f"{number_name(position, one).capitalize()} {_needs(one)} but has only "
+                f"{number_name(position, one).capitalize()} {_needs(one, position)} but has only "
                 f"{_plural(len(only_one), 'cell')} outside the cells it shares with "
                 f"{number_name(position, other)}, so at least {_mines_phrase(at_least)} lies in "
                 f"{cell_list(position, shared)}.",
@@ -864,18 +927,22 @@ def _broken(position: Position, rule: Rule, mines: int, unknown: int) -> str:
     return f"But then {name} could not get enough mines: impossible."
 
 
-def explain_counted(position: Position, cell: Cell, mine: bool, rules: Sequence[Rule]) -> list[str]:
+def explain_counted(
+    position: Position, cell: Cell, mine: bool, rules: Sequence[Rule], totals: Totals
+) -> list[str]:
     """Why the numbers plus the total count force ``cell``."""
-    assert position.mines is not None
     target = at(position, cell)
-    inside, outside = _outside(position, rules, cell)
+    inside, outside = _outside(totals, rules, cell)
     counts = mask_counts(count_mask(rules, {cell: not mine}))
     opposite = "safe" if mine else "a mine"
     verdict = "a mine" if mine else "safe"
-    total = position.mines
+    total = totals.mines
     low = max(0, total - outside)
     shown = " or ".join(str(k) for k in counts[:8]) + (" ..." if len(counts) > 8 else "")
-    lines = [f"The numbers alone allow {target} to be either; the total of {total} mines decides."]
+    left = "" if total == position.mines else " left to find"
+    lines = [
+        f"The numbers alone allow {target} to be either; the total of {total} mines{left} decides."
+    ]
     if rules:
         names = ", ".join(number_name(position, r) for r in rules[:6])
         if len(rules) > 6:

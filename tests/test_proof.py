@@ -45,20 +45,22 @@ def forced_by(
     cell: Cell,
     mine: bool,
     counted: bool = False,
+    known: Iterable[Cell] = (),
 ) -> bool:
     """Whether these numbers alone (and the total, when ``counted``) force ``cell``.
 
     Tries every assignment of the covered cells the numbers touch (plus ``cell``) with
     ``cell`` given the other value. Under ``counted`` the covered cells outside may hold
     anything from none to all of them, so the inside must hold between
-    ``mines - outside`` and ``mines``.
+    ``mines - outside`` and ``mines``. ``known`` cells are mines.
     """
     rules = [numbers_around(position, n) for n in numbers]
-    cells = sorted({c for _, cov in rules for c in cov} | {cell})
+    known = set(known)
+    cells = sorted({c for _, cov in rules for c in cov} | {cell} | known)
     outside = sum(1 for _ in position.covered_cells()) - len(cells)
     for bits in itertools.product((0, 1), repeat=len(cells)):
         value = dict(zip(cells, bits, strict=True))
-        if value[cell] == int(mine):
+        if value[cell] == int(mine) or any(value[k] == 0 for k in known):
             continue
         if not all(sum(value[c] for c in cov) == v for v, cov in rules):
             continue
@@ -171,6 +173,26 @@ def test_either_cell_gets_two_layouts() -> None:
     assert with_mine[0][1] == "*" and without[0][1] == "."
 
 
+def test_known_mines_make_a_one_number_proof() -> None:
+    position = Position.from_line("121/...")
+    left_mine = cell_of(position, 1, 0)
+    proof = prove(position, cell_of(position, 1, 1), known_mines=[left_mine])
+    assert (proof.verdict, proof.level, proof.numbers) == (Verdict.SAFE, 1, (0,))
+    assert proof.known == (left_mine,)
+    assert "already has (1,0)" in proof.steps[0]
+    assert proof.to_json(position)["known"] == [[1, 0]]
+    # checked by brute force with the known mine placed: the 1 at (0,0) alone forces it
+    with_mine = Position.from_line("121/...")
+    rules_value, cov = numbers_around(with_mine, 0)
+    assert rules_value == 1 and left_mine in cov
+
+
+def test_known_mine_that_breaks_a_number_is_refused() -> None:
+    position = Position.from_line("1../...")
+    with pytest.raises(InconsistentPosition, match="known mines"):
+        prove(position, 2, known_mines=[3, 4])
+
+
 def test_flags_are_ignored() -> None:
     plain = Position.from_line("121/...")
     flagged = Position.from_line("121/F.F")
@@ -258,6 +280,28 @@ def test_proofs_use_the_fewest_numbers_up_to_three(scenario: Scenario) -> None:
         for size in range(1, min(len(proof.numbers), 3)):
             for group in itertools.combinations(near, size):
                 assert not forced_by(position, group, cell, mine)
+
+
+@profile()
+@given(scenarios(flags=False), st.data())
+def test_proofs_with_known_mines_check_out(scenario: Scenario, data: st.DataObject) -> None:
+    position = scenario.position
+    truth = oracle.classify(position)
+    mines = sorted(truth.mine_cells())
+    known = data.draw(st.sets(st.sampled_from(mines)) if mines else st.just(set()))
+    for cell in position.covered_cells():
+        if cell in known:
+            continue
+        proof = prove(position, cell, known_mines=known)
+        assert proof.verdict is truth.verdict(cell)
+        if proof.verdict is Verdict.EITHER:
+            continue
+        mine = proof.verdict is Verdict.MINE
+        assert set(proof.known) <= known
+        assert forced_by(position, proof.numbers, cell, mine, known=known)
+        for drop in proof.numbers:
+            rest = [n for n in proof.numbers if n != drop]
+            assert not forced_by(position, rest, cell, mine, known=known)
 
 
 # -- step-by-step deduction -----------------------------------------------------------------
