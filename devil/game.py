@@ -31,8 +31,8 @@ from typing import Any
 from devil.analysis import Layout, Verdict
 from devil.board import MAX_CELLS, Board, BoardError, Cell, Topology
 from devil.errors import GameOver, IllegalMove, InvalidMove
+from devil.generate import Method, mine_counts, neighbours_fn, no_guess_layout
 from devil.generate import draw_layout as _draw_layout
-from devil.generate import mine_counts, no_guess_layout
 from devil.position import COVERED, FLAG, ZERO, Position
 from devil.rules import Count, Mercy, Rules
 from devil.solver import PositionAnalysis, Solver
@@ -47,13 +47,21 @@ class ParamsError(ValueError):
 _KEEP_FREE = {Topology.SQUARE: 9, Topology.TORUS: 9, Topology.HEX: 7}
 """Most cells a first click keeps mine-free (the cell and its neighbours)."""
 
-NO_GUESS_CELL_LIMIT = 40_000
-"""Boards with more cells than this skip no-guess generation (one try would take seconds)."""
+NO_GUESS_CELL_LIMIT = 10_000
+"""Boards with more cells than this skip no-guess generation (it would take many seconds)."""
+
+UNIFORM_CELL_LIMIT = 1_000
+"""Boards up to this size get uniform no-guess boards (``redraw``); bigger ones ``perturb``."""
 
 
 def no_guess_tries(board: Board) -> int:
     """How many layouts no-guess generation may try on this board (deterministic)."""
     return max(1, min(1000, 500_000 // max(1, board.cell_count)))
+
+
+def no_guess_method(board: Board) -> Method:
+    """Rejection sampling (uniform) on boards up to expert size, perturbation beyond."""
+    return "redraw" if board.cell_count <= UNIFORM_CELL_LIMIT else "perturb"
 
 
 def _require_int(name: str, value: object) -> int:
@@ -486,7 +494,9 @@ class _Step:
         p, board = self.params, self.board
         rng = random.Random(p.seed)
         if p.no_guess and board.cell_count <= NO_GUESS_CELL_LIMIT:
-            made = no_guess_layout(board, p.mines, cell, p.rules, rng, no_guess_tries(board))
+            made = no_guess_layout(
+                board, p.mines, cell, p.rules, rng, no_guess_tries(board), no_guess_method(board)
+            )
             self.layout, self.guaranteed = made.layout, made.guaranteed
         else:
             self.layout = _draw_layout(board, p.mines, board.neighbourhood(cell), rng)
@@ -578,7 +588,7 @@ class _Step:
 
     def _open(self, cell: Cell) -> None:
         """Reveal a safe cell and cascade through zeros, iteratively; flags stay put."""
-        grid, counts, nb = self.grid, self.counts, self.board.neighbours
+        grid, counts, nb = self.grid, self.counts, neighbours_fn(self.board)
         assert counts is not None
         grid[cell] = ZERO + counts[cell]
         opened = 1

@@ -39,16 +39,21 @@ See ``docs/game.md`` for measured success rates and times.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from devil._frontier import neighbour_fn
 from devil.analysis import Layout, Verdict
-from devil.board import Board, Cell
+from devil.board import Board, Cell, Topology
 from devil.position import COVERED, ZERO, Position
 from devil.rules import Count, Rules
 from devil.solver import Solver
 
 Method = Literal["redraw", "perturb"]
+
+MAX_MOVES_PER_DRAW = 40
+"""Perturbations tried on one drawn layout before drawing a fresh one."""
 
 
 class GenerateError(ValueError):
@@ -77,11 +82,19 @@ def draw_layout(board: Board, mines: int, safe: frozenset[Cell], rng: random.Ran
     return frozenset(rng.sample(candidates, mines))
 
 
+def neighbours_fn(board: Board) -> Callable[[Cell], tuple[Cell, ...]]:
+    """``board.neighbours``, by plain arithmetic on square boards without holes."""
+    if board.topology is Topology.SQUARE and not board.holes:
+        return neighbour_fn(board)
+    return board.neighbours
+
+
 def mine_counts(board: Board, layout: Layout) -> bytearray:
     """The number every cell would show: mined neighbours per cell, one byte per cell."""
     counts = bytearray(board.size)
+    nb = neighbours_fn(board)
     for mine in layout:
-        for n in board.neighbours(mine):
+        for n in nb(mine):
             counts[n] += 1
     return counts
 
@@ -94,6 +107,7 @@ class _Sweep:
 
     def __init__(self, board: Board, layout: Layout, count: Count, mines: int) -> None:
         self.board = board
+        self.nb = neighbours_fn(board)
         self.layout = layout
         self.count = count
         self.mines = mines
@@ -117,7 +131,7 @@ class _Sweep:
         """Reveal a safe cell, cascading through zeros (iteratively)."""
         if cell in self.layout:
             raise AssertionError(f"the simulated player proved cell {cell} safe but it is mined")
-        grid, counts, nb = self.grid, self.counts, self.board.neighbours
+        grid, counts, nb = self.grid, self.counts, self.nb
         if grid[cell] != COVERED:
             return
         grid[cell] = ZERO + counts[cell]
@@ -141,7 +155,7 @@ class _Sweep:
 
     def propagate(self) -> None:
         """The two counting rules on single numbers, until nothing changes."""
-        grid, nb, known = self.grid, self.board.neighbours, self.known_mines
+        grid, nb, known = self.grid, self.nb, self.known_mines
         work = self.work
         while work:
             c = work.pop()
@@ -166,7 +180,7 @@ class _Sweep:
             raise AssertionError(f"the simulated player proved cell {cell} a mine but it is safe")
         self.known_mines.add(cell)
         grid = self.grid
-        self.work.extend(n for n in self.board.neighbours(cell) if grid[n] != COVERED)
+        self.work.extend(n for n in self.nb(cell) if grid[n] != COVERED)
 
     # -- exact step ---------------------------------------------------------------------
 
@@ -204,7 +218,7 @@ class _Sweep:
     def move_mine(self, source: Cell, target: Cell) -> None:
         """Move a mine between covered cells and update the revealed numbers around both."""
         self.layout = (self.layout - {source}) | {target}
-        grid, nb = self.grid, self.board.neighbours
+        grid, nb = self.grid, self.nb
         for cell, delta in ((source, -1), (target, 1)):
             for n in nb(cell):
                 self.counts[n] += delta
@@ -285,6 +299,7 @@ def no_guess_layout(
     while tries < max_tries:
         layout = draw_layout(board, mines, keep, rng)
         tries += 1
+        moves = 0
         sweep = _start(board, layout, first_cell, rules, mines)
         stuck = sweep.run()
         while True:
@@ -302,10 +317,18 @@ def no_guess_layout(
             if method != "perturb" or tries >= max_tries:
                 break
             move = _pick_move(sweep, stuck, keep, rng)
-            if move is None:
+            if move is None or moves >= MAX_MOVES_PER_DRAW:
                 break
-            sweep.move_mine(*move)
             tries += 1
+            moves += 1
+            source, target = move
+            if sweep.grid[target] == COVERED:
+                sweep.move_mine(source, target)
+            else:
+                # no covered cell away from the numbers is free (typically the last
+                # cells): put the mine under an opened cell and replay from the start
+                layout = (sweep.layout - {source}) | {target}
+                sweep = _start(board, layout, first_cell, rules, mines)
             stuck = sweep.run()
     assert best is not None
     return Generated(best[1], False, tries)
@@ -314,8 +337,13 @@ def no_guess_layout(
 def _pick_move(
     sweep: _Sweep, verdicts: dict[Cell, Verdict], keep: frozenset[Cell], rng: random.Random
 ) -> tuple[Cell, Cell] | None:
-    """A mine at the edge of the opened area and a covered safe cell to move it to."""
-    grid, nb, layout = sweep.grid, sweep.board.neighbours, sweep.layout
+    """A mine at the edge of the opened area and a cell to move it to.
+
+    The target is a covered safe cell away from every revealed number when there is one
+    (the sweep can then carry on); otherwise an opened cell outside the first opening
+    (the sweep must start over).
+    """
+    grid, nb, layout = sweep.grid, sweep.nb, sweep.layout
 
     def touches_revealed(c: Cell) -> bool:
         return any(grid[n] != COVERED for n in nb(c))
@@ -327,9 +355,14 @@ def _pick_move(
     if not sources:
         return None
     source = rng.choice(sources)
-    free = [c for c in covered if c not in layout and c != source and c not in keep]
-    far = [c for c in free if not touches_revealed(c)]
-    targets = far or free
-    if not targets:
+    far = [c for c in covered if c not in layout and c not in keep and not touches_revealed(c)]
+    if far:
+        return source, rng.choice(far)
+    opened = [
+        c
+        for c in range(sweep.board.size)
+        if ZERO <= grid[c] <= ZERO + 8 and c not in keep and c not in nb(source)
+    ]
+    if not opened:
         return None
-    return source, rng.choice(targets)
+    return source, rng.choice(opened)
