@@ -23,6 +23,7 @@ solution found marks all cells it shows, so most cells need no solve of their ow
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -214,29 +215,47 @@ def classify(
         _raise_inconsistent(position, time_limit)
     seen = _Seen()
     seen.record(m, first)
-    for cell, var in m.cell_vars.items():
-        if cell in seen.mine and cell in seen.free:
-            continue
-        opposite = var.Not() if cell in seen.mine else var
-        solver = _solve(m, [opposite])
-        if solver is not None:
-            seen.record(m, solver)
+    for round_ in itertools.count():
+        flips = _open_questions(m, count, seen)
+        if not flips:
+            break
+        # "Some open question goes the other way": one literal per cell (or deep-cell
+        # fact) seen only one way. Infeasible means every one of them is decided.
+        ask = m.model.new_bool_var(f"ask{round_}")
+        m.model.add_bool_or(flips).only_enforce_if(ask)
+        solver = _solve(m, [ask])
+        if solver is None:
+            break
+        seen.record(m, solver)
     verdicts: dict[Cell, Verdict] = {c: _verdict(c in seen.mine, c in seen.free) for c in m.edge}
     if m.deep:
-        verdicts.update(dict.fromkeys(m.deep, _deep_verdict(m, count, seen)))
+        deep = (
+            Verdict.EITHER if count is Count.CLASSIC else _verdict(seen.deep_mined, seen.deep_free)
+        )
+        verdicts.update(dict.fromkeys(m.deep, deep))
     return Classification(verdicts)
 
 
-def _deep_verdict(m: _Model, count: Count, seen: _Seen) -> Verdict:
-    if count is Count.CLASSIC:
-        return Verdict.EITHER
-    for wanted, lit in ((True, m.deep_mined), (False, m.deep_free)):
-        already = seen.deep_mined if wanted else seen.deep_free
-        if not already and lit is not None:
-            solver = _solve(m, [lit])
-            if solver is not None:
-                seen.record(m, solver)
-    return _verdict(seen.deep_mined, seen.deep_free)
+def _open_questions(m: _Model, count: Count, seen: _Seen) -> list[cp_model.LiteralT]:
+    """Literals for the values not seen yet, where the other value has been seen.
+
+    Also hints every such cell towards its unseen value, so one solution answers many.
+    """
+    out: list[cp_model.LiteralT] = []
+    m.model.clear_hints()  # type: ignore[no-untyped-call]  # untyped in OR-Tools 9.15
+    for cell, var in m.cell_vars.items():
+        if cell not in seen.free:
+            out.append(var.Not())
+            m.model.add_hint(var, False)
+        elif cell not in seen.mine:
+            out.append(var)
+            m.model.add_hint(var, True)
+    if count is Count.COUNTED:
+        if not seen.deep_mined and m.deep_mined is not None:
+            out.append(m.deep_mined)
+        if not seen.deep_free and m.deep_free is not None:
+            out.append(m.deep_free)
+    return out
 
 
 def _verdict(ever_mined: bool, ever_free: bool) -> Verdict:
