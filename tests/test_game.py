@@ -72,15 +72,17 @@ def made_game(params: GameParams, position: Position, layout: Layout) -> Game:
 
 
 def play_safe_until_stuck(game: Game, count: Count) -> Game:
-    """Reveal the smallest oracle-safe cell until the game ends or nothing is safe."""
+    """Reveal every exactly-safe cell, round after round, until the game ends or none is."""
+    board = game.params.board()
     while game.status is Status.PLAYING:
         verdicts = verdicts_of(game.position, count)
         safe = sorted(c for c, v in verdicts.items() if v is Verdict.SAFE)
         if not safe:
             break
-        r, c = game.params.board().coord(safe[0])
-        game = game.play(Move.reveal(r, c))
-        assert game.status is not Status.LOST
+        for cell in safe:  # still safe after other reveals: verdicts only sharpen
+            if game.status is Status.PLAYING and game.position.grid[cell] == ord("."):
+                game = game.play(Move.reveal(*board.coord(cell)))
+                assert game.status is not Status.LOST
     return game
 
 
@@ -310,6 +312,11 @@ def test_every_click_is_judged_like_the_oracle_says(count: Count, topology: Topo
             except ValueError:
                 break  # too big for the oracle: this game cannot be checked further
             cells = sorted(c for c in verdicts if not game.position.is_flagged(c))
+            if rng.random() < 0.25:  # marks in between must not disturb the verdicts
+                mark = rng.choice(sorted(verdicts))
+                kind = MoveKind.UNFLAG if game.position.is_flagged(mark) else MoveKind.FLAG
+                game = game.play(Move(kind, *board.coord(mark)))
+                continue
             cell = rng.choice(cells)
             after = game.play(Move.reveal(*board.coord(cell)))
             if verdicts[cell] is Verdict.SAFE:
@@ -358,6 +365,23 @@ def test_other_topologies_play_to_the_end(params: GameParams) -> None:
     if game.guaranteed:
         assert game.status is Status.WON
     assert numbers_match(game.position, game.layout or ())
+
+
+def test_big_boards_use_perturbation_and_stay_clearable() -> None:
+    params = GameParams(40, 40, 250, rules=Rules(Count.COUNTED), no_guess=True, seed=6)
+    game = Game.new(params).play(Move.reveal(20, 20))
+    assert game.guaranteed
+    assert game.layout is not None and len(game.layout) == 250
+    game = play_safe_until_stuck(game, Count.COUNTED)
+    assert game.status is Status.WON
+
+
+def test_no_guess_is_skipped_on_huge_boards_and_said_so() -> None:
+    params = GameParams(101, 100, 1000, no_guess=True, seed=6)
+    game = Game.new(params).play(Move.reveal(50, 50))
+    assert not game.guaranteed
+    plain = Game.new(GameParams(9, 9, 10, no_guess=False)).play(Move.reveal(4, 4))
+    assert not plain.guaranteed
 
 
 # -- chord --------------------------------------------------------------------------------
@@ -502,15 +526,25 @@ def test_fair_mercy_still_loses_while_a_safe_cell_exists() -> None:
 
 
 def test_fair_mercy_never_saves_a_certain_mine() -> None:
-    for params, position, layout, _ in stuck_positions(Count.COUNTED, 30):
-        verdicts = oracle.classify(position, Count.COUNTED).verdicts
-        certain = [c for c, v in verdicts.items() if v is Verdict.MINE]
-        if certain:
-            game = made_game(params, position, layout)
-            lost = game.play(Move.reveal(*params.board().coord(certain[0])))
-            assert lost.status is Status.LOST
-            return
-    pytest.skip("no stuck position with a certain mine in this sample")
+    # 4x4, 4 mines, counted: the 2 at (3,0) sees only (2,0) and (3,1): both certain
+    # mines; nothing is provably safe
+    position = Position.from_line("..../..../.3../2...;mines=4")
+    board = position.board
+    verdicts = oracle.classify(position, Count.COUNTED).verdicts
+    assert not any(v is Verdict.SAFE for v in verdicts.values())
+    certain = board.cell(2, 0)
+    assert verdicts[certain] is Verdict.MINE
+    layout = frozenset({0, 5, 8, 13})
+    params = GameParams(4, 4, 4, rules=Rules(Count.COUNTED, Mercy.FAIR), no_guess=False, seed=1)
+    game = made_game(params, position, layout)
+    lost = game.play(Move.reveal(2, 0))
+    assert lost.status is Status.LOST and lost.loss == certain
+    # while an undecided cell mined in the real layout is redrawn in the player's favour
+    saved = game.play(Move.reveal(1, 1))
+    assert saved.status is not Status.LOST
+    assert saved.layout is not None and board.cell(1, 1) not in saved.layout
+    assert {certain, board.cell(3, 1)} <= saved.layout
+    assert oracle.is_consistent(position, saved.layout, Count.COUNTED)
 
 
 # -- replay, history, secrecy -------------------------------------------------------------

@@ -269,3 +269,18 @@ def test_verdicts_of_a_guaranteed_board_never_force_a_guess() -> None:
         safe = [c for c, v in verdicts.items() if v is Verdict.SAFE]
         assert safe, position.to_text()
         todo.append(min(safe))
+
+
+@pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
+def test_perturbed_expert_boards_are_clearable(count: Count) -> None:
+    """Perturbation carries on from stuck points; the result must still clear from scratch."""
+    board = Board(16, 30)
+    first = board.cell(8, 15)
+    perturbed = 0
+    for seed in range(3):
+        made = no_guess_layout(board, 99, first, Rules(count), random.Random(seed), 400, "perturb")
+        assert made.guaranteed and len(made.layout) == 99
+        assert not made.layout & board.neighbourhood(first)
+        assert reference_clears(board, made.layout, first, count, solver_classify)
+        perturbed += made.tries > 1
+    assert perturbed  # the perturbation path was exercised
