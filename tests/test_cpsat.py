@@ -219,3 +219,13 @@ def test_truth_files(path: Path) -> None:
     for count, key in ((Count.CLASSIC, "local"), (Count.COUNTED, "global")):
         verdicts = cpsat.classify(position, count).verdicts
         assert "".join(verdicts[c].letter for c in frontier) == truth[key], key
+
+
+LARGER = ["big100_g00_s0", "adv-band_L200", "adv-ring_n60", "adv-ring3_n60", "adv-lattice_16x16"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not POSITIONS.is_dir(), reason=f"no sample positions at {POSITIONS}")
+@pytest.mark.parametrize("name", LARGER)
+def test_truth_files_larger(name: str) -> None:
+    test_truth_files(POSITIONS / f"{name}.txt")
