@@ -35,6 +35,7 @@ from typing import Any
 import click
 import sqlalchemy as sa
 from flask import Flask, current_app
+from flask.cli import with_appcontext
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
@@ -483,6 +484,7 @@ def init_app(app: Flask) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create or upgrade the database schema (alembic migrations)."""
     store = get_store()
