@@ -1,0 +1,83 @@
+"""Reading the board from a page and driving it (shared by the browser tests)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# -- reading and driving the board -----------------------------------------------------
+
+CELL_ID = re.compile(r"^(?:rp-)?c-(\d+)-(\d+)$")
+
+READ_BOARD_JS = """(gridId) => {
+  const grid = document.getElementById(gridId);
+  return {
+    rows: +grid.dataset.rows, cols: +grid.dataset.cols, topology: grid.dataset.topology,
+    cells: Array.from(grid.querySelectorAll('.cell:not(.ghost)'))
+      .map(c => [c.id, c.className, c.textContent]),
+  };
+}"""
+
+
+def cell_char(classes: str, text: str) -> str:
+    """The native position character of one rendered cell."""
+    names = classes.split()
+    if "hole" in names:
+        return "#"
+    if "flag" in names:
+        return "F"
+    if "covered" in names:
+        return "."
+    match = [n for n in names if re.fullmatch(r"n[0-8]", n)]
+    assert match, f"cell with classes {classes!r} is neither covered, flagged, hole nor number"
+    assert text.strip() in ("", match[0][1]), f"cell text {text!r} disagrees with {classes!r}"
+    return match[0][1]
+
+
+def read_rows(page: Any, grid_id: str = "board") -> tuple[list[str], str]:
+    """The board as native rows (``0-8 . F #``) read from the DOM, and its topology."""
+    data = page.evaluate(READ_BOARD_JS, grid_id)
+    grid = [["?"] * data["cols"] for _ in range(data["rows"])]
+    for cell_id, classes, text in data["cells"]:
+        m = CELL_ID.match(cell_id)
+        assert m, f"unexpected cell id {cell_id!r}"
+        grid[int(m.group(1))][int(m.group(2))] = cell_char(classes, text)
+    rows = ["".join(r) for r in grid]
+    assert all("?" not in r for r in rows), "some cells are missing from the grid"
+    return rows, data["topology"]
+
+
+def start_game(page: Any, base: str, **fields: str) -> str:
+    """Fill the home page's form (``preset``, ``width``... as the form names them) and start.
+
+    Returns the game id."""
+    page.goto(base + "/")
+    preset = fields.pop("preset", "beginner")
+    page.check(f"input[name=preset][value={preset}]")
+    for name in ("topology", "count", "mercy"):
+        if name in fields:
+            page.check(f"input[name={name}][value={fields.pop(name)}]")
+    no_guess = fields.pop("no_guess", True)
+    page.set_checked("input[name=no_guess]", bool(no_guess))
+    for name, value in fields.items():
+        page.fill(f"input[name={name}]", str(value))
+    page.click("button[type=submit]:has-text('Start')")
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def answered(page: Any, key: str = "moved") -> int:
+    """How many htmx requests the page has finished: ``moved`` counts answers to moves
+    (``/move``), ``answered`` everything else (game.js keeps both counts on <html>)."""
+    return int(page.evaluate(f"() => +(document.documentElement.dataset.{key} || 0)"))
+
+
+def act(page: Any, action: Any, key: str = "moved") -> None:
+    """Run ``action()`` (a click, a key press) and wait until its htmx answer is on the page.
+
+    ``key="answered"`` waits for a request that is not a move (replay steps...)."""
+    before = answered(page, key)
+    action()
+    page.wait_for_function(
+        f"(n) => +(document.documentElement.dataset.{key} || 0) > n", arg=before
+    )

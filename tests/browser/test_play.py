@@ -1,0 +1,329 @@
+"""Play Mine Devil in Chromium: win by clicking, flag by right click, lose and read the
+witness, step the replay, play by keyboard, watch read-only.
+
+Which cells are safe is decided from the board the page shows (read from the DOM) by the
+engine's solver (``devil.solver.classify``): the tests never look at the hidden layout.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from devil.analysis import Verdict
+from devil.board import Cell, Topology
+from devil.position import Position
+from devil.rules import Count
+from devil.solver import classify
+from tests.browser.helpers import act, read_rows, start_game
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+# -- helpers -----------------------------------------------------------------------------
+
+
+def visible(page: Page, mines: int | None = None, grid: str = "board") -> Position:
+    rows, topology = read_rows(page, grid)
+    return Position.from_rows(rows, Topology(topology), mines)
+
+
+def cell_selector(position: Position, cell: Cell, prefix: str = "") -> str:
+    row, col = position.board.coord(cell)
+    return f"#{prefix}c-{row}-{col}"
+
+
+def click(page: Page, selector: str, button: str = "left") -> None:
+    act(page, lambda: page.click(selector, button=button))  # type: ignore[arg-type]
+
+
+def safe_covered(position: Position, count: Count = Count.CLASSIC) -> list[Cell]:
+    verdicts = classify(position, count).verdicts
+    return sorted(
+        c for c, v in verdicts.items() if v is Verdict.SAFE and not position.is_flagged(c)
+    )
+
+
+def risky_covered(position: Position) -> list[Cell]:
+    verdicts = classify(position).verdicts
+    return sorted(
+        c for c, v in verdicts.items() if v is not Verdict.SAFE and not position.is_flagged(c)
+    )
+
+
+def status_text(page: Page) -> str:
+    return (page.text_content("#status .pill") or "").strip()
+
+
+def mines_counter(page: Page) -> int:
+    text = (page.text_content("#status .mines-left") or "").replace("Mines left:", "").strip()
+    return int(text)
+
+
+def shows_mine(page: Page, selector: str) -> bool:
+    """Whether the cell draws a mine (its ::before has a mine picture)."""
+    return bool(
+        page.eval_on_selector(
+            selector,
+            "(el) => { const s = getComputedStyle(el, '::before');"
+            " return s.content !== 'none' && s.backgroundImage.includes('circle'); }",
+        )
+    )
+
+
+def open_first(page: Page, row: int, col: int) -> Position:
+    click(page, f"#c-{row}-{col}")
+    return visible(page)
+
+
+# -- tests -------------------------------------------------------------------------------
+
+
+def test_win_by_clicking(page: Page, live_server: str, shots: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    start_game(page, live_server, preset="beginner", count="counted", seed="4")
+    expect(page.locator("#status .pill")).to_have_text("Playing")
+    position = open_first(page, 4, 4)
+    clicks = 1
+    while status_text(page) == "Playing":
+        safe = safe_covered(visible(page, 10), Count.COUNTED)
+        assert safe, "no provably safe cell on a no-guess board:\n" + position.to_text()
+        click(page, cell_selector(position, safe[0]))
+        clicks += 1
+        assert clicks < 81
+    expect(page.locator("#status .pill")).to_have_text("Won")
+    panel = page.locator("#end-panel")
+    expect(panel).to_contain_text("You beat the devil")
+    expect(panel).to_contain_text(f"{clicks} moves")
+    expect(panel.locator(".end-stats strong").first).to_have_text(re.compile(r"^\d+:\d\d$"))
+    # the board is finished: no more buttons, every remaining covered cell shows its mine
+    assert page.locator("#board button").count() == 0
+    final = visible(page, 10)
+    covered = list(final.covered_cells())
+    assert len(covered) == 10
+    assert all(shows_mine(page, cell_selector(final, c)) for c in covered)
+    page.screenshot(path=str(shots / "won-desktop.png"), full_page=True)
+
+
+def test_flag_by_right_click(page: Page, live_server: str) -> None:
+    start_game(page, live_server, preset="beginner", seed="8")
+    position = open_first(page, 4, 4)
+    target = next(iter(position.covered_cells()))
+    selector = cell_selector(position, target)
+    assert mines_counter(page) == 10
+    click(page, selector, "right")
+    cell = page.locator(selector)
+    expect(cell).to_have_class(re.compile(r"\bflag\b"))
+    expect(cell).to_have_attribute("aria-label", re.compile(r", flagged$"))
+    assert mines_counter(page) == 9
+    expect(page.locator("#announce")).to_contain_text("Flagged")
+    # a left click on a flag does nothing but explain
+    click(page, selector)
+    expect(cell).to_have_class(re.compile(r"\bflag\b"))
+    expect(page.locator("#toast")).to_contain_text("flagged")
+    # right click again removes it
+    click(page, selector, "right")
+    expect(cell).not_to_have_class(re.compile(r"\bflag\b"))
+    assert mines_counter(page) == 10
+    assert status_text(page) == "Playing"
+
+
+def test_long_press_flags_on_touch(page: Page, live_server: str) -> None:
+    page.set_viewport_size(PHONE)
+    start_game(page, live_server, preset="beginner", seed="8")
+    position = open_first(page, 4, 4)
+    target = next(iter(position.covered_cells()))
+    selector = cell_selector(position, target)
+
+    def long_press() -> None:
+        page.dispatch_event(selector, "pointerdown", {"pointerType": "touch", "isPrimary": True})
+        page.wait_for_timeout(650)
+        page.dispatch_event(selector, "pointerup", {"pointerType": "touch", "isPrimary": True})
+        page.dispatch_event(selector, "click")  # the click that ends the press is swallowed
+
+    act(page, long_press)
+    page.wait_for_timeout(200)
+    expect(page.locator(selector)).to_have_class(re.compile(r"\bflag\b"))
+    assert mines_counter(page) == 9
+    assert status_text(page) == "Playing"
+
+
+def witness_is_consistent(page: Page, position: Position, mark: str) -> None:
+    """Every number on the board counts exactly the cells marked ``mark`` around it."""
+    marked = {
+        cell
+        for cell in position.covered_cells()
+        if mark in (page.get_attribute(cell_selector(position, cell), "class") or "").split()
+    }
+    board = position.board
+    for cell in position.revealed_cells():
+        number = position.number(cell)
+        around = sum(1 for n in board.neighbours(cell) if n in marked)
+        assert around == number, f"the {number} at {position.where(cell)} sees {around} mines"
+
+
+def test_lose_and_see_the_witness(page: Page, live_server: str, shots: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    start_game(page, live_server, preset="beginner", seed="3")
+    position = open_first(page, 4, 4)
+    risky = risky_covered(position)
+    assert risky, "the first click cleared the board"
+    loss = risky[len(risky) // 2]
+    click(page, cell_selector(position, loss))
+    expect(page.locator("#status .pill")).to_have_text("Lost")
+    panel = page.locator("#end-panel")
+    expect(panel).to_contain_text("The devil wins")
+    row, col = position.board.coord(loss)
+    expect(panel).to_contain_text(f"row {row + 1}, column {col + 1}")
+    boom = page.locator(cell_selector(position, loss))
+    expect(boom).to_have_class(re.compile(r"\bboom\b"))
+    expect(boom).to_have_class(re.compile(r"\bwm\b"))
+    expect(boom).to_have_attribute("aria-label", re.compile("your click"))
+    assert shows_mine(page, cell_selector(position, loss))
+    final = visible(page)
+    witness_is_consistent(page, final, "wm")
+    # the devil's mines are drawn; switching to the real layout draws the real ones instead
+    devil = [c for c in final.covered_cells() if shows_mine(page, cell_selector(final, c))]
+    assert loss in devil and len(devil) >= 1
+    page.screenshot(path=str(shots / "lost-desktop.png"), full_page=True)
+    page.check("#show-real")
+    witness_is_consistent(page, final, "rm")
+    for cell in final.covered_cells():
+        classes = (page.get_attribute(cell_selector(final, cell), "class") or "").split()
+        if "flag" not in classes:
+            assert shows_mine(page, cell_selector(final, cell)) == ("rm" in classes)
+    page.screenshot(path=str(shots / "lost-real-desktop.png"), full_page=True)
+
+
+def test_step_the_replay(page: Page, live_server: str) -> None:
+    game_id = start_game(page, live_server, preset="beginner", count="counted", seed="4")
+    position = open_first(page, 4, 4)
+    opened = [sum(1 for _ in position.revealed_cells())]
+    for _ in range(3):
+        safe = safe_covered(visible(page, 10), Count.COUNTED)
+        click(page, cell_selector(position, safe[0]))
+        opened.append(sum(1 for _ in visible(page).revealed_cells()))
+    click(page, cell_selector(position, risky_or_flaggable(visible(page))), "right")
+    total = 5
+    assert status_text(page) == "Playing"
+    act(page, lambda: page.click("#replay > summary"), "answered")
+    view = page.locator("#replay-view")
+    expect(view).to_have_attribute("data-n", str(total))
+    expect(page.locator(".replay-caption")).to_contain_text(f"Move {total} of {total}: flag")
+    # a running game's replay shows no mines
+    assert page.locator("#replay-board .wm, #replay-board .rm").count() == 0
+    act(page, lambda: page.click(".replay-steps a:has-text('Back')"), "answered")
+    expect(view).to_have_attribute("data-n", str(total - 1))
+    assert page.input_value("#replay-n") == str(total - 1)
+    assert sum(1 for _ in visible(page, grid="replay-board").revealed_cells()) == opened[3]
+    act(page, lambda: page.click(".replay-steps a:has-text('First')"), "answered")
+    expect(view).to_have_attribute("data-n", "0")
+    start = visible(page, grid="replay-board")
+    assert sum(1 for _ in start.revealed_cells()) == 0
+    # the slider shows any move
+    act(page, lambda: page.fill("#replay-n", "2"), "answered")
+    expect(view).to_have_attribute("data-n", "2")
+    assert sum(1 for _ in visible(page, grid="replay-board").revealed_cells()) == opened[1]
+    share = page.get_attribute(".share-link", "href")
+    assert share == f"/g/{game_id}/replay/2"
+    # the share link opens the same moment on its own page
+    page.goto(live_server + share)
+    expect(page.locator("#replay-view")).to_have_attribute("data-n", "2")
+    assert sum(1 for _ in visible(page, grid="replay-board").revealed_cells()) == opened[1]
+    act(page, lambda: page.click(".replay-steps a:has-text('Next')"), "answered")
+    expect(page.locator("#replay-view")).to_have_attribute("data-n", "3")
+
+
+def risky_or_flaggable(position: Position) -> Cell:
+    verdicts = classify(position).verdicts
+    mines = [c for c, v in verdicts.items() if v is Verdict.MINE]
+    return min(mines) if mines else min(verdicts)
+
+
+def focused_id(page: Page) -> str:
+    return str(page.evaluate("() => document.activeElement && document.activeElement.id"))
+
+
+def test_play_by_keyboard(page: Page, live_server: str) -> None:
+    start_game(page, live_server, preset="beginner", count="counted", seed="4")
+    # Tab reaches the board: a single tab stop on the first cell
+    page.focus("#status")
+    first = page.locator("#board .cell[tabindex='0']")
+    expect(first).to_have_count(1)
+    first.focus()
+    assert focused_id(page) == "c-0-0"
+    expect(first).to_have_attribute("aria-label", "row 1, column 1, covered")
+    for key in ["ArrowDown"] * 4 + ["ArrowRight"] * 4:
+        page.keyboard.press(key)
+    assert focused_id(page) == "c-4-4"
+    act(page, lambda: page.keyboard.press("Space"))
+    assert status_text(page) == "Playing"
+    expect(page.locator("#announce")).to_contain_text("Opened")
+    assert focused_id(page) == "c-4-4", "focus stays on the cell after the update"
+    expect(page.locator("#board .cell[tabindex='0']")).to_have_count(1)
+    position = visible(page, 10)
+    assert position.number(position.board.cell(4, 4)) == 0
+    # walk to a provably safe cell with the arrow keys and open it with Enter
+    target = safe_covered(position, Count.COUNTED)[0]
+    walk_to(page, position.board.coord(target))
+    act(page, lambda: page.keyboard.press("Enter"))
+    after = visible(page, 10)
+    assert not after.is_covered(target)
+    # F flags a cell the solver proves is a mine
+    mines = sorted(classify(after, Count.COUNTED).mine_cells())
+    if mines:
+        walk_to(page, after.board.coord(mines[0]))
+        act(page, lambda: page.keyboard.press("f"))
+        assert visible(page, 10).is_flagged(mines[0])
+        expect(page.locator("#announce")).to_contain_text("Flagged")
+    # Home/End jump along the row
+    page.keyboard.press("End")
+    assert focused_id(page).endswith("-8")
+    page.keyboard.press("Home")
+    assert focused_id(page).endswith("-0")
+
+
+def walk_to(page: Page, target: tuple[int, int]) -> None:
+    row, col = (int(x) for x in focused_id(page).split("-")[1:])
+    keys = ["ArrowDown" if target[0] > row else "ArrowUp"] * abs(target[0] - row)
+    keys += ["ArrowRight" if target[1] > col else "ArrowLeft"] * abs(target[1] - col)
+    for key in keys:
+        page.keyboard.press(key)
+    assert focused_id(page) == f"c-{target[0]}-{target[1]}"
+
+
+def test_watchers_see_the_game_read_only(page: Page, live_server: str, browser: Any) -> None:
+    game_id = start_game(page, live_server, preset="beginner", seed="8")
+    watcher_context = browser.new_context(base_url=live_server)
+    try:
+        watcher = watcher_context.new_page()
+        watcher.goto(f"/g/{game_id}")
+        expect(watcher.locator(".watch-note")).to_contain_text("watching")
+        assert watcher.locator("#board button").count() == 0
+        assert watcher.locator("#board-form, #flag-form").count() == 0
+        expect(watcher.locator("#board")).to_have_attribute("aria-readonly", "true")
+        # the owner plays; the watcher's board catches up by itself (polling every 3 s)
+        open_first(page, 4, 4)
+        owner_rows, _ = read_rows(page)
+        watcher.wait_for_function(
+            "() => document.querySelectorAll('#board .cell.open').length > 0", timeout=10_000
+        )
+        watcher_rows, _ = read_rows(watcher)
+        assert watcher_rows == owner_rows
+        # a watcher's click is refused and changes nothing
+        response = watcher.request.post(
+            f"/g/{game_id}/move",
+            form={"kind": "open", "at": "0,0"},
+            headers={"X-CSRFToken": watcher.get_attribute("meta[name=csrf-token]", "content")},
+        )
+        assert response.status == 403
+        assert read_rows(page)[0] == owner_rows
+    finally:
+        watcher_context.close()
