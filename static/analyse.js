@@ -1,0 +1,52 @@
+/* Mine Devil teaching: mark cells on a board from the server's [data-highlight] lists.
+ *
+ * The hint ladder, the loss lesson, the analysis board and the puzzles each render a panel with
+ * `data-highlight='{"hl-number": ["c-3-4", ...], ...}'`: class name -> ids of board cells. This
+ * script adds those classes (plus `teach-hl`) to the cells, and clears the old ones first, after
+ * every page load and every htmx swap. It also copies the share link on click.
+ * Nothing here is secret: the lists only name cells the page itself explains.
+ */
+(function () {
+  "use strict";
+
+  var CLASSES = ["teach-hl", "hl-number", "hl-known", "hl-target", "hl-region", "hl-safe",
+    "hl-new-safe", "hl-new-mine"];
+
+  function clear() {
+    var marked = document.querySelectorAll(".teach-hl");
+    for (var i = 0; i < marked.length; i++) {
+      for (var j = 0; j < CLASSES.length; j++) marked[i].classList.remove(CLASSES[j]);
+    }
+  }
+
+  function apply() {
+    clear();
+    var panels = document.querySelectorAll("[data-highlight]");
+    for (var i = 0; i < panels.length; i++) {
+      var spec;
+      try {
+        spec = JSON.parse(panels[i].getAttribute("data-highlight") || "{}");
+      } catch (e) {
+        continue;
+      }
+      Object.keys(spec).forEach(function (cls) {
+        var ids = spec[cls] || [];
+        for (var k = 0; k < ids.length; k++) {
+          var cell = document.getElementById(ids[k]);
+          if (cell) cell.classList.add("teach-hl", cls);
+        }
+      });
+    }
+  }
+
+  function selectShare(event) {
+    var input = event.target;
+    if (input && input.classList && input.classList.contains("share-url")) input.select();
+  }
+
+  document.addEventListener("DOMContentLoaded", apply);
+  document.addEventListener("htmx:afterSettle", apply);
+  document.addEventListener("htmx:oobAfterSwap", apply);
+  document.addEventListener("focusin", selectShare);
+  if (document.readyState !== "loading") apply();
+})();
