@@ -295,7 +295,6 @@ def test_analysis_colours_every_covered_cell_like_the_oracle(
 def test_selecting_a_cell_shows_its_proof_with_numbers_highlighted(client: FlaskClient) -> None:
     body = client.get("/analyse?p=121/...&cell=1,2").get_data(as_text=True)
     assert 'id="proof"' in body and "(2,3) is a mine" in body
-    marks = highlights(body, "board-title") if False else None
     section = re.search(r'data-highlight="([^"]*)"', body)
     assert section
     marks = json.loads(html.unescape(section.group(1)))
@@ -328,7 +327,9 @@ def test_stepping_through_the_deduction(client: FlaskClient) -> None:
     for step in range(1, n + 1):
         page = client.get("/analyse", query_string={"p": line, "step": step}).get_data(as_text=True)
         assert f"Step {step} of {n}" in page
-        marks = json.loads(html.unescape(re.search(r'data-highlight="([^"]*)"', page).group(1)))  # type: ignore[union-attr]
+        found = re.search(r'data-highlight="([^"]*)"', page)
+        assert found
+        marks = json.loads(html.unescape(found.group(1)))
         for cell_id in marks.get("hl-new-mine", []):
             rc = cell_of_id(cell_id)
             seen_mines.add(rc)
