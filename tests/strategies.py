@@ -28,6 +28,14 @@ settings.register_profile("ci", max_examples=100, deadline=None, suppress_health
 MAX_EDGE = 18
 """Positions drawn here have at most this many edge cells (the oracle enumerates them)."""
 
+UNLIMITED = 10**9
+"""``max_edge`` for positions checked without the oracle (search against CP-SAT)."""
+
+
+def medium_boards() -> st.SearchStrategy[Board]:
+    """Boards up to 10x12, beyond the oracle: for search-against-CP-SAT checks."""
+    return boards(max_height=10, max_width=12)
+
 
 def profile() -> settings:
     """The settings of the profile named by ``HYPOTHESIS_PROFILE`` (``dev`` by default)."""
@@ -191,9 +199,17 @@ class Step:
 
 
 @st.composite
-def reveal_sequences(draw: st.DrawFn, max_steps: int = 6) -> tuple[Scenario, list[Step]]:
-    """A starting scenario and a sequence of safe reveals, flags and unflags after it."""
-    start = draw(scenarios())
+def reveal_sequences(
+    draw: st.DrawFn,
+    board_strategy: st.SearchStrategy[Board] | None = None,
+    max_edge: int = MAX_EDGE,
+    max_steps: int = 6,
+) -> tuple[Scenario, list[Step]]:
+    """A starting scenario and a sequence of safe reveals, flags and unflags after it.
+
+    The sequence stops early when a step would exceed ``max_edge`` edge cells.
+    """
+    start = draw(scenarios(board_strategy, max_edge=max_edge))
     board, layout = start.position.board, start.layout
     grid = bytearray(start.position.grid)
     steps: list[Step] = []
@@ -211,7 +227,7 @@ def reveal_sequences(draw: st.DrawFn, max_steps: int = 6) -> tuple[Scenario, lis
         else:
             break
         position = Position(board, bytes(grid), len(layout))
-        if len(position.edge) > MAX_EDGE:
+        if len(position.edge) > max_edge:
             break
         steps.append(Step(position, frozenset(changed)))
     assume(steps)

@@ -12,6 +12,9 @@ consistent partial reveals (``tests/strategies.py``), for both count rules:
 - the incremental ``Solver.analyse`` over a sequence of reveals and flags equals a fresh
   classification by the oracle at every step.
 
+On medium boards (up to 10x12, too big for the oracle) the search solver, incremental or
+not, is checked against CP-SAT.
+
 Quick by default; ``HYPOTHESIS_PROFILE=ci`` runs more examples.
 """
 
@@ -25,9 +28,11 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from strategies import (
+    UNLIMITED,
     Scenario,
     Step,
     inconsistent_positions,
+    medium_boards,
     profile,
     reveal_sequences,
     scenarios,
@@ -211,3 +216,37 @@ def test_incremental_without_changed_cells(
     incremental = solver.Solver(count)
     for position in [start.position, *(s.position for s in steps)]:
         check_analysis(incremental.analyse(position), position, count)
+
+
+# -- medium boards: search against CP-SAT ----------------------------------------------------
+
+needs_cpsat = pytest.mark.skipif(cpsat is None, reason="OR-Tools is not installed")
+
+
+@needs_cpsat
+@profile()
+@given(scenarios(medium_boards(), max_edge=UNLIMITED), st.sampled_from(Count))
+def test_search_agrees_with_cpsat_on_medium_boards(scenario: Scenario, count: Count) -> None:
+    assert cpsat is not None
+    position = scenario.position
+    expected = verdicts(cpsat.classify(position, count))
+    assert verdicts(solver.classify(position, count)) == expected
+    for cell, verdict in expected.items():
+        assert verdict is not impossible(cell in scenario.layout)
+
+
+@needs_cpsat
+@profile()
+@given(reveal_sequences(medium_boards(), max_edge=UNLIMITED, max_steps=8), st.sampled_from(Count))
+def test_incremental_agrees_with_cpsat_on_medium_boards(
+    sequence: tuple[Scenario, list[Step]], count: Count
+) -> None:
+    assert cpsat is not None
+    start, steps = sequence
+    incremental = solver.Solver(count)
+    incremental.analyse(start.position)
+    for step in steps:
+        analysis = incremental.analyse(step.position, changed=step.changed)
+        expected = verdicts(cpsat.classify(step.position, count))
+        assert verdicts(analysis.classification()) == expected
+        assert analysis.any_safe() is (Verdict.SAFE in expected.values())
