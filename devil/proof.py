@@ -783,11 +783,11 @@ def _explain_single(position: Position, cell: Cell, mine: bool, rule: Rule) -> l
     n = len(rule.cells)
     if mine:
         return [
-            f"{name.capitalize()} touches {_plural(n, 'covered cell')} ({covered}) and "
+            f"{name.capitalize()} touches {_plural(n, 'covered cell')}, {covered}, and "
             f"{_needs(rule, position)} among them, so all of them are mines: {target} is a mine."
         ]
     return [
-        f"{name.capitalize()} {_needs(rule, position)} among its covered cells ({covered}), "
+        f"{name.capitalize()} {_needs(rule, position)} among its covered cells, {covered}, "
         f"so all of them are safe: {target} is safe."
     ]
 
@@ -834,9 +834,9 @@ def _explain_pair(position: Position, cell: Cell, mine: bool, a: Rule, b: Rule) 
             return [
                 f"{number_name(position, one).capitalize()} {_needs(one, position)} and can put "
                 f"at most {_mines_phrase(at_most)} in the cells it shares with "
-                f"{number_name(position, other)} ({cell_list(position, shared)}).",
+                f"{number_name(position, other)}, {cell_list(position, shared)}.",
                 f"{number_name(position, other).capitalize()} {_needs(other, position)}, so its "
-                f"other cells ({cell_list(position, only_other)}) must all be mines.",
+                f"other cells, {cell_list(position, only_other)}, must all be mines.",
                 f"So {target} is {verdict}.",
             ]
         if not mine and at_least > 0 and other.exact - at_least == 0:
@@ -845,8 +845,8 @@ def _explain_pair(position: Position, cell: Cell, mine: bool, a: Rule, b: Rule) 
                 f"{_plural(len(only_one), 'cell')} outside the cells it shares with "
                 f"{number_name(position, other)}, so at least {_mines_phrase(at_least)} lies in "
                 f"{cell_list(position, shared)}.",
-                f"That already satisfies {number_name(position, other)}, so its other cells "
-                f"({cell_list(position, only_other)}) are safe.",
+                f"That already satisfies {number_name(position, other)}, so its other cells, "
+                f"{cell_list(position, only_other)}, are safe.",
                 f"So {target} is {verdict}.",
             ]
     return None
