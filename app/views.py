@@ -482,6 +482,7 @@ def replay(game_id: str, n: int) -> ResponseReturnValue:
 
 @bp.get("/g/<game_id>/replay")
 def replay_query(game_id: str) -> ResponseReturnValue:
+    games.game_record(game_id)  # 404 for an unknown game, whatever n says
     text = request.args.get("n", "").strip()
     if not text:  # no n: the latest move
         n = games.load_game(game_id).moves
@@ -518,7 +519,7 @@ def bad_input(exc: InputError) -> ResponseReturnValue:
 
 @bp.errorhandler(UnknownGame)
 def unknown_game(exc: UnknownGame) -> ResponseReturnValue:
-    return error_response(404, f"There is no game {exc.game_id!r} here.")
+    return error_response(404, f"There is no game with the id {exc.game_id} here.")
 
 
 @bp.errorhandler(IllegalMove)

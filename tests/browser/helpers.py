@@ -78,6 +78,4 @@ def act(page: Any, action: Any, key: str = "moved") -> None:
     ``key="answered"`` waits for a request that is not a move (replay steps...)."""
     before = answered(page, key)
     action()
-    page.wait_for_function(
-        f"(n) => +(document.documentElement.dataset.{key} || 0) > n", arg=before
-    )
+    page.wait_for_function(f"(n) => +(document.documentElement.dataset.{key} || 0) > n", arg=before)

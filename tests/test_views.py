@@ -1,0 +1,541 @@
+"""The HTML pages through the Flask test client: every page and fragment route, status codes,
+``Vary: HX-Request``, out-of-band answers that carry only the changed cells, watchers who
+cannot move, CSRF on every POST, and nothing about mines in the HTML while a game runs.
+
+Which cells are safe or risky is asked of the brute-force oracle (``tests.conftest``), on
+the public API state: these tests never read the hidden layout.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app import render
+from app.games import BROWSER_MAX_SIDE
+from app.views import hole_pattern
+from devil.board import Board, Topology
+from devil.position import Position
+from tests.conftest import oracle_verdicts
+
+HX = {"HX-Request": "true"}
+X = "\u00d7"  # the multiplication sign the pages write sizes with
+META_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+
+
+# -- helpers -----------------------------------------------------------------------------
+
+
+class Elements(HTMLParser):
+    """Collects every start tag as (tag, attributes)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, dict(attrs)))
+
+
+def elements(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = Elements()
+    parser.feed(html)
+    return parser.found
+
+
+def by_id(html: str) -> dict[str, tuple[str, dict[str, str | None]]]:
+    return {a["id"]: (t, a) for t, a in elements(html) if a.get("id")}
+
+
+def cells(html: str) -> dict[str, dict[str, str | None]]:
+    """Real board cells (ids c-R-C) -> attributes."""
+    return {
+        a["id"]: a
+        for _, a in elements(html)
+        if a.get("id") and re.fullmatch(r"c-\d+-\d+", a["id"] or "")
+    }
+
+
+def csrf_token(client: FlaskClient) -> str:
+    match = META_CSRF.search(client.get("/").get_data(as_text=True))
+    assert match, "the home page has no csrf-token meta tag"
+    return match.group(1)
+
+
+def new_game(client: FlaskClient, **fields: str) -> str:
+    form = {"preset": "beginner", "topology": "square", "count": "classic",
+            "mercy": "strict", "no_guess": "on", "seed": "3"}  # fmt: skip
+    form.update(fields)
+    form["csrf_token"] = csrf_token(client)
+    response = client.post("/new", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    location = response.headers["Location"]
+    match = re.fullmatch(r"/g/([\w-]+)", location)
+    assert match, location
+    return match.group(1)
+
+
+def move(client: FlaskClient, game_id: str, at: str, kind: str = "open", htmx: bool = True) -> Any:
+    headers = {"X-CSRFToken": csrf_token(client), **(HX if htmx else {})}
+    return client.post(f"/g/{game_id}/move", data={"kind": kind, "at": at}, headers=headers)
+
+
+def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 200
+    body: dict[str, Any] = response.get_json()
+    return body
+
+
+def log_length(client: FlaskClient, game_id: str) -> int:
+    return len(client.get(f"/api/games/{game_id}/moves").get_json()["moves"])
+
+
+def cells_by_verdict(client: FlaskClient, game_id: str, letter: str) -> list[tuple[int, int]]:
+    st = state(client, game_id)
+    return [
+        rc for rc, v in sorted(oracle_verdicts(st).items())
+        if v == letter and st["board"][rc[0]][rc[1]] == "."
+    ]  # fmt: skip
+
+
+def lose(client: FlaskClient, game_id: str) -> tuple[int, int]:
+    risky = cells_by_verdict(client, game_id, "?") or cells_by_verdict(client, game_id, "M")
+    cell = risky[len(risky) // 2]
+    assert move(client, game_id, f"{cell[0]},{cell[1]}").status_code == 200
+    assert state(client, game_id)["status"] == "lost"
+    return cell
+
+
+def win(client: FlaskClient, game_id: str) -> int:
+    moves = log_length(client, game_id)
+    while state(client, game_id)["status"] == "playing":
+        safe = cells_by_verdict(client, game_id, "S")
+        assert safe, "stuck on a no-guess board"
+        assert move(client, game_id, f"{safe[0][0]},{safe[0][1]}").status_code == 200
+        moves += 1
+    assert state(client, game_id)["status"] == "won"
+    return moves
+
+
+MINE_CLASSES = re.compile(r'class="[^"]*\b(rm|wm|boom|wrong-r|wrong-w)\b')
+
+
+# -- home and new games ------------------------------------------------------------------
+
+
+def test_home_page_has_the_new_game_form(client: FlaskClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    tags = elements(html)
+    radios = {(a.get("name"), a.get("value")) for t, a in tags if a.get("type") == "radio"}
+    for preset in ("beginner", "intermediate", "expert", "custom"):
+        assert ("preset", preset) in radios
+    for topology in ("square", "torus", "hex", "holes"):
+        assert ("topology", topology) in radios
+    rules = {("count", "classic"), ("count", "counted"), ("mercy", "strict"), ("mercy", "fair")}
+    assert rules <= radios
+    no_guess = next(a for t, a in tags if a.get("name") == "no_guess")
+    assert "checked" in no_guess, "no-guess is on by default"
+    assert any(a.get("name") == "seed" for t, a in tags)
+    assert f"up to {BROWSER_MAX_SIDE}{X}{BROWSER_MAX_SIDE} in the browser" in html
+    for size in (f"9{X}9, 10 mines", f"16{X}16, 40 mines", f"30{X}16, 99 mines"):
+        assert size in html
+    assert "Games you start in this browser appear here." in html
+    # base layout: CSRF for htmx, vendored scripts only
+    assert META_CSRF.search(html)
+    body = next(a for t, a in tags if t == "body")
+    assert '"X-CSRFToken"' in (body.get("hx-headers") or "")
+    scripts = [a.get("src") or "" for t, a in tags if t == "script"]
+    assert "/static/vendor/htmx.min.js" in scripts
+    assert all(src.startswith("/static/") for src in scripts), scripts
+    assert not any(a.get("style") for _, a in tags), "inline styles break the CSP"
+
+
+@pytest.mark.parametrize(
+    ("fields", "size", "holes"),
+    [
+        ({"preset": "beginner"}, (9, 9), 0),
+        ({"preset": "intermediate"}, (16, 16), 0),
+        ({"preset": "expert"}, (16, 30), 0),
+        ({"preset": "custom", "width": "12", "height": "7", "mines": "15"}, (7, 12), 0),
+        ({"preset": "intermediate", "topology": "holes"}, (16, 16), 16),
+    ],
+)
+def test_new_game_from_the_form(
+    client: FlaskClient, fields: dict[str, str], size: tuple[int, int], holes: int
+) -> None:
+    game_id = new_game(client, **fields)
+    st = state(client, game_id)
+    assert (st["height"], st["width"]) == size
+    assert sum(row.count("#") for row in st["board"]) == holes
+    html = client.get(f"/g/{game_id}").get_data(as_text=True)
+    board_cells = cells(html)
+    assert len(board_cells) == size[0] * size[1]
+    assert sum("hole" in (a.get("class") or "") for a in board_cells.values()) == holes
+    # the owner gets buttons of the move form, with one tab stop
+    buttons = [a for a in board_cells.values() if a.get("name") == "at"]
+    assert len(buttons) == size[0] * size[1] - holes
+    assert sum(a.get("tabindex") == "0" for a in board_cells.values()) == 1
+    assert all(a.get("role") == "gridcell" for a in board_cells.values())
+    assert 'role="grid"' in html and html.count('role="row"') == size[0]
+    assert board_cells["c-0-0"]["aria-label"] == "row 1, column 1, covered"
+    # and it is listed as a recent game of this browser
+    assert f'href="/g/{game_id}"' in client.get("/").get_data(as_text=True)
+
+
+def test_new_game_counted_fair_no_guess_off(client: FlaskClient) -> None:
+    game_id = new_game(client, count="counted", mercy="fair", no_guess="", seed="")
+    st = state(client, game_id)
+    assert (st["count"], st["mercy"], st["no_guess"]) == ("counted", "fair", False)
+    html = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "counted · fair" in html and "no-guess" not in html.split('class="rules"')[1][:80]
+
+
+@pytest.mark.parametrize(
+    ("fields", "field_named"),
+    [
+        ({"preset": "custom", "width": "500", "height": "10", "mines": "5"}, "width 500"),
+        ({"preset": "custom", "width": "10", "height": "0", "mines": "5"}, "height 0"),
+        ({"preset": "custom", "width": "5", "height": "5", "mines": "20"}, "mines"),
+        ({"preset": "custom", "width": "", "height": "5", "mines": "2"}, "width is missing"),
+        ({"preset": "huge"}, "preset"),
+        ({"topology": "cube"}, "topology"),
+        ({"count": "many"}, "count"),
+        ({"seed": "abc"}, "seed"),
+    ],
+)
+def test_new_game_rejects_bad_fields(
+    client: FlaskClient, fields: dict[str, str], field_named: str
+) -> None:
+    form = {"preset": "beginner", "topology": "square", "csrf_token": csrf_token(client)}
+    form.update(fields)
+    response = client.post("/new", data=form)
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    error = re.search(r'<p class="form-error"[^>]*>([^<]*)</p>', html)
+    assert error and field_named in error.group(1), error
+    assert 'name="preset"' in html, "the form is shown again"
+
+
+def test_hex_and_torus_boards_render_their_shape(client: FlaskClient) -> None:
+    hex_html = client.get(f"/g/{new_game(client, topology='hex')}").get_data(as_text=True)
+    assert "topo-hex" in hex_html
+    assert hex_html.count('class="row odd"') == 4  # rows 1, 3, 5, 7 of 9 are shifted
+    torus_id = new_game(client, topology="torus")
+    torus_html = client.get(f"/g/{torus_id}").get_data(as_text=True)
+    ghosts = [a for _, a in elements(torus_html) if (a.get("id") or "").startswith("g-")]
+    assert len(ghosts) == 2 * 9 + 2 * 9 + 4  # a ring around the 9x9 board
+    assert all(a.get("aria-hidden") == "true" and "ghost" in (a.get("class") or "") for a in ghosts)
+    assert "the left edge touches the right edge" in torus_html
+
+
+# -- the game page and its fragments -------------------------------------------------------
+
+
+def test_game_page_and_fragment_vary_on_hx_request(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    page = client.get(f"/g/{game_id}")
+    fragment = client.get(f"/g/{game_id}", headers=HX)
+    assert page.status_code == fragment.status_code == 200
+    for response in (page, fragment):
+        assert "HX-Request" in response.headers.get("Vary", "")
+    assert page.get_data(as_text=True).lstrip().startswith("<!doctype html>")
+    body = fragment.get_data(as_text=True).strip()
+    assert body.startswith('<div id="game"') and "<html" not in body
+    assert cells(body).keys() == cells(page.get_data(as_text=True)).keys()
+
+
+def test_a_click_answers_with_only_the_changed_cells(client: FlaskClient) -> None:
+    game_id = new_game(client, preset="intermediate", seed="21")
+    before = state(client, game_id)["board"]
+    response = move(client, game_id, "8,8")
+    assert response.status_code == 200
+    assert "HX-Request" in response.headers.get("Vary", "")
+    html = response.get_data(as_text=True)
+    after = state(client, game_id)["board"]
+    changed = {f"c-{r}-{c}" for r in range(16) for c in range(16) if before[r][c] != after[r][c]}
+    assert 1 < len(changed) < 256
+    sent = cells(html)
+    assert set(sent) == changed
+    assert all(a.get("hx-swap-oob") == "true" for a in sent.values())
+    ids = by_id(html)
+    assert ids["status"][1].get("hx-swap-oob") == "true"
+    assert "announce" in ids and "board" not in ids and "game" not in ids
+    for cell_id, attrs in sent.items():
+        r, c = (int(x) for x in cell_id.split("-")[1:])
+        value = after[r][c]
+        assert f"n{value}" in (attrs.get("class") or "")
+        assert attrs["aria-label"] == f"row {r + 1}, column {c + 1}, " + (
+            value if value != "0" else "empty"
+        )
+    # flagging answers with exactly one cell and the status bar
+    target = next((r, c) for r in range(16) for c in range(16) if after[r][c] == ".")
+    flagged = move(client, game_id, f"{target[0]},{target[1]}", kind="flag")
+    sent = cells(flagged.get_data(as_text=True))
+    assert list(sent) == [f"c-{target[0]}-{target[1]}"]
+    assert "flag" in (sent[f"c-{target[0]}-{target[1]}"].get("class") or "").split()
+    assert "039" in flagged.get_data(as_text=True)  # mines left in the status bar
+
+
+def test_a_plain_form_post_redirects_back(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    response = move(client, game_id, "4,4", htmx=False)
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/g/{game_id}"
+    assert log_length(client, game_id) == 1
+
+
+def test_watchers_see_a_read_only_board_and_cannot_move(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client)
+    move(client, game_id, "4,4")
+    watcher = app.test_client()
+    html = watcher.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "board-form" not in html and "flag-form" not in html
+    assert not [a for a in cells(html).values() if a.get("name") == "at"]
+    assert 'aria-readonly="true"' in html and "You are watching this game" in html
+    assert f'hx-get="/g/{game_id}?since=1"' in html, "the watcher's page polls for changes"
+    for kind in ("open", "flag"):
+        response = move(watcher, game_id, "0,0", kind=kind)
+        assert response.status_code == 403
+        assert "only the browser that started it can play" in response.get_data(as_text=True)
+    assert log_length(client, game_id) == 1
+
+
+def test_watch_polling_answers_changes_since_a_move(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client)
+    watcher = app.test_client()
+    assert watcher.get(f"/g/{game_id}?since=0", headers=HX).status_code == 204
+    move(client, game_id, "4,4")
+    response = watcher.get(f"/g/{game_id}?since=0", headers=HX)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    revealed = sum(row.count(d) for row in state(client, game_id)["board"] for d in "012345678")
+    assert len(cells(html)) == revealed
+    assert not [a for a in cells(html).values() if a.get("name") == "at"], "watchers get spans"
+    assert by_id(html)["watch"][1]["hx-get"] == f"/g/{game_id}?since=1"
+    assert watcher.get(f"/g/{game_id}?since=1", headers=HX).status_code == 204
+    assert watcher.get(f"/g/{game_id}?since=7", headers=HX).status_code == 400
+    assert watcher.get(f"/g/{game_id}?since=x", headers=HX).status_code == 400
+
+
+# -- errors --------------------------------------------------------------------------------
+
+
+def test_posts_without_a_csrf_token_are_refused(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    response = client.post(f"/g/{game_id}/move", data={"kind": "open", "at": "4,4"}, headers=HX)
+    assert response.status_code == 400
+    assert "security token" in response.get_data(as_text=True)
+    assert log_length(client, game_id) == 0
+    response = client.post("/new", data={"preset": "beginner"})
+    assert response.status_code == 400
+    bad = client.post(
+        f"/g/{game_id}/move", data={"kind": "open", "at": "4,4"},
+        headers={"X-CSRFToken": "forged", **HX},
+    )  # fmt: skip
+    assert bad.status_code == 400
+    assert log_length(client, game_id) == 0
+
+
+@pytest.mark.parametrize(
+    ("form", "code", "text"),
+    [
+        ({"kind": "open", "at": "x"}, 400, "at must be"),
+        ({"kind": "open", "at": "4;4"}, 400, "at must be"),
+        ({"kind": "open", "at": "9,0"}, 400, "row 9 is off the board"),
+        ({"kind": "open", "at": "0,-1"}, 400, "col -1 is off the board"),
+        ({"kind": "boom", "at": "1,1"}, 400, "kind must be one of"),
+        ({"kind": "open", "row": "1"}, 400, "col is missing"),
+    ],
+)
+def test_bad_moves_get_400_and_change_nothing(
+    client: FlaskClient, form: dict[str, str], code: int, text: str
+) -> None:
+    game_id = new_game(client)
+    headers = {"X-CSRFToken": csrf_token(client), **HX}
+    response = client.post(f"/g/{game_id}/move", data=form, headers=headers)
+    assert response.status_code == code
+    html = response.get_data(as_text=True)
+    assert text in html
+    assert 'id="toast"' in html and "c-" not in html, "an error answers with a message only"
+    assert log_length(client, game_id) == 0
+    token = {"X-CSRFToken": headers["X-CSRFToken"]}
+    page = client.post(f"/g/{game_id}/move", data=form, headers=token)
+    assert page.status_code == code and "<!doctype html>" in page.get_data(as_text=True)
+
+
+def test_unknown_games_are_404(client: FlaskClient) -> None:
+    for path in ("/g/nope", "/g/nope/replay/0", "/g/nope/replay?n=0"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert "There is no game with the id nope here." in response.get_data(as_text=True)
+    assert move(client, "nope", "0,0").status_code == 404
+
+
+def test_illegal_moves_get_409_with_an_explanation(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    move(client, game_id, "4,4")
+    board = state(client, game_id)["board"]
+    covered = next((r, c) for r in range(9) for c in range(9) if board[r][c] == ".")
+    move(client, game_id, f"{covered[0]},{covered[1]}", kind="flag")
+    response = move(client, game_id, f"{covered[0]},{covered[1]}")
+    assert response.status_code == 409
+    assert (
+        f"The cell at row {covered[0] + 1}, column {covered[1] + 1} is flagged"
+        in response.get_data(as_text=True)
+    )
+    revealed = next((r, c) for r in range(9) for c in range(9) if board[r][c] in "12345678")
+    chord = move(client, game_id, f"{revealed[0]},{revealed[1]}")
+    assert chord.status_code == 409 and "flagged neighbours" in chord.get_data(as_text=True)
+    assert log_length(client, game_id) == 2
+
+
+def test_moves_after_the_end_are_409(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    move(client, game_id, "4,4")
+    lose(client, game_id)
+    moves = log_length(client, game_id)
+    response = move(client, game_id, "0,0")
+    assert response.status_code == 409
+    assert "This game is over" in response.get_data(as_text=True)
+    assert log_length(client, game_id) == moves
+
+
+# -- endings -------------------------------------------------------------------------------
+
+
+def test_losing_shows_the_witness_and_the_real_layout(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    move(client, game_id, "4,4")
+    running = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert not MINE_CLASSES.search(running)
+    risky = cells_by_verdict(client, game_id, "?") or cells_by_verdict(client, game_id, "M")
+    loss = risky[len(risky) // 2]
+    response = move(client, game_id, f"{loss[0]},{loss[1]}")
+    html = response.get_data(as_text=True)
+    ids = by_id(html)
+    assert ids["game"][1].get("hx-swap-oob") == "true", "the end swaps the whole game"
+    st = state(client, game_id)
+    assert st["status"] == "lost" and tuple(st["loss"]) == loss
+    board_cells = cells(html)
+    boom = board_cells[f"c-{loss[0]}-{loss[1]}"]
+    assert {"boom", "wm"} <= set((boom.get("class") or "").split())
+    for r, row in enumerate(st["witness"]):
+        for c, ch in enumerate(row):
+            classes = set((board_cells[f"c-{r}-{c}"].get("class") or "").split())
+            assert ("wm" in classes) == (ch == "*")
+            assert ("rm" in classes) == (st["layout"][r][c] == "*")
+    assert "The devil wins" in html and 'id="show-real"' in html and 'id="show-witness"' in html
+    assert f"row {loss[0] + 1}, column {loss[1] + 1}" in html
+    assert "Boom" in ids["announce"][1].get("hx-swap-oob", "") or "Boom" in html
+    assert not [a for a in board_cells.values() if a.get("name") == "at"], "no more buttons"
+
+
+def test_winning_shows_time_and_moves(client: FlaskClient) -> None:
+    game_id = new_game(client, count="counted", seed="4")
+    move(client, game_id, "4,4")
+    moves = win(client, game_id)
+    html = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "You beat the devil" in html
+    stats = rf"Cleared in <strong>\d+:\d\d</strong> with <strong>{moves} moves</strong>"
+    assert re.search(stats, html)
+    assert "Play again" in html
+    assert 'data-end="' in html, "the clock has stopped"
+
+
+# -- replay ---------------------------------------------------------------------------------
+
+
+def test_replay_pages_and_fragments(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    move(client, game_id, "4,4")
+    board = state(client, game_id)["board"]
+    covered = next((r, c) for r in range(9) for c in range(9) if board[r][c] == ".")
+    move(client, game_id, f"{covered[0]},{covered[1]}", kind="flag")
+    for n in (0, 1, 2):
+        page = client.get(f"/g/{game_id}/replay/{n}")
+        fragment = client.get(f"/g/{game_id}/replay/{n}", headers=HX)
+        assert page.status_code == fragment.status_code == 200
+        assert "HX-Request" in page.headers["Vary"] and "HX-Request" in fragment.headers["Vary"]
+        body = fragment.get_data(as_text=True).strip()
+        assert body.startswith('<div id="replay-view"') and f'data-n="{n}"' in body
+        assert f'href="/g/{game_id}/replay/{n}"' in body, "share link"
+        replay_cells = {
+            a["id"]: a for _, a in elements(body) if (a.get("id") or "").startswith("rp-c-")
+        }
+        assert len(replay_cells) == 81
+        assert not MINE_CLASSES.search(body), "a running game's replay shows no mines"
+    start = client.get(f"/g/{game_id}/replay/0", headers=HX).get_data(as_text=True)
+    assert start.count("cell covered") == 81 and "Before the first move." in start
+    last = client.get(f"/g/{game_id}/replay/2", headers=HX).get_data(as_text=True)
+    assert f"Move 2 of 2: flag row {covered[0] + 1}, column {covered[1] + 1}." in last
+    # the slider's form: fragment for htmx, a redirect to the share URL otherwise
+    assert 'data-n="1"' in client.get(f"/g/{game_id}/replay?n=1", headers=HX).get_data(as_text=True)
+    assert 'data-n="2"' in client.get(f"/g/{game_id}/replay", headers=HX).get_data(as_text=True)
+    plain = client.get(f"/g/{game_id}/replay?n=1")
+    assert plain.status_code == 303 and plain.headers["Location"] == f"/g/{game_id}/replay/1"
+    for bad in ("/replay/3", "/replay?n=-1", "/replay?n=x"):
+        assert client.get(f"/g/{game_id}{bad}", headers=HX).status_code in (400, 404), bad
+
+
+def test_replay_of_a_finished_game_shows_its_mines(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    move(client, game_id, "4,4")
+    lose(client, game_id)
+    last = client.get(f"/g/{game_id}/replay/2", headers=HX).get_data(as_text=True)
+    assert " wm" in last and " boom" in last and "The game was lost." in last
+    first = client.get(f"/g/{game_id}/replay/1", headers=HX).get_data(as_text=True)
+    assert " wm" in first and " boom" not in first
+
+
+# -- render helpers --------------------------------------------------------------------------
+
+
+def test_hole_pattern_is_symmetric_and_leaves_room() -> None:
+    assert hole_pattern(4, 4) == []
+    assert sorted(map(tuple, hole_pattern(9, 9))) == [(3, 3), (3, 4), (4, 3), (4, 4)]
+    holes = {tuple(h) for h in hole_pattern(16, 16)}
+    assert len(holes) == 16
+    assert holes == {(15 - r, 15 - c) for r, c in holes}
+
+
+def test_status_counter_and_clock_formats() -> None:
+    assert render.format_duration(0) == "0:00"
+    assert render.format_duration(75) == "1:15"
+    assert render.format_duration(3725) == "1:02:05"
+    bar = render.StatusView(10, 0, "classic", "playing", None, None, "")
+    assert bar.lcd_mines == "010" and bar.clock == "0:00"
+    assert render.StatusView(-3, 0, "", "playing", None, None, "").lcd_mines == "-03"
+
+
+def test_torus_ghosts_follow_their_cells() -> None:
+    board = Board(3, 4, Topology.TORUS)
+    assert set(render.ghost_positions(board, 0, 0)) == {(3, 0), (0, 4), (3, 4)}
+    assert set(render.ghost_positions(board, 2, 3)) == {(-1, 3), (2, -1), (-1, -1)}
+    assert list(render.ghost_positions(board, 1, 1)) == []
+    position = Position.covered(board, 2).with_cells({0: ord("1")})
+    views = render.changed_views(position, [0])
+    assert {v.id for v in views} == {"c-0-0", "g-3-0", "g-0-4", "g-3-4"}
+    assert all(v.text == "1" for v in views)
+    square = Board(3, 4)
+    assert list(render.ghost_positions(square, 0, 0)) == []
+
+
+def test_cell_views_before_and_after_the_end() -> None:
+    position = Position.from_rows(["1F.", "..."], mines=2)
+    playing = [render.cell_view(position, c) for c in range(6)]
+    assert [v.kind for v in playing[:3]] == ["open", "flag", "covered"]
+    assert all(not {"rm", "wm"} & set(v.classes.split()) for v in playing)
+    ending = render.Ending(won=False, layout=frozenset({1, 4}), witness=frozenset({2, 4}), loss=2)
+    ended = [render.cell_view(position, c, ending) for c in range(6)]
+    assert set(ended[1].classes.split()) >= {"flag", "rm", "wrong-w"}
+    assert set(ended[2].classes.split()) >= {"wm", "boom"}
+    assert "your click" in ended[2].label and "mine in the devil's layout" in ended[2].label
+    assert set(ended[4].classes.split()) >= {"wm", "rm"}
