@@ -6,6 +6,7 @@ comments, and checked against the brute-force oracle where the oracle can say.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import subprocess
@@ -14,6 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import Scenario, profile, scenarios
 
 from devil import oracle
 from devil.board import Topology
@@ -403,6 +407,23 @@ def test_cpsat_backend_without_ortools(
     )
 
 
+def test_cpsat_timeout_is_reported(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cpsat = pytest.importorskip("devil.cpsat")
+
+    def give_up(*args: object, **kwargs: object) -> None:
+        raise cpsat.CpSatTimeout("one solve took more than 30 s")
+
+    monkeypatch.setattr(cpsat, "classify", give_up)
+    code, out, err = run(capsys, data("native.txt"), "--backend", "cpsat")
+    assert code == 2 and out == ""
+    assert err == (
+        "devil-check: the cpsat backend gave up (one solve took more than 30 s); "
+        "try --backend search\n"
+    )
+
+
 def test_bad_backend(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, data("native.txt"), "--backend", "magic")
     assert code == 2 and "argument --backend: invalid choice: 'magic'" in err
@@ -571,3 +592,61 @@ def test_console_script_stdin_json_and_errors() -> None:
     done = subprocess.run([script(), "-"], input="1?\nzz\n", capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "line 2, column 1: unexpected character 'z'" in done.stderr
+
+
+# -- end to end on random positions, against the oracle --------------------------------------
+
+
+def run_stdin(text: str, *argv: str) -> tuple[int, str, str]:
+    """``main`` on ``text`` given as stdin, without pytest fixtures (usable under hypothesis)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(text)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["-", *argv])
+    finally:
+        sys.stdin = saved
+    return code, out.getvalue(), err.getvalue()
+
+
+@profile()
+@given(scenarios(), st.sampled_from([Count.CLASSIC, Count.COUNTED]), st.data())
+def test_random_positions_match_the_oracle(
+    scenario: Scenario, count: Count, data: st.DataObject
+) -> None:
+    position = scenario.position
+    rule = ["--counted"] if count is Count.COUNTED else []
+    code, out, err = run_stdin(position.to_text(), "--format", "json", *rule)
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    verdicts = oracle.classify(position, count).verdicts
+    for cell, verdict in verdicts.items():
+        r, c = position.board.coord(cell)
+        assert doc["board"][r][c] == verdict.letter
+    assert doc["summary"]["covered"] == len(verdicts)
+    assert doc["topology"] == position.board.topology.value
+    # ask about one covered cell: the exit code and the witness follow its verdict
+    cell = data.draw(st.sampled_from(sorted(verdicts)))
+    r, c = position.board.coord(cell)
+    code, out, err = run_stdin(
+        position.to_text(), "--format", "json", "--cell", f"{r},{c}", "--witness", *rule
+    )
+    assert err == ""
+    assert code == (1 if verdicts[cell].could_be_mine else 0)
+    doc = json.loads(out)
+    if not verdicts[cell].could_be_mine:
+        assert doc["witness"] is None
+        return
+    layout = {
+        position.board.cell(i, j)
+        for i, row in enumerate(doc["witness"])
+        for j, ch in enumerate(row)
+        if ch == "*"
+    }
+    assert cell in layout
+    assert oracle.is_consistent(position, layout, count)
+    for i, row in enumerate(position.rows()):
+        for j, ch in enumerate(row):
+            if not position.is_covered(position.board.cell(i, j)):
+                assert doc["witness"][i][j] == ch
