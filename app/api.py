@@ -69,7 +69,7 @@ def _move(game_id: str, action: str) -> ResponseReturnValue:
     for field in ("row", "col"):
         if field not in data:
             raise InputError(field, f"{field} is missing from the request body")
-    _, after = games.play(game_id, action, data["row"], data["col"])
+    _, after = games.play(game_id, action, data["row"], data["col"], record)
     return jsonify(games.public_state(after))
 
 

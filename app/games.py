@@ -423,6 +423,7 @@ class GameService:
         self.cache_size = cache_size
         self._live: OrderedDict[str, _Cached] = OrderedDict()
         self._prefix: OrderedDict[tuple[str, int], Game] = OrderedDict()
+        self._params: OrderedDict[str, GameParams] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._locks = tuple(threading.RLock() for _ in range(64))
 
@@ -466,8 +467,25 @@ class GameService:
 
     def load(self, game_id: str) -> LoadedGame:
         """The game as its log says now (cache used only when it matches the log)."""
-        record = self.record(game_id)
-        return self._load_at(record, self.store.last_seq(game_id), self.store.events)
+        head = self.store.get_head(game_id) if _plausible_id(game_id) else None
+        if head is None:
+            raise UnknownGame(game_id)
+        record, last = head
+        return self._load_at(record, last, self.store.events)
+
+    def params(self, record: GameRow) -> GameParams:
+        """The game's parameters (immutable, so cached by id)."""
+        with self._cache_lock:
+            params = self._params.get(record.id)
+            if params is not None:
+                self._params.move_to_end(record.id)
+                return params
+        params = _params(record)
+        with self._cache_lock:
+            self._params[record.id] = params
+            while len(self._params) > 4 * self.cache_size:
+                self._params.popitem(last=False)
+        return params
 
     def _load_at(self, record: GameRow, last: int, fetch: Callable[..., list[Event]]) -> LoadedGame:
         """The game after log event ``last``; ``fetch(game_id, after=, upto=)`` reads events."""
@@ -478,7 +496,7 @@ class GameService:
             with self._lock_for(game_id):
                 entry = self._cached(game_id)
                 if entry is None or entry.seq > last:
-                    entry = _Cached(Game.new(_params(record)), 0, 0, None, None)
+                    entry = _Cached(Game.new(self.params(record)), 0, 0, None, None)
                 if entry.seq < last:
                     entry = _advance(entry, fetch(game_id, after=entry.seq, upto=last))
                     self._remember(game_id, entry)
@@ -531,15 +549,18 @@ class GameService:
         self._remember(game_id, entry)
         return CreatedGame(record, token, LoadedGame(record, game, 0, 0, None, None))
 
-    def play(self, game_id: str, action: str, row: Any, col: Any) -> tuple[LoadedGame, LoadedGame]:
+    def play(
+        self, game_id: str, action: str, row: Any, col: Any, record: GameRow | None = None
+    ) -> tuple[LoadedGame, LoadedGame]:
         """Apply one player action; returns the game before and after it.
 
         Raises InputError (bad action/row/col), UnknownGame, IllegalMove/GameOver; in
         every error case nothing is written.
         """
         action = parse_action(action)
-        record = self.record(game_id)
-        params = _params(record)
+        if record is None or record.id != game_id:
+            record = self.record(game_id)
+        params = self.params(record)
         r = parse_coord(row, "row", params.height)
         c = parse_coord(col, "col", params.width)
         cell = r * params.width + c
@@ -694,8 +715,11 @@ def game_record(game_id: str) -> GameRow:
     return get_service().record(game_id)
 
 
-def play(game_id: str, action: str, row: Any, col: Any) -> tuple[LoadedGame, LoadedGame]:
-    return get_service().play(game_id, action, row, col)
+def play(
+    game_id: str, action: str, row: Any, col: Any, record: GameRow | None = None
+) -> tuple[LoadedGame, LoadedGame]:
+    """Apply a player's action; ``record`` (already loaded for the owner check) saves a query."""
+    return get_service().play(game_id, action, row, col, record)
 
 
 def replay_game(game_id: str, n: int) -> Game:

@@ -171,8 +171,10 @@ def _configure_sqlite(engine: Engine) -> None:
     """WAL, busy timeout and foreign keys on every connection; transactions we begin.
 
     pysqlite's own transaction handling is switched off (``isolation_level = None``)
-    so that ``BEGIN`` is emitted here: plain ``BEGIN`` for reads, ``BEGIN IMMEDIATE``
-    when the connection asks for it with ``execution_options(sqlite_begin="IMMEDIATE")``.
+    so that ``BEGIN`` is emitted here: ``BEGIN IMMEDIATE`` when the connection asks for
+    it with ``execution_options(sqlite_begin="IMMEDIATE")``, nothing for ``"NONE"``
+    (single-statement reads run in autocommit: each statement sees one snapshot), plain
+    ``BEGIN`` otherwise.
     """
 
     @sa_event.listens_for(engine, "connect")
@@ -188,7 +190,8 @@ def _configure_sqlite(engine: Engine) -> None:
     @sa_event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        if mode != "NONE":
+            conn.exec_driver_sql(f"BEGIN {mode}")
 
 
 def make_engine(url: str) -> Engine:
@@ -224,8 +227,12 @@ class Store:
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn, conn.begin():
-            yield conn
+        """A connection for reads that each run as one statement."""
+        with self.engine.connect() as conn:
+            if self.dialect == "sqlite":
+                conn = conn.execution_options(sqlite_begin="NONE")
+            with conn.begin():
+                yield conn
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -297,6 +304,21 @@ class Store:
         with self._read() as conn:
             row = conn.execute(games.select().where(games.c.id == game_id)).mappings().first()
         return _game_row(row) if row is not None else None
+
+    def get_head(self, game_id: str) -> tuple[GameRow, int] | None:
+        """The game's row and the sequence number its log really ends at, in one query."""
+        log_end = (
+            sa.select(sa.func.coalesce(sa.func.max(events.c.seq), 0))
+            .where(events.c.game_id == games.c.id)
+            .scalar_subquery()
+            .label("log_end")
+        )
+        query = sa.select(games, log_end).where(games.c.id == game_id)
+        with self._read() as conn:
+            row = conn.execute(query).mappings().first()
+        if row is None:
+            return None
+        return _game_row(row), int(row["log_end"])
 
     def games_by_owner(self, owner: str, limit: int = 20) -> list[GameRow]:
         """The owner's games, newest first."""
@@ -398,20 +420,19 @@ class LogWriter:
         if last != expected_seq - 1:
             raise SequenceConflict(game_id, expected_seq, last)
         try:
-            with conn.begin_nested():
-                conn.execute(
-                    events.insert().values(
-                        game_id=game_id,
-                        seq=expected_seq,
-                        kind=kind,
-                        row=row,
-                        col=col,
-                        extra=extra,
-                        at=when,
-                    )
+            conn.execute(
+                events.insert().values(
+                    game_id=game_id,
+                    seq=expected_seq,
+                    kind=kind,
+                    row=row,
+                    col=col,
+                    extra=extra,
+                    at=when,
                 )
+            )
         except sa.exc.IntegrityError as exc:  # a writer that bypassed the lock
-            raise SequenceConflict(game_id, expected_seq, _last_seq(conn, game_id)) from exc
+            raise SequenceConflict(game_id, expected_seq, last) from exc
         changes: dict[str, Any] = {"last_seq": expected_seq, "updated_at": when}
         if summary is not None:
             changes.update(status=summary.status, moves=summary.moves)
