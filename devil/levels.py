@@ -193,6 +193,8 @@ class Deducer:
         return None
 
     def _single_rule(self, rule: Rule) -> Step | None:
+        if rule.exact not in (0, len(rule.cells)):
+            return None
         pos = self.position()
         assert rule.source is not None
         name = number_name(pos, rule).capitalize()
@@ -200,7 +202,7 @@ class Deducer:
         known = self._known_around(rule)
         if rule.exact == 0:
             why = (
-                f"{name} already has its {_count_word(rule.value)} ({cell_list(pos, known)})"
+                f"{name} already has its {_count_word(rule.value)}, at {cell_list(pos, known)}"
                 if known
                 else f"{name} has no mine around it"
             )
@@ -209,7 +211,11 @@ class Deducer:
                 1, "satisfied", (rule.source,), tuple(sorted(rule.cells)), (), (text,), known
             )
         if rule.exact == len(rule.cells):
-            more = f" still needs {_mines(rule.exact)}" if known else f" needs {_mines(rule.exact)}"
+            more = (
+                f" needs {_mines(rule.exact)} more besides {cell_list(pos, known)}"
+                if known
+                else f" needs {_mines(rule.exact)}"
+            )
             text = (
                 f"{name}{more} and has only {cells} left, so "
                 f"{'it is a mine' if len(rule.cells) == 1 else 'all of them are mines'}."

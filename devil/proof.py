@@ -753,12 +753,26 @@ def _mines_phrase(n: int) -> str:
 
 
 def _needs(rule: Rule, position: Position | None = None) -> str:
-    """``needs one mine`` or, when some are known, ``still needs one mine (it already has
-    (2,3))``."""
+    """``needs one mine`` or, when some are known, ``needs one more mine besides the one at
+    (2,3)``."""
     if rule.known:
-        have = cell_list(position, rule.known_at) if position and rule.known_at else rule.known
-        return f"still needs {_mines_phrase(rule.exact)} (it already has {have})"
+        if position is not None and rule.known_at:
+            where = cell_list(position, rule.known_at)
+            besides = f"the one at {where}" if rule.known == 1 else f"those at {where}"
+        else:
+            besides = _mines_phrase(rule.known) + " already found"
+        more = "no more mines" if rule.exact == 0 else f"{_mines_phrase(rule.exact)} more"
+        return f"needs {more} besides {besides}"
     return f"needs {_mines_phrase(rule.exact)}"
+
+
+def _other_cells(position: Position, cells: Iterable[Cell], mine: bool) -> str:
+    """``its other cell, (1,1), is safe`` / ``its other cells, (1,1) and (1,2), are mines``."""
+    listed = sorted(cells)
+    names = cell_list(position, listed)
+    if len(listed) == 1:
+        return f"its other cell, {names}, is {'a mine' if mine else 'safe'}"
+    return f"its other cells, {names}, are {'all mines' if mine else 'safe'}"
 
 
 def explain(position: Position, cell: Cell, mine: bool, rules: Sequence[Rule]) -> list[str]:
@@ -835,8 +849,8 @@ def _explain_pair(position: Position, cell: Cell, mine: bool, a: Rule, b: Rule) 
                 f"{number_name(position, one).capitalize()} {_needs(one, position)} and can put "
                 f"at most {_mines_phrase(at_most)} in the cells it shares with "
                 f"{number_name(position, other)}, {cell_list(position, shared)}.",
-                f"{number_name(position, other).capitalize()} {_needs(other, position)}, so its "
-                f"other cells, {cell_list(position, only_other)}, must all be mines.",
+                f"{number_name(position, other).capitalize()} {_needs(other, position)}, so "
+                f"{_other_cells(position, only_other, True)}.",
                 f"So {target} is {verdict}.",
             ]
         if not mine and at_least > 0 and other.exact - at_least == 0:
@@ -845,8 +859,8 @@ def _explain_pair(position: Position, cell: Cell, mine: bool, a: Rule, b: Rule) 
                 f"{_plural(len(only_one), 'cell')} outside the cells it shares with "
                 f"{number_name(position, other)}, so at least {_mines_phrase(at_least)} lies in "
                 f"{cell_list(position, shared)}.",
-                f"That already satisfies {number_name(position, other)}, so its other cells, "
-                f"{cell_list(position, only_other)}, are safe.",
+                f"That already satisfies {number_name(position, other)}, so "
+                f"{_other_cells(position, only_other, False)}.",
                 f"So {target} is {verdict}.",
             ]
     return None

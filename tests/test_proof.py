@@ -179,7 +179,7 @@ def test_known_mines_make_a_one_number_proof() -> None:
     proof = prove(position, cell_of(position, 1, 1), known_mines=[left_mine])
     assert (proof.verdict, proof.level, proof.numbers) == (Verdict.SAFE, 1, (0,))
     assert proof.known == (left_mine,)
-    assert "already has (1,0)" in proof.steps[0]
+    assert "besides the one at (1,0)" in proof.steps[0]
     assert proof.to_json(position)["known"] == [[1, 0]]
     # checked by brute force with the known mine placed: the 1 at (0,0) alone forces it
     with_mine = Position.from_line("121/...")
