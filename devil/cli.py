@@ -153,13 +153,23 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace | int:
 def _read_text(path: str) -> tuple[str, str]:
     """``(display name, text)`` of ``path``; ``-`` is stdin."""
     if path == "-":
-        return "<stdin>", sys.stdin.read()
+        return "<stdin>", _read_stdin()
     try:
         return path, Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"cannot read {path}: not UTF-8 text") from None
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _read_stdin() -> str:
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # a text stream without bytes underneath (tests use StringIO)
+        return sys.stdin.read()
+    try:
+        return bytes(buffer.read()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError("cannot read <stdin>: not UTF-8 text") from None
 
 
 def _load(args: argparse.Namespace) -> tuple[Position, str]:

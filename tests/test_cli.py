@@ -592,6 +592,9 @@ def test_console_script_stdin_json_and_errors() -> None:
     done = subprocess.run([script(), "-"], input="1?\nzz\n", capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "line 2, column 1: unexpected character 'z'" in done.stderr
+    done = subprocess.run([script(), "-"], input=b"\xff\xfe1?", capture_output=True)
+    assert done.returncode == 2
+    assert done.stderr == b"devil-check: cannot read <stdin>: not UTF-8 text\n"
 
 
 # -- end to end on random positions, against the oracle --------------------------------------

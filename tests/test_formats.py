@@ -281,6 +281,19 @@ def test_jsminesweeper_mines_header_disagrees_with_size_line() -> None:
     )
 
 
+def test_forced_jsminesweeper_without_a_size_line() -> None:
+    assert error("H1\n11\n", fmt="jsminesweeper") == (
+        "line 1, column 1: expected a size line WxHxM (width x height x mines), got 'H1'"
+    )
+
+
+def test_board_too_big(monkeypatch: pytest.MonkeyPatch) -> None:
+    import devil.board
+
+    monkeypatch.setattr(devil.board, "MAX_CELLS", 10)
+    assert error("....\n....\n....\n") == "board size 3x4 has more than 10 cells"
+
+
 def test_mines_header_not_a_number() -> None:
     assert error("# mines: lots\n1.\n") == (
         "line 1: mines header 'lots' is not a whole number >= 0"
