@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from flask import Flask, current_app, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from flask_wtf.csrf import CSRFProtect
+from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.exceptions import Forbidden
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -144,7 +144,7 @@ def _apply_limits(app: Flask, limiter: Limiter) -> None:
             return str(app.config[key])
 
         limited = limiter.shared_limit(value, scope=config_key.lower())(view)
-        app.view_functions[endpoint] = limited
+        app.view_functions[endpoint] = limited  # type: ignore[assignment]
 
 
 # -- setup -----------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def app_factory() -> Any:
 
 
 def make_server(options: dict[str, Any], load: Callable[[], Any] = app_factory) -> Any:
-    from gunicorn.app.base import BaseApplication
+    from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
     class MineDevilServer(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

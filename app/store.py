@@ -460,7 +460,7 @@ def _last_seq(conn: Connection, game_id: str) -> int:
     return int(conn.execute(query).scalar_one())
 
 
-def _game_row(row: Mapping[str, Any]) -> GameRow:
+def _game_row(row: Any) -> GameRow:
     return GameRow(
         id=row["id"],
         params=row["params"],
@@ -474,7 +474,7 @@ def _game_row(row: Mapping[str, Any]) -> GameRow:
     )
 
 
-def _event(row: Mapping[str, Any]) -> Event:
+def _event(row: Any) -> Event:
     return Event(
         game_id=row["game_id"],
         seq=row["seq"],
