@@ -109,6 +109,14 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+@bp.record_once
+def register_template_helpers(state: Any) -> None:
+    """Cell writers for the templates (``_cell.html``, ``_move.html``)."""
+    state.app.jinja_env.globals.update(
+        row_html=render.row_html, oob_cells_html=render.oob_cells_html
+    )
+
+
 @bp.after_request
 def vary_on_htmx(response: Response) -> Response:
     response.vary.add("HX-Request")
@@ -330,7 +338,8 @@ def game_view(loaded: LoadedGame, mover: bool) -> render.GameView:
         status=game.status.value,
         can_move=live,
         owner=mover,
-        board=render.board_view(position, interactive=live, ending=ending_of(game)),
+        position=position,
+        ending=ending_of(game),
         bar=bar,
         moves=loaded.moves,
         loss_where=loss_where,

@@ -539,3 +539,20 @@ def test_cell_views_before_and_after_the_end() -> None:
     assert set(ended[2].classes.split()) >= {"wm", "boom"}
     assert "your click" in ended[2].label and "mine in the devil's layout" in ended[2].label
     assert set(ended[4].classes.split()) >= {"wm", "rm"}
+
+
+def test_cell_markup_needs_no_escaping() -> None:
+    """render.cell_html writes CellView values unescaped: they must never hold HTML syntax."""
+    rows = ["12345678", "0.F#....", "........"]
+    position = Position.from_rows(rows, Topology.SQUARE, 5)
+    ending = render.Ending(False, frozenset({9, 16}), frozenset({10, 17}), 10)
+    for topology in Topology:
+        pos = Position(Board(3, 8, topology, position.board.holes), position.grid, 5)
+        for end in (None, ending):
+            board = render.board_view(pos, interactive=end is None, ending=end)
+            for row in board.rows:
+                for view in row.cells:
+                    for value in (view.id, view.classes, view.text, view.label, view.at):
+                        assert not set(value) & set("<>&\"'"), value
+                html = str(render.row_html(row, board.interactive, board.focus_id))
+                assert html.count("<") == 2 * len(row.cells)
