@@ -227,7 +227,10 @@ def cell_html(
         return f'<span id="{cid}" class="{classes}" aria-hidden="true"{extra}>{text}</span>'
     label = c.label
     if c.kind == "hole":
-        return f'<span id="{cid}" class="{classes}" role="gridcell" aria-label="{label}"{extra}></span>'
+        return (
+            f'<span id="{cid}" class="{classes}" role="gridcell" aria-label="{label}"{extra}>'
+            "</span>"
+        )
     tab = "0" if c.id == focus_id else "-1"
     if live:
         return (

@@ -553,6 +553,6 @@ def test_cell_markup_needs_no_escaping() -> None:
             for row in board.rows:
                 for view in row.cells:
                     for value in (view.id, view.classes, view.text, view.label, view.at):
-                        assert not set(value) & set("<>&\"'"), value
+                        assert not set(value) & set('<>&"'), value
                 html = str(render.row_html(row, board.interactive, board.focus_id))
                 assert html.count("<") == 2 * len(row.cells)
