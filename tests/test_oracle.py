@@ -8,7 +8,9 @@ cell and checks it with ``is_consistent``.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -277,3 +279,30 @@ def test_board_helper_sanity() -> None:
     # Guards the hand-checked hex case above against a change of convention.
     b = Board(2, 2)
     assert sorted(b.neighbours(0)) == [1, 2, 3]
+
+
+# -- the truth files -------------------------------------------------------------------
+
+POSITIONS = Path(__file__).parents[2] / "shared" / "positions"
+
+
+def small_truth_files() -> list[Path]:
+    """Sample positions with few enough edge cells for the oracle."""
+    if not POSITIONS.is_dir():
+        return []
+    return [
+        path
+        for path in sorted(POSITIONS.glob("inter_*.txt"))
+        if len(Position.from_text(path.read_text()).edge) <= oracle.MAX_EDGE
+    ]
+
+
+@pytest.mark.skipif(not POSITIONS.is_dir(), reason=f"no sample positions at {POSITIONS}")
+@pytest.mark.parametrize("path", small_truth_files(), ids=lambda p: p.stem)
+def test_truth_files(path: Path) -> None:
+    position = Position.from_text(path.read_text())
+    truth = json.loads(path.with_suffix("").with_suffix(".truth.json").read_text())
+    frontier = sorted(position.edge)
+    for count, key in ((Count.CLASSIC, "local"), (Count.COUNTED, "global")):
+        verdicts = oracle.classify(position, count).verdicts
+        assert "".join(verdicts[c].letter for c in frontier) == truth[key], key
