@@ -42,11 +42,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import api, games, security, store, teach, views
+    from app import api, games, live, security, store, teach, views
 
     store.init_app(app)
     games.init_app(app)
     app.register_blueprint(api.bp, url_prefix="/api")
+    app.register_blueprint(live.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(teach.bp)
     security.init_app(app)  # after the blueprints: wraps the rate-limited views

@@ -101,4 +101,6 @@ def defaults(
         "CREATE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_CREATE") or "60 per minute",
         "PROXY_HOPS": int(env.get("MINE_DEVIL_PROXY_HOPS") or 0),
         "GAME_CACHE_SIZE": 128,
+        "LIVE_POLL_SECONDS": 0.5,
+        "LIVE_MAX_SECONDS": 300,
     }

@@ -33,6 +33,7 @@ def app_config(data_dir: Path, **overrides: Any) -> dict[str, Any]:
         "DATA_DIR": str(data_dir),
         "DATABASE_URL": f"sqlite:///{data_dir / 'test.sqlite3'}",
         "RATELIMIT_ENABLED": False,
+        "LIVE_MAX_SECONDS": 0,  # event streams send the current state and close
     }
     config.update(overrides)
     return config
