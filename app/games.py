@@ -40,7 +40,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import click
 from flask import Flask, current_app
+from flask.cli import with_appcontext
 
 from app.store import (
     Event,
@@ -693,6 +695,15 @@ def init_app(app: Flask) -> None:
     app.extensions["mine_devil.games"] = GameService(
         get_store_for(app), int(app.config.get("GAME_CACHE_SIZE", 128))
     )
+    app.cli.add_command(rebuild_summaries_command)
+
+
+@click.command("rebuild-summaries")
+@with_appcontext
+def rebuild_summaries_command() -> None:
+    """Recompute every game's derived columns (status, moves, last_seq) from its log."""
+    count = get_service().rebuild_summaries()
+    click.echo(f"Rebuilt the summaries of {count} games from their logs.")
 
 
 def get_store_for(app: Flask) -> Store:

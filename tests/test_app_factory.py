@@ -140,3 +140,25 @@ def test_nothing_happens_at_import_time() -> None:
 
     assert not hasattr(package, "app")  # no module-level app object
     assert callable(package.create_app)
+
+
+def test_rebuild_summaries_command_restores_derived_columns(app: Flask) -> None:
+    from app.store import Summary
+    from tests.conftest import Api
+
+    api = Api(app.test_client())
+    game = api.create(width=6, height=6, mines=4, seed=11)
+    state = api.move(game, "reveal", 2, 2)
+    covered = next(
+        (r, c) for r, row in enumerate(state["board"]) for c, ch in enumerate(row) if ch == "."
+    )
+    api.move(game, "flag", *covered)
+    store = app.extensions["mine_devil.store"]
+    truth = store.get_game(game["id"])
+    assert (truth.moves, truth.last_seq) == (2, 2)
+    store.update_summary(game["id"], Summary("lost", 99), 42)
+    result = app.test_cli_runner().invoke(args=["rebuild-summaries"])
+    assert result.exit_code == 0, result.output
+    assert "1 games" in result.output
+    row = store.get_game(game["id"])
+    assert (row.status, row.moves, row.last_seq) == (truth.status, truth.moves, truth.last_seq)
