@@ -705,13 +705,15 @@ def analysis_of(
             out.append("selected")
         return " ".join(out)
 
+    select_base = analyse_url(line, count, step=step or None)
+
     def href_of(cell: Cell) -> str | None:
         if draw:
             return analyse_url(cycled(position, cell).line, count, draw=1)
         if not position.is_covered(cell):
             return None
         r, c = board.coord(cell)
-        return analyse_url(line, count, cell=f"{r},{c}", step=step or None)
+        return f"{select_base}&cell={r}%2C{c}"
 
     def tip_of(cell: Cell) -> str:
         p = probs.get(cell)

@@ -23,7 +23,7 @@ knowledge only grows, so deferring a harder step never makes a later one harder.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +116,17 @@ class Deducer:
         self.count = count
         self.known_mines: set[Cell] = set()
         self.known_safe: set[Cell] = set()
+        self._nb: dict[Cell, tuple[Cell, ...]] = {}
+        self.active: set[Cell] = {c for c in range(board.size) if ZERO <= self.grid[c] <= ZERO + 8}
+        """Revealed numbers that may still touch an unknown cell (the rest are done)."""
+        self._rules: dict[Cell, Rule] = {}
+        self._dirty: set[Cell] = set(self.active)
+
+    def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        got = self._nb.get(cell)
+        if got is None:
+            got = self._nb[cell] = self.board.neighbours(cell)
+        return got
 
     # -- views ----------------------------------------------------------------------------
 
@@ -134,25 +145,47 @@ class Deducer:
         )
 
     def rules(self) -> list[Rule]:
-        """One rule per revealed number with unknown neighbours, known mines taken away."""
-        out = []
-        grid, nb = self.grid, self.board.neighbours
-        for cell in range(self.board.size):
-            value = grid[cell] - ZERO
-            if not 0 <= value <= 8:
-                continue
-            cells = []
-            known: list[Cell] = []
-            for n in nb(cell):
-                if n in self.known_mines:
-                    known.append(n)
-                elif self.unknown(n):
-                    cells.append(n)
-            if cells:
-                need = value - len(known)
-                around = tuple(sorted(known))
-                out.append(Rule(cell, frozenset(cells), need, need, value, len(around), around))
-        return out
+        """One rule per revealed number with unknown neighbours, known mines taken away.
+
+        Rules are cached per number; only numbers next to cells that changed since the last
+        call (``touch``) are recomputed.
+        """
+        for cell in sorted(self._dirty & self.active):
+            rule = self._rule_of(cell)
+            if rule is None:
+                self.active.discard(cell)
+                self._rules.pop(cell, None)
+            else:
+                self._rules[cell] = rule
+        self._dirty.clear()
+        return [self._rules[c] for c in sorted(self._rules)]
+
+    def _rule_of(self, cell: Cell) -> Rule | None:
+        grid, mines, safe = self.grid, self.known_mines, self.known_safe
+        value = grid[cell] - ZERO
+        cells = []
+        known: list[Cell] = []
+        for n in self.neighbours(cell):
+            if n in mines:
+                known.append(n)
+            elif grid[n] == COVERED and n not in safe:
+                cells.append(n)
+        if not cells:
+            return None
+        need = value - len(known)
+        around = tuple(sorted(known))
+        return Rule(cell, frozenset(cells), need, need, value, len(around), around)
+
+    def touch(self, cells: Iterable[Cell]) -> None:
+        """Cells changed (revealed, found safe or a mine): their numbers need new rules."""
+        grid = self.grid
+        for c in cells:
+            if ZERO <= grid[c] <= ZERO + 8:
+                self.active.add(c)
+                self._dirty.add(c)
+            for n in self.neighbours(c):
+                if n in self.active:
+                    self._dirty.add(n)
 
     def unknown_cells(self) -> list[Cell]:
         return [c for c in range(self.board.size) if self.unknown(c)]
@@ -162,6 +195,7 @@ class Deducer:
     def apply(self, step: Step) -> None:
         self.known_mines.update(step.mines)
         self.known_safe.update(step.safe)
+        self.touch((*step.mines, *step.safe))
 
     # -- finding the next step --------------------------------------------------------------
 
@@ -183,7 +217,7 @@ class Deducer:
 
     def _known_around(self, rule: Rule) -> tuple[Cell, ...]:
         assert rule.source is not None
-        return tuple(sorted(n for n in self.board.neighbours(rule.source) if n in self.known_mines))
+        return tuple(sorted(n for n in self.neighbours(rule.source) if n in self.known_mines))
 
     def _single(self, rules: Sequence[Rule]) -> Step | None:
         for rule in rules:
@@ -527,13 +561,14 @@ def grade(
             level = max(level, step.level)
             used[step.level] = used.get(step.level, 0) + 1
             deducer.known_mines.update(step.mines)
+            deducer.touch(step.mines)
             revealed += _reveal(deducer, counts, step.safe)
     return Grade(level, True, used, revealed)
 
 
 def _reveal(deducer: Deducer, counts: bytearray, cells: Sequence[Cell]) -> int:
     """Reveal safe cells with the zero cascade; returns how many cells were revealed."""
-    grid, nb = deducer.grid, deducer.board.neighbours
+    grid, nb = deducer.grid, deducer.neighbours
     stack = [c for c in cells if grid[c] == COVERED]
     for c in stack:
         grid[c] = ZERO + counts[c]
@@ -542,6 +577,7 @@ def _reveal(deducer: Deducer, counts: bytearray, cells: Sequence[Cell]) -> int:
         c = stack.pop()
         done += 1
         deducer.known_safe.discard(c)
+        deducer.touch((c,))
         if counts[c] == 0:
             for n in nb(c):
                 if grid[n] == COVERED and n not in deducer.known_mines:
@@ -673,5 +709,6 @@ def _puzzle_in(
         batch = deducer.steps_at_level_one() if step.level == 1 else [step]
         for s in batch:
             deducer.known_mines.update(s.mines)
+            deducer.touch(s.mines)
             revealed += _reveal(deducer, counts, s.safe)
     return None
