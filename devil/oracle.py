@@ -129,9 +129,13 @@ def _check_edge_size(reading: _Reading, limit: int) -> None:
 
 
 def _edge_layouts(reading: _Reading) -> Iterator[Layout]:
-    """Every assignment of the edge cells that satisfies every revealed number."""
-    edge = reading.edge
+    """Every assignment of the edge cells that satisfies every revealed number.
+
+    Cells are taken number by number (each number's covered cells together), so that
+    a number is fully assigned soon after its first cell and bad branches end early.
+    """
     numbers = reading.numbers
+    edge = tuple(dict.fromkeys(c for n in numbers for c in sorted(n.covered)))
     touching: dict[Cell, list[int]] = {c: [] for c in edge}
     for index, number in enumerate(numbers):
         for c in number.covered:
