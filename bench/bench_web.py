@@ -29,6 +29,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -53,7 +54,7 @@ if str(ROOT) not in sys.path:
 from devil.board import Topology  # noqa: E402
 from devil.position import Position  # noqa: E402
 
-EXPERT = {"width": 30, "height": 16, "mines": 99}
+SECRET_KEYS = {"layout", "witness", "loss"}  # only once the game has ended
 TARGET_MEDIAN_MS = 10.0
 TARGET_P99_MS = 30.0
 
@@ -67,6 +68,7 @@ class Sample:
     seconds: float
     status: int
     size: int
+    done: float  # time.time() when the answer was read
 
 
 @dataclass
@@ -77,12 +79,27 @@ class PlayerLog:
 
 
 @dataclass(frozen=True)
+class Server:
+    base: str
+    group: int | None  # process group of a server we started (for its CPU time)
+
+
+@dataclass(frozen=True)
+class Run:
+    logs: list[PlayerLog]
+    seconds: float  # from the first request sent to the last answer read
+    client_cpu: float
+    server_cpu: float | None
+
+
+@dataclass(frozen=True)
 class Scenario:
     name: str
     players: int
     think: tuple[float, float]
     duration: float
     max_clicks: int
+    game: tuple[int, int, int] = (30, 16, 99)  # width, height, mines: expert
 
 
 # -- the server ------------------------------------------------------------------------
@@ -101,13 +118,16 @@ def wait_until_up(base: str, process: subprocess.Popen[bytes] | None, timeout: f
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
             raise SystemExit(f"the server exited with status {process.returncode} while starting")
+        conn = connect(base)
         try:
-            status, _, _ = request(connect(base), "GET", "/healthz")
+            status, _, _ = request(conn, "GET", "/healthz")
             if status == 200:
                 return
             last = f"GET /healthz answered {status}"
-        except OSError as error:
+        except (OSError, http.client.HTTPException) as error:
             last = str(error)
+        finally:
+            conn.close()
         time.sleep(0.2)
     raise SystemExit(f"the server at {base} did not come up in {timeout:.0f} s ({last})")
 
@@ -129,7 +149,7 @@ def server_command(how: str, port: int, data: str, extra_args: list[str]) -> lis
 
 
 @contextmanager
-def running_server(how: str, extra_args: list[str]) -> Iterator[str]:
+def running_server(how: str, extra_args: list[str]) -> Iterator[Server]:
     """Start the server on a free loopback port with a temp data dir; stop it after."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="mine-devil-bench-") as data:
@@ -143,13 +163,32 @@ def running_server(how: str, extra_args: list[str]) -> Iterator[str]:
         print(f"server: {' '.join(args[:1] + args[1:])}")
         try:
             wait_until_up(base, process, timeout=60)
-            yield base
+            yield Server(base, process.pid)
         finally:
             stop(process)
             log.close()
             if process.returncode not in (0, -signal.SIGTERM):
                 tail = (Path(data) / "server.log").read_text(errors="replace")[-2000:]
                 print(f"server exited {process.returncode}; log:\n{tail}", file=sys.stderr)
+
+
+def group_cpu_seconds(group: int) -> float:
+    """User + system CPU seconds of the live processes in a process group (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        if int(fields[2]) == group:  # fields after "(comm)": state, ppid, pgrp, ...
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def children_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
@@ -236,7 +275,7 @@ class Player:
             self.conn.close()  # the server closed the keep-alive connection: reconnect once
             self.conn = connect(self.base)
             status, data, seconds = request(self.conn, method, path, body, token)
-        self.log.samples.append(Sample(kind, seconds, status, len(data)))
+        self.log.samples.append(Sample(kind, seconds, status, len(data), time.time()))
         return status, data
 
     def think(self) -> None:
@@ -255,7 +294,9 @@ class Player:
         return self.log
 
     def play_one_game(self, clicks_left: Budget) -> str:
-        game = {**EXPERT, "no_guess": True, "seed": self.rng.randrange(2**31)}
+        width, height, mines = self.scenario.game
+        game = {"width": width, "height": height, "mines": mines}
+        game |= {"no_guess": True, "seed": self.rng.randrange(2**31)}
         status, data = self.call("create", "POST", "/api/games", game, None)
         if status != 201:
             return f"create answered {status}"
@@ -263,7 +304,7 @@ class Player:
         game_id, token = created["id"], created["token"]
         path = f"/api/games/{game_id}/reveal"
         self.think()
-        middle = {"row": EXPERT["height"] // 2, "col": EXPERT["width"] // 2}
+        middle = {"row": height // 2, "col": width // 2}
         status, data = self.call("first reveal", "POST", path, middle, token)
         if status != 200:
             return f"reveal answered {status}"
@@ -283,6 +324,8 @@ class Player:
             if status != 200:
                 return f"reveal answered {status}"
             state = state_of(data)
+            if state["status"] == "playing" and SECRET_KEYS & state.keys():
+                return f"LEAK: a running game's state has {sorted(SECRET_KEYS & state.keys())}"
         return str(state["status"])
 
 
@@ -321,13 +364,15 @@ def run_client_process(
     return logs
 
 
-def run_scenario(base: str, scenario: Scenario, processes: int) -> tuple[list[PlayerLog], float]:
+def run_scenario(server: Server, scenario: Scenario, processes: int) -> Run:
+    base = server.base
     processes = max(1, min(processes, scenario.players))
     seeds = list(range(scenario.players))
     groups = [seeds[i::processes] for i in range(processes)]
     clicks = [scenario.max_clicks * len(g) // scenario.players for g in groups]
     context = multiprocessing.get_context("spawn")
-    started = time.perf_counter()
+    client_before = children_cpu_seconds()
+    server_before = None if server.group is None else group_cpu_seconds(server.group)
     with context.Pool(processes) as pool:
         results = pool.starmap(
             run_client_process,
@@ -336,8 +381,16 @@ def run_scenario(base: str, scenario: Scenario, processes: int) -> tuple[list[Pl
                 for group, n in zip(groups, clicks, strict=True)
             ],
         )
-    elapsed = time.perf_counter() - started
-    return [log for logs in results for log in logs], elapsed
+    server_cpu = None if server.group is None else group_cpu_seconds(server.group)
+    if server_cpu is not None and server_before is not None:
+        server_cpu -= server_before
+    client_cpu = children_cpu_seconds() - client_before  # pool workers are reaped by now
+    logs = [log for group_logs in results for log in group_logs]
+    samples = [s for log in logs for s in log.samples]
+    window = 0.0
+    if samples:
+        window = max(s.done for s in samples) - min(s.done - s.seconds for s in samples)
+    return Run(logs, window, client_cpu, server_cpu)
 
 
 # -- the 100x100 response size -----------------------------------------------------------
@@ -378,7 +431,8 @@ def verdict(value: float, limit: float) -> str:
     return "ok" if value < limit else "MISSED"
 
 
-def print_scenario(scenario: Scenario, logs: list[PlayerLog], elapsed: float) -> None:
+def print_scenario(scenario: Scenario, run: Run) -> None:
+    logs, elapsed = run.logs, max(run.seconds, 1e-9)
     samples = [s for log in logs for s in log.samples]
     ok = [s for s in samples if s.status in (200, 201)]
     think = "none" if scenario.think[1] == 0 else f"{scenario.think[0]}-{scenario.think[1]} s"
@@ -399,6 +453,13 @@ def print_scenario(scenario: Scenario, logs: list[PlayerLog], elapsed: float) ->
         )
     reveals = [s.seconds * 1000 for s in ok if s.kind == "reveal"]
     print(f"requests/s (all kinds, answered 2xx): {len(ok) / elapsed:.0f}")
+    if run.server_cpu is not None and ok:
+        per_request = run.server_cpu / len(ok) * 1000
+        print(
+            f"server CPU: {run.server_cpu:.1f} s = {per_request:.1f} ms per request "
+            f"(so at most ~{(os.cpu_count() or 1) * 1000 / per_request:.0f} requests/s "
+            f"on {os.cpu_count()} cores); client CPU: {run.client_cpu:.1f} s"
+        )
     if reveals and scenario.think[1] > 0:
         median, p99 = statistics.median(reveals), percentile(reveals, 0.99)
         print(
@@ -460,18 +521,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cpus: {os.cpu_count()}, client processes: {args.processes}, expert 30x16/99 no-guess")
 
     @contextmanager
-    def given(url: str) -> Iterator[str]:
+    def given(url: str) -> Iterator[Server]:
         wait_until_up(url, None, timeout=10)
-        yield url
+        yield Server(url, None)
 
     server = given(args.url) if args.url else running_server(args.server, args.server_arg)
-    with server as base:
+    with server as running:
         for scenario in scenarios:
-            logs, elapsed = run_scenario(base, scenario, args.processes)
-            print_scenario(scenario, logs, elapsed)
+            print_scenario(scenario, run_scenario(running, scenario, args.processes))
         print("\n## response size of a click on a 100x100 board (1500 mines), JSON API")
         print(f"{'answer':<30} {'bytes':>8}")
-        for label, size in response_sizes(base):
+        for label, size in response_sizes(running.base):
             print(f"{label:<30} {size:>8}")
     return 0
 
