@@ -229,3 +229,11 @@ LARGER = ["big100_g00_s0", "adv-band_L200", "adv-ring_n60", "adv-ring3_n60", "ad
 @pytest.mark.parametrize("name", LARGER)
 def test_truth_files_larger(name: str) -> None:
     test_truth_files(POSITIONS / f"{name}.txt")
+
+
+def test_time_limit_raises_instead_of_guessing() -> None:
+    p = Position.from_line("1.1./..../..../1.1.")
+    with pytest.raises(cpsat.CpSatTimeout, match=r"status UNKNOWN after 0.0 s"):
+        cpsat.classify(p, time_limit=0.0)
+    with pytest.raises(cpsat.CpSatTimeout):
+        cpsat.witness(p, 1, time_limit=0.0)
