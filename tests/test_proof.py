@@ -476,3 +476,86 @@ def test_cli_explain_needs_a_cell(capsys: pytest.CaptureFixture[str], one_two_on
     code, _, err = run_cli(capsys, one_two_one, "--explain")
     assert code == 2
     assert "--explain needs --cell ROW,COL" in err
+
+
+def brute_level(board: Board, layout: frozenset[Cell], first: Cell) -> int | None:
+    """The board's level by brute force: at each point, the fewest numbers (1, 2, else 3 when
+    the oracle still finds a safe or mine cell) that, with the mines found so far, decide some
+    cell; apply what they decide and go on. None when stuck before the board is clear."""
+    counts = [sum(n in layout for n in board.neighbours(c)) for c in range(board.size)]
+    grid = bytearray(Position.covered(board).grid)
+    known: set[Cell] = set()
+
+    def reveal(cell: Cell) -> None:
+        stack = [cell]
+        while stack:
+            c = stack.pop()
+            if grid[c] != ord("."):
+                continue
+            grid[c] = ord("0") + counts[c]
+            if counts[c] == 0:
+                stack.extend(n for n in board.neighbours(c) if n not in known)
+
+    def decided_by(rules: list[tuple[frozenset[Cell], int]]) -> dict[Cell, int]:
+        cells = sorted(set().union(*(cells for cells, _ in rules)))
+        seen: dict[Cell, set[int]] = {c: set() for c in cells}
+        for bits in itertools.product((0, 1), repeat=len(cells)):
+            value = dict(zip(cells, bits, strict=True))
+            if all(sum(value[c] for c in cs) == need for cs, need in rules):
+                for c in cells:
+                    seen[c].add(value[c])
+        return {c: next(iter(v)) for c, v in seen.items() if len(v) == 1}
+
+    reveal(first)
+    level = 0
+    target = board.cell_count - len(layout)
+    while sum(1 for c in board.cells() if grid[c] != ord(".")) < target:
+        rules = []
+        for c in board.cells():
+            if grid[c] == ord(".") or grid[c] == ord("#"):
+                continue
+            around = [n for n in board.neighbours(c) if grid[n] == ord(".")]
+            unknown = frozenset(n for n in around if n not in known)
+            if unknown:
+                rules.append((unknown, counts[c] - sum(n in known for n in around)))
+        found: dict[Cell, int] = {}
+        step = 0
+        for size in (1, 2):
+            for combo in itertools.combinations(rules, size):
+                if size == 2 and not combo[0][0] & combo[1][0]:
+                    continue
+                found = decided_by(list(combo))
+                if found:
+                    break
+            if found:
+                step = size
+                break
+        if not found:
+            position = Position(board, bytes(grid), len(layout))
+            verdicts = oracle.classify(position).verdicts
+            found = {
+                c: int(v is Verdict.MINE)
+                for c, v in verdicts.items()
+                if v is not Verdict.EITHER and c not in known
+            }
+            if not found:
+                return None
+            step = 3
+        level = max(level, step)
+        for c, mine in found.items():
+            if mine:
+                known.add(c)
+            else:
+                reveal(c)
+    return level
+
+
+@profile()
+@given(st.integers(0, 100_000))
+def test_board_level_matches_a_brute_force_grader(seed: int) -> None:
+    rng = random.Random(seed)
+    board = Board(rng.randint(3, 5), rng.randint(3, 6), rng.choice(list(Topology)))
+    first = rng.randrange(board.size)
+    free = [c for c in board.cells() if c not in board.neighbourhood(first)]
+    layout = frozenset(rng.sample(free, min(len(free), rng.randint(1, 6))))
+    assert board_level(board, layout, first) == brute_level(board, layout, first)
