@@ -38,7 +38,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import click
 from flask import Flask, current_app
@@ -60,6 +61,8 @@ from devil.errors import InvalidMove
 from devil.game import Game, GameParams, Move, MoveKind, ParamsError, Status
 from devil.position import Position
 from devil.rules import Count, Mercy, Rules
+
+T = TypeVar("T")
 
 # -- limits and presets ------------------------------------------------------------------
 
@@ -420,9 +423,17 @@ class _Cached:
 class GameService:
     """Games over one ``Store``; holds the caches and the per-game locks."""
 
-    def __init__(self, store: Store, cache_size: int = 128):
+    def __init__(
+        self,
+        store: Store,
+        cache_size: int = 128,
+        run_cpu: Callable[[Callable[[], T]], T] | None = None,
+    ):
         self.store = store
         self.cache_size = cache_size
+        self.run_cpu: Callable[[Callable[[], Any]], Any] = run_cpu or _call
+        """Runs the engine's work (moves, replays). Under gevent: a real thread, so the
+        worker's other greenlets keep answering while a big first click computes."""
         self._live: OrderedDict[str, _Cached] = OrderedDict()
         self._prefix: OrderedDict[tuple[str, int], Game] = OrderedDict()
         self._params: OrderedDict[str, GameParams] = OrderedDict()
@@ -500,7 +511,8 @@ class GameService:
                 if entry is None or entry.seq > last:
                     entry = _Cached(Game.new(self.params(record)), 0, 0, None, None)
                 if entry.seq < last:
-                    entry = _advance(entry, fetch(game_id, after=entry.seq, upto=last))
+                    newer = fetch(game_id, after=entry.seq, upto=last)
+                    entry = self.run_cpu(partial(_advance, entry, newer))
                     self._remember(game_id, entry)
         return LoadedGame(
             record, entry.game, entry.seq, entry.hints, entry.started_at, entry.last_move_at
@@ -527,7 +539,7 @@ class GameService:
             hit = self._prefix.get(key)
         if hit is not None:
             return hit
-        game = Game.replay(_params(record), moves[:n])
+        game: Game = self.run_cpu(partial(Game.replay, self.params(record), moves[:n]))
         with self._cache_lock:
             self._prefix[key] = game
             while len(self._prefix) > self.cache_size:
@@ -586,7 +598,7 @@ class GameService:
         """Play the action on ``before``, append it as event ``before.seq + 1``, cache it."""
         move = _concrete_move(before.game, action, row, col)
         try:
-            game = before.game.play(move)
+            game = self.run_cpu(partial(before.game.play, move))
         except InvalidMove as exc:
             raise InputError("row", str(exc)) from None
         seq = before.seq + 1
@@ -628,6 +640,25 @@ class GameService:
             )
             count += 1
         return count
+
+
+def _call(work: Callable[[], T]) -> T:
+    return work()
+
+
+def cpu_runner(mode: str) -> Callable[[Callable[[], Any]], Any] | None:
+    """``"thread"``: run engine work in gevent's thread pool when gevent has patched this
+    process (the ``mine-devil`` worker), else inline. ``"inline"``: always inline."""
+    if mode != "thread":
+        return None
+    try:
+        from gevent import get_hub, monkey  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    if not monkey.is_module_patched("threading"):
+        return None
+    pool = get_hub().threadpool
+    return lambda work: pool.apply(work)
 
 
 def _params(record: GameRow) -> GameParams:
@@ -693,7 +724,9 @@ def get_service() -> GameService:
 
 def init_app(app: Flask) -> None:
     app.extensions["mine_devil.games"] = GameService(
-        get_store_for(app), int(app.config.get("GAME_CACHE_SIZE", 128))
+        get_store_for(app),
+        int(app.config.get("GAME_CACHE_SIZE", 128)),
+        cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))),
     )
     app.cli.add_command(rebuild_summaries_command)
 
