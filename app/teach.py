@@ -999,7 +999,16 @@ def puzzle() -> ResponseReturnValue:
     board = Board(h, w)
     key = (preset, level, count, seed)
     found = _puzzle_memo.get(
-        key, lambda: make_puzzle(board, m, level, count, random.Random(seed), max_tries=15)
+        key,
+        lambda: make_puzzle(
+            board,
+            m,
+            level,
+            count,
+            random.Random(seed),
+            max_tries=PUZZLE_TRIES,
+            deadline=time.monotonic() + GENERATION_SECONDS,
+        ),
     )
     if found is None:
         view = PuzzleView(
@@ -1083,7 +1092,10 @@ def _graded(
     )
 
 
-LEVEL_GAME_TRIES = 40
+LEVEL_GAME_TRIES = 400
+PUZZLE_TRIES = 200
+GENERATION_SECONDS = 4.0
+"""Puzzles and boards by level give up after this long (rare levels: level 3 on beginner)."""
 
 
 @bp.post("/levels/new")
@@ -1098,7 +1110,10 @@ def level_game() -> ResponseReturnValue:
     base = GameParams(height=h, width=w, mines=m, rules=Rules(count=count), no_guess=True)
     first = base.board().cell(h // 2, w // 2)
     rng = random.SystemRandom()
+    deadline = time.monotonic() + GENERATION_SECONDS
     for _ in range(LEVEL_GAME_TRIES):
+        if time.monotonic() > deadline:
+            break
         params = replace(base, seed=rng.randrange(2**62))
         game = Game.new(params).play(Move.reveal(h // 2, w // 2))
         if game.layout is None or not game.guaranteed:
@@ -1110,8 +1125,8 @@ def level_game() -> ResponseReturnValue:
             return redirect(url_for("views.game", game_id=created.id), 303)
     return _teach_error(
         503,
-        f"No {preset} board of level {level} turned up in {LEVEL_GAME_TRIES} tries: "
-        "try again or pick another level.",
+        f"No {preset} board of level {level} turned up in {GENERATION_SECONDS:.0f} seconds "
+        "(level 3 is rare on small boards): try again or pick another level.",
     )
 
 

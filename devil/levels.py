@@ -23,6 +23,7 @@ knowledge only grows, so deferring a harder step never makes a later one harder.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -624,15 +625,19 @@ def level_layout(
     count: Count,
     rng: random.Random,
     max_tries: int = 50,
+    deadline: float | None = None,
 ) -> LevelBoard | None:
     """Draw no-guess layouts (``devil.generate``) until one has exactly ``level``.
 
-    Returns None when ``max_tries`` layouts did not give that level.
+    Returns None when ``max_tries`` layouts did not give that level, or when
+    ``time.monotonic()`` passes ``deadline``.
     """
     from devil.generate import no_guess_layout
 
     rules = Rules(count=count)
     for tries in range(1, max_tries + 1):
+        if deadline is not None and time.monotonic() > deadline:
+            return None
         drawn = no_guess_layout(board, mines, first, rules, rng, max_tries=20)
         if not drawn.guaranteed:
             continue
@@ -669,10 +674,12 @@ def make_puzzle(
     rng: random.Random,
     max_tries: int = 40,
     min_revealed: float = 0.15,
+    deadline: float | None = None,
 ) -> Puzzle | None:
     """Play no-guess boards from their centre until a step of exactly ``level`` is the easiest
     one available (after at least ``min_revealed`` of the safe cells are open) and that step
-    shows a safe cell. None when ``max_tries`` boards never got there."""
+    shows a safe cell. None when ``max_tries`` boards never got there (or ``time.monotonic()``
+    passed ``deadline``)."""
     from devil.generate import no_guess_layout
 
     if level == 4 and count is not Count.COUNTED:
@@ -682,6 +689,8 @@ def make_puzzle(
         first = next(board.cells())
     rules = Rules(count=count)
     for tries in range(1, max_tries + 1):
+        if deadline is not None and time.monotonic() > deadline:
+            return None
         drawn = no_guess_layout(board, mines, first, rules, rng, max_tries=20)
         found = _puzzle_in(board, drawn.layout, first, level, count, min_revealed)
         if found is not None:
