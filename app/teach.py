@@ -1092,8 +1092,8 @@ def _graded(
     )
 
 
-LEVEL_GAME_TRIES = 400
-PUZZLE_TRIES = 200
+LEVEL_GAME_TRIES = 5000
+PUZZLE_TRIES = 5000
 GENERATION_SECONDS = 4.0
 """Puzzles and boards by level give up after this long (rare levels: level 3 on beginner)."""
 
