@@ -390,6 +390,7 @@ class GameView:
     ending: Ending | None
     bar: StatusView
     moves: int
+    mercy: str = "strict"
     loss_where: str = ""
     witness_mines: int = 0
     again: tuple[tuple[str, str], ...] = ()

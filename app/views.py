@@ -342,6 +342,7 @@ def game_view(loaded: LoadedGame, mover: bool) -> render.GameView:
         ending=ending_of(game),
         bar=bar,
         moves=loaded.moves,
+        mercy=params.rules.mercy.value,
         loss_where=loss_where,
         witness_mines=len(game.witness or ()),
         again=again_fields(params) if mover else (),

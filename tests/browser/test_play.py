@@ -327,3 +327,33 @@ def test_watchers_see_the_game_read_only(page: Page, live_server: str, browser: 
         assert read_rows(page)[0] == owner_rows
     finally:
         watcher_context.close()
+
+
+def test_clicking_a_satisfied_number_chords(page: Page, live_server: str) -> None:
+    start_game(page, live_server, preset="intermediate", count="counted", seed="9")
+    open_first(page, 8, 8)
+    for _ in range(40):
+        position = visible(page, 40)
+        classification = classify(position, Count.COUNTED)
+        board = position.board
+        # a number whose covered neighbours are all decided, with a mine and a safe cell
+        for number in position.revealed_cells():
+            near = [n for n in board.neighbours(number) if position.is_covered(n)]
+            verdicts = [classification.verdict(n) for n in near if not position.is_flagged(n)]
+            mines = [n for n in near if classification.verdict(n) is Verdict.MINE]
+            safe = [n for n in near if classification.verdict(n) is Verdict.SAFE]
+            if mines and safe and Verdict.EITHER not in verdicts:
+                break
+        else:
+            click(page, cell_selector(position, safe_covered(position, Count.COUNTED)[0]))
+            continue
+        for mine in mines:
+            if not position.is_flagged(mine):
+                click(page, cell_selector(position, mine), "right")
+        click(page, cell_selector(position, number))
+        after = visible(page, 40)
+        assert all(not after.is_covered(n) for n in safe), "the chord opened the safe cells"
+        assert all(after.is_flagged(n) for n in mines)
+        expect(page.locator("#announce")).to_contain_text("Opened")
+        return
+    pytest.fail("never found a number to chord")
