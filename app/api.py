@@ -63,13 +63,13 @@ def show(game_id: str) -> ResponseReturnValue:
 
 
 def _move(game_id: str, action: str) -> ResponseReturnValue:
-    record = games.game_record(game_id)
-    require_mover(record)
+    loaded = games.load_game(game_id)
+    require_mover(loaded.record)
     data = _body()
     for field in ("row", "col"):
         if field not in data:
             raise InputError(field, f"{field} is missing from the request body")
-    _, after = games.play(game_id, action, data["row"], data["col"], record)
+    _, after = games.play(game_id, action, data["row"], data["col"], loaded=loaded)
     return jsonify(games.public_state(after))
 
 

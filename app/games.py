@@ -564,14 +564,26 @@ class GameService:
         return CreatedGame(record, token, LoadedGame(record, game, 0, 0, None, None))
 
     def play(
-        self, game_id: str, action: str, row: Any, col: Any, record: GameRow | None = None
+        self,
+        game_id: str,
+        action: str,
+        row: Any,
+        col: Any,
+        record: GameRow | None = None,
+        loaded: LoadedGame | None = None,
     ) -> tuple[LoadedGame, LoadedGame]:
         """Apply one player action; returns the game before and after it.
 
+        ``record`` or ``loaded`` (the caller's copy, e.g. from its owner check) save a
+        query; a stale ``loaded`` is fine: the append notices and the move is recomputed.
         Raises InputError (bad action/row/col), UnknownGame, IllegalMove/GameOver; in
         every error case nothing is written.
         """
         action = parse_action(action)
+        if loaded is not None and loaded.id == game_id:
+            record = loaded.record
+        else:
+            loaded = None
         if record is None or record.id != game_id:
             record = self.record(game_id)
         params = self.params(record)
@@ -582,7 +594,7 @@ class GameService:
             raise InputError("row", f"row {r}, col {c} is a hole, not a cell of the board")
         with self._lock_for(game_id):
             # Optimistic: compute outside any database lock, append if nobody moved since.
-            before = self.load(game_id)
+            before = self._newest(loaded) if loaded is not None else self.load(game_id)
             try:
                 return self._commit(before, action, r, c, self.store.append_event)
             except SequenceConflict:
@@ -591,6 +603,15 @@ class GameService:
             with self.store.locked(game_id) as log:
                 before = self._load_at(record, log.last_seq(), _reader(log))
                 return self._commit(before, action, r, c, _appender(log))
+
+    def _newest(self, loaded: LoadedGame) -> LoadedGame:
+        """``loaded``, or the cached state if this process has moved the game since."""
+        entry = self._cached(loaded.id)
+        if entry is None or entry.seq <= loaded.seq:
+            return loaded
+        return LoadedGame(
+            loaded.record, entry.game, entry.seq, entry.hints, entry.started_at, entry.last_move_at
+        )
 
     def _commit(
         self, before: LoadedGame, action: str, row: int, col: int, append: Callable[..., Event]
@@ -760,10 +781,15 @@ def game_record(game_id: str) -> GameRow:
 
 
 def play(
-    game_id: str, action: str, row: Any, col: Any, record: GameRow | None = None
+    game_id: str,
+    action: str,
+    row: Any,
+    col: Any,
+    record: GameRow | None = None,
+    loaded: LoadedGame | None = None,
 ) -> tuple[LoadedGame, LoadedGame]:
-    """Apply a player's action; ``record`` (already loaded for the owner check) saves a query."""
-    return get_service().play(game_id, action, row, col, record)
+    """Apply a player's action; ``record``/``loaded`` (from the owner check) save a query."""
+    return get_service().play(game_id, action, row, col, record, loaded)
 
 
 def replay_game(game_id: str, n: int) -> Game:

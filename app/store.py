@@ -367,7 +367,9 @@ class Store:
             ).first()
             if found is None:
                 raise NoSuchGame(game_id)
-            yield LogWriter(conn, game_id)
+            # A separate statement, so that on PostgreSQL (read committed) it sees every
+            # event committed before the lock was granted.
+            yield LogWriter(conn, game_id, _last_seq(conn, game_id))
 
     def append_event(
         self,
@@ -392,12 +394,13 @@ class Store:
 class LogWriter:
     """One game's log inside a ``Store.locked`` transaction."""
 
-    def __init__(self, conn: Connection, game_id: str):
+    def __init__(self, conn: Connection, game_id: str, last_seq: int):
         self.conn = conn
         self.game_id = game_id
+        self._last = last_seq  # read under the lock; only this writer can change it
 
     def last_seq(self) -> int:
-        return _last_seq(self.conn, self.game_id)
+        return self._last
 
     def events(self, after: int = 0, upto: int | None = None) -> list[Event]:
         return _events(self.conn, self.game_id, after, upto)
@@ -416,7 +419,7 @@ class LogWriter:
         _check_kind(kind)
         conn, game_id = self.conn, self.game_id
         when = at or utcnow()
-        last = _last_seq(conn, game_id)
+        last = self._last
         if last != expected_seq - 1:
             raise SequenceConflict(game_id, expected_seq, last)
         try:
@@ -437,6 +440,7 @@ class LogWriter:
         if summary is not None:
             changes.update(status=summary.status, moves=summary.moves)
         conn.execute(games.update().where(games.c.id == game_id).values(**changes))
+        self._last = expected_seq
         return Event(game_id, expected_seq, kind, row, col, extra, when)
 
 
