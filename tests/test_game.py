@@ -10,6 +10,8 @@ import random
 from collections.abc import Iterable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from devil import oracle
 from devil.analysis import Layout, Verdict
@@ -18,6 +20,7 @@ from devil.errors import GameOver, IllegalMove, InvalidMove
 from devil.game import Game, GameParams, Move, MoveKind, ParamsError, Status
 from devil.position import Position
 from devil.rules import Count, Mercy, Rules
+from tests.strategies import boards, profile
 
 ZERO = ord("0")
 
@@ -616,3 +619,70 @@ def test_games_are_values() -> None:
     assert start.layout is None and start.moves == ()
     assert after != start
     assert hash(after) == hash(Game.replay(params, [Move.reveal(4, 4)]))
+
+
+# -- property test ------------------------------------------------------------------------
+
+
+@st.composite
+def games_and_moves(draw: st.DrawFn) -> tuple[GameParams, list[Move]]:
+    board = draw(boards(max_height=5, max_width=6))
+    keep = min(9 if board.topology is not Topology.HEX else 7, board.cell_count)
+    mines = draw(st.integers(0, board.cell_count - keep))
+    rules = Rules(draw(st.sampled_from(list(Count))), draw(st.sampled_from(list(Mercy))))
+    params = GameParams(
+        board.height, board.width, mines, board.topology, board.holes, rules,
+        no_guess=draw(st.booleans()), seed=draw(st.integers(0, 2**31)),
+    )  # fmt: skip
+    moves = draw(
+        st.lists(
+            st.builds(
+                Move,
+                st.sampled_from(list(MoveKind)),
+                st.integers(0, board.height - 1),
+                st.integers(0, board.width - 1),
+            ),
+            min_size=1,
+            max_size=25,
+        )
+    )
+    return params, moves
+
+
+@profile()
+@given(games_and_moves())
+def test_random_games_keep_their_invariants(case: tuple[GameParams, list[Move]]) -> None:
+    params, moves = case
+    board = params.board()
+    count = params.rules.count
+    game = Game.new(params)
+    played: list[Move] = []
+    for move in moves:
+        try:
+            after = game.play(move)
+        except (InvalidMove, IllegalMove) as e:
+            cell = move.row * board.width + move.col
+            assert isinstance(e, InvalidMove) == (cell in board.holes)
+            continue
+        played.append(move)
+        cell = board.cell(move.row, move.col)
+        if move.kind is MoveKind.REVEAL and game.layout is not None:
+            try:
+                verdict = oracle.classify(game.position, count).verdict(cell)
+            except ValueError:
+                verdict = None  # too big for the oracle
+            if verdict is Verdict.SAFE:
+                assert after.status is not Status.LOST
+            elif verdict is not None and params.rules.mercy is Mercy.STRICT:
+                assert after.status is Status.LOST and after.loss == cell
+        if after.status is Status.LOST:
+            assert after.witness is not None and after.loss in after.witness
+            assert oracle.is_consistent(after.position, after.witness, Count.CLASSIC)
+        if after.layout is not None:
+            assert numbers_match(after.position, after.layout)
+        assert after.revealed_count == sum(1 for _ in after.position.revealed_cells())
+        assert after.flag_count == after.position.grid.count(b"F")
+        game = after
+        if game.over:
+            break
+    assert Game.replay(params, played) == game
