@@ -178,8 +178,14 @@
       case "ArrowDown": move(cell, 1, 0, ctrl); break;
       case "ArrowLeft": move(cell, 0, -1, ctrl); break;
       case "ArrowRight": move(cell, 0, 1, ctrl); break;
-      case "Home": move(cell, ctrl ? -1 : 0, -1, true); if (ctrl) move(document.activeElement, -1, 0, true); break;
-      case "End": move(cell, ctrl ? 1 : 0, 1, true); if (ctrl) move(document.activeElement, 1, 0, true); break;
+      case "Home":
+        move(cell, 0, -1, true);
+        if (ctrl) move(cellOf(document.activeElement) || cell, -1, 0, true);
+        break;
+      case "End":
+        move(cell, 0, 1, true);
+        if (ctrl) move(cellOf(document.activeElement) || cell, 1, 0, true);
+        break;
       case "f": case "F":
         if (ctrl) return;
         flag(cell);

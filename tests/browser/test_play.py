@@ -288,6 +288,13 @@ def test_play_by_keyboard(page: Page, live_server: str) -> None:
     assert focused_id(page).endswith("-8")
     page.keyboard.press("Home")
     assert focused_id(page).endswith("-0")
+    page.keyboard.press("Control+End")
+    assert focused_id(page) == "c-8-8"
+    page.keyboard.press("Control+Home")
+    assert focused_id(page) == "c-0-0"
+    page.keyboard.press("Control+ArrowDown")
+    assert focused_id(page) == "c-8-0"
+    expect(page.locator("#board .cell[tabindex='0']")).to_have_count(1)
 
 
 def walk_to(page: Page, target: tuple[int, int]) -> None:
