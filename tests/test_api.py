@@ -546,3 +546,16 @@ def test_event_stream_closes_after_its_time(api: Api, client: FlaskClient) -> No
     game = api.create(**SMALL)
     body = client.get(f"/api/games/{game['id']}/events").get_data(as_text=True)
     assert body.count("event: move") == 1  # LIVE_MAX_SECONDS = 0 in tests
+
+
+@pytest.mark.slow
+def test_a_1000x1000_api_game_is_playable(api: Api) -> None:
+    game = api.create(width=1000, height=1000, mines=50_000, seed=1)
+    assert len(game["state"]["board"]) == 1000
+    state = api.move(game, "reveal", 500, 500)
+    assert state["board"][500][500] == "0"
+    opened = sum(ch != "." for row in state["board"] for ch in row)
+    assert opened > 10_000  # the first click cascades
+    flagged = api.move(game, "flag", *safe_or_any(state))
+    assert flagged["moves"] == 2
+    assert api.state(game["id"])["board"] == flagged["board"]
