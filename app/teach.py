@@ -15,6 +15,9 @@ Routes (blueprint ``teach``)::
                              (``preset``, ``level``, ``count``, ``seed``; ``answer`` r,c)
     POST /levels/new         a no-guess game whose level is the one asked for
 
+Rate limits: hints and the analysis page share the moves' bucket (``limit_moves``); puzzles and
+boards by level, which generate boards, share the new games' bucket (``limit_creates``).
+
 The hint ladder and the lessons only ever read the *visible* position while a game runs
 (the solver's verdicts on it are public knowledge); the layout is read only once the game
 has ended (the win's board level). Cell names on pages count from 1: ``(3,5)`` is row 3,
@@ -48,7 +51,7 @@ from werkzeug.exceptions import Forbidden
 
 from app import games, render
 from app.games import PRESETS, InputError, LoadedGame
-from app.security import can_move, ensure_owner, limit_creates
+from app.security import can_move, ensure_owner, limit_creates, limit_moves
 from devil import solver
 from devil.analysis import Classification, Verdict
 from devil.board import Board, BoardError, Cell, Topology
@@ -313,6 +316,7 @@ def hint_view(loaded: LoadedGame, mover: bool) -> HintView | None:
 
 
 @bp.post("/g/<game_id>/hint")
+@limit_moves
 def hint(game_id: str) -> ResponseReturnValue:
     record = games.game_record(game_id)
     if not can_move(record):
@@ -778,6 +782,7 @@ def _percent(p: float) -> str:
 
 
 @bp.get("/analyse")
+@limit_moves
 def analyse() -> ResponseReturnValue:
     args = request.args
     count = parse_count(args.get("count"))
@@ -984,6 +989,7 @@ _puzzle_memo = _Memo(64)
 
 
 @bp.get("/puzzle")
+@limit_creates
 def puzzle() -> ResponseReturnValue:
     args = request.args
     preset, h, w, m = parse_preset(args.get("preset"))

@@ -485,3 +485,18 @@ def test_level_game_has_the_level_asked_for(app: Flask, client: FlaskClient) -> 
         result = grade(board, game.layout, board.cell(4, 4), Count.CLASSIC)
     assert result.cleared and result.level == 2
     assert visible(s).board.height == 9
+
+
+def test_hints_and_puzzles_are_rate_limited(make_app: Callable[..., Flask]) -> None:
+    app = make_app(
+        WTF_CSRF_ENABLED=False,
+        RATELIMIT_ENABLED=True,
+        MOVE_RATE_LIMIT="3 per minute",
+        CREATE_RATE_LIMIT="2 per minute",
+    )
+    client = app.test_client()
+    game_id = new_game(client)  # one create
+    codes = [client.post(f"/g/{game_id}/hint", headers=HX).status_code for _ in range(4)]
+    assert codes[:3] == [200, 200, 200] and codes[3] == 429
+    assert client.get("/puzzle?preset=beginner&level=1&seed=1").status_code == 200
+    assert client.get("/puzzle?preset=beginner&level=1&seed=1").status_code == 429
