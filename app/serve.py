@@ -107,10 +107,17 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+SWITCH_INTERVAL = 0.001
+"""Seconds between GIL hand-offs in a worker: engine work runs in a thread (see
+``app.games.cpu_runner``), and a short interval lets the gevent hub answer cheap
+requests while a heavy first click computes (Python's default is 0.005)."""
+
+
 def app_factory() -> Any:
     """Build the app inside a worker (after gevent's monkey-patching); the master migrated."""
     from app import create_app
 
+    sys.setswitchinterval(SWITCH_INTERVAL)
     return create_app({"AUTO_MIGRATE": False})
 
 
