@@ -395,6 +395,9 @@ class GameView:
     witness_mines: int = 0
     again: tuple[tuple[str, str], ...] = ()
     watch_url: str | None = None
+    """For a watcher of a running game: where to fetch what changed since the current move."""
+    live_url: str | None = None
+    """For a watcher of a running game: the game's event stream (Server-Sent Events)."""
 
     @cached_property
     def board(self) -> BoardView:

@@ -329,9 +329,11 @@ def game_view(loaded: LoadedGame, mover: bool) -> render.GameView:
     loss_where = ""
     if game.loss is not None:
         loss_where = render.where(*position.board.coord(game.loss))
-    watch_url = None
+    watch_url = live_url = None
     if playing and not mover:
         watch_url = url_for("views.game", game_id=loaded.id, since=loaded.moves)
+        if "live.events" in current_app.view_functions:
+            live_url = url_for("live.events", game_id=loaded.id)
     return render.GameView(
         id=loaded.id,
         title=game_title(params),
@@ -347,6 +349,7 @@ def game_view(loaded: LoadedGame, mover: bool) -> render.GameView:
         witness_mines=len(game.witness or ()),
         again=again_fields(params) if mover else (),
         watch_url=watch_url,
+        live_url=live_url,
     )
 
 

@@ -300,7 +300,11 @@ def test_watchers_see_a_read_only_board_and_cannot_move(app: Flask, client: Flas
     assert "board-form" not in html and "flag-form" not in html
     assert not [a for a in cells(html).values() if a.get("name") == "at"]
     assert 'aria-readonly="true"' in html and "You are watching this game" in html
-    assert f'hx-get="/g/{game_id}?since=1"' in html, "the watcher's page polls for changes"
+    poll = by_id(html)["watch-poll"][1]
+    assert poll["hx-get"] == f"/g/{game_id}?since=1", "the watcher's page fetches changes"
+    assert poll["hx-trigger"] == "sse:move, sse:end, every 10s"
+    assert by_id(html)["watch"][1]["sse-connect"] == f"/api/games/{game_id}/events"
+    assert "/static/vendor/htmx-ext-sse.min.js" in html
     for kind in ("open", "flag"):
         response = move(watcher, game_id, "0,0", kind=kind)
         assert response.status_code == 403
@@ -319,7 +323,9 @@ def test_watch_polling_answers_changes_since_a_move(app: Flask, client: FlaskCli
     revealed = sum(row.count(d) for row in state(client, game_id)["board"] for d in "012345678")
     assert len(cells(html)) == revealed
     assert not [a for a in cells(html).values() if a.get("name") == "at"], "watchers get spans"
-    assert by_id(html)["watch"][1]["hx-get"] == f"/g/{game_id}?since=1"
+    poll = by_id(html)["watch-poll"][1]
+    assert poll["hx-get"] == f"/g/{game_id}?since=1" and poll["hx-swap-oob"] == "true"
+    assert "watch" not in by_id(html), "the event stream's element stays (no reconnect)"
     assert watcher.get(f"/g/{game_id}?since=1", headers=HX).status_code == 204
     assert watcher.get(f"/g/{game_id}?since=7", headers=HX).status_code == 400
     assert watcher.get(f"/g/{game_id}?since=x", headers=HX).status_code == 400
