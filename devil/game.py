@@ -292,12 +292,23 @@ class _Shared:
 
 
 class _Memo:
-    """Per-game caches that are not part of the game's value (never compared or shown)."""
+    """Per-game caches that are not part of the game's value (never compared or shown).
 
-    def __init__(self, shared: _Shared | None = None, counts: bytearray | None = None) -> None:
+    Each cache remembers the value it was computed from, so a game built by hand or by
+    ``dataclasses.replace`` never uses a cache that belongs to another position or layout.
+    """
+
+    def __init__(
+        self,
+        shared: _Shared | None = None,
+        counts: bytearray | None = None,
+        layout: Layout | None = None,
+    ) -> None:
         self.shared = shared
         self.counts = counts  # the numbers under every cell: derived from the layout, secret
+        self.counts_layout = layout
         self.analysis: PositionAnalysis | None = None
+        self.analysis_position: Position | None = None
 
     def __repr__(self) -> str:
         return "<memo>"
@@ -399,8 +410,9 @@ class Game:
     def analysis(self) -> PositionAnalysis:
         """The solver's analysis of the visible position (computed once, shared cache)."""
         memo = self._memo
-        if memo.analysis is None:
+        if memo.analysis is None or memo.analysis_position is not self.position:
             memo.analysis = self._shared().analyse(self.position)
+            memo.analysis_position = self.position
         return memo.analysis
 
     def _shared(self) -> _Shared:
@@ -408,11 +420,15 @@ class Game:
             self._memo.shared = _Shared(self.params.rules.count)
         return self._memo.shared
 
-    def _counts(self) -> bytearray:
-        assert self.layout is not None
-        if self._memo.counts is None:
-            self._memo.counts = mine_counts(self.params.board(), self.layout)
-        return self._memo.counts
+    def _counts(self) -> bytearray | None:
+        """The number under every cell for ``layout`` (None before the first reveal)."""
+        memo = self._memo
+        if self.layout is None:
+            return None
+        if memo.counts is None or memo.counts_layout is not self.layout:
+            memo.counts = mine_counts(self.params.board(), self.layout)
+            memo.counts_layout = self.layout
+        return memo.counts
 
     # -- playing ------------------------------------------------------------------------
 
@@ -453,7 +469,7 @@ class Game:
             raise IllegalMove(f"{move}: the cell at {where} is {state}")
         new_grid = bytearray(grid)
         new_grid[cell] = FLAG if flag else COVERED
-        memo = _Memo(self._memo.shared, self._memo.counts)
+        memo = _Memo(self._memo.shared, self._memo.counts, self._memo.counts_layout)
         return Game(
             self.params,
             Position(self.position.board, bytes(new_grid), self.params.mines),
@@ -479,7 +495,7 @@ class _Step:
         self.board = game.params.board()
         self.grid = bytearray(game.position.grid)
         self.layout = game.layout
-        self.counts: bytearray | None = game._memo.counts
+        self.counts = game._counts()
         self.guaranteed = game.guaranteed
         self.revealed = game.revealed_count
         self.status = Status.PLAYING
@@ -607,7 +623,7 @@ class _Step:
             self.status = Status.WON
 
     def finish(self) -> Game:
-        memo = _Memo(self.game._shared(), self.counts)
+        memo = _Memo(self.game._shared(), self.counts, self.layout)
         game = self.game
         return Game(
             self.params,

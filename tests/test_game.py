@@ -686,3 +686,22 @@ def test_random_games_keep_their_invariants(case: tuple[GameParams, list[Move]])
         if game.over:
             break
     assert Game.replay(params, played) == game
+
+
+def test_games_built_by_hand_or_replaced_do_not_reuse_caches() -> None:
+    import dataclasses
+
+    params = GameParams(9, 9, 10, no_guess=False, seed=4)
+    game = Game.new(params).play(Move.reveal(4, 4))
+    game.analysis()
+    verdicts = verdicts_of(game.position)
+    safe = min(c for c, v in verdicts.items() if v is Verdict.SAFE)
+    # a hand-built copy (fresh caches) plays a safe cell like the original
+    copy = made_game(params, game.position, game.layout or frozenset())
+    move = Move.reveal(*params.board().coord(safe))
+    assert copy.play(move).position == game.play(move).position
+    # replace() keeps the memo object; the caches notice the position changed
+    replaced = dataclasses.replace(game, position=copy.play(move).position)
+    covered = set(replaced.position.covered_cells())
+    assert set(replaced.analysis().classification().verdicts) == covered
+    assert safe not in covered
