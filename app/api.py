@@ -26,7 +26,7 @@ from flask.typing import ResponseReturnValue
 
 from app import games
 from app.games import API_MAX_SIDE, BROWSER_MAX_SIDE, InputError
-from app.security import current_owner, limit_creates, limit_moves, require_mover
+from app.security import current_owner, limit_creates, limit_moves, require_token
 
 bp = Blueprint("api", __name__)
 
@@ -64,7 +64,7 @@ def show(game_id: str) -> ResponseReturnValue:
 
 def _move(game_id: str, action: str) -> ResponseReturnValue:
     loaded = games.load_game(game_id)
-    require_mover(loaded.record)
+    require_token(loaded.record)
     data = _body()
     for field in ("row", "col"):
         if field not in data:

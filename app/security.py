@@ -6,7 +6,7 @@ Ownership
     ``MINE_DEVIL_SECURE_COOKIES=1``). A game remembers its creator's owner id and the
     sha256 of an API bearer token. Anyone with a game's link may watch it; only a
     request carrying the owner cookie or ``Authorization: Bearer <token>`` may move
-    (``can_move``).
+    (``can_move``; the CSRF-exempt JSON API takes the token only: ``require_token``).
 CSRF
     ``CSRFProtect`` guards every POST except the ``api`` blueprint (bearer tokens are
     not sent automatically by browsers). Pages put ``csrf_token()`` in
@@ -94,6 +94,21 @@ def require_mover(record: GameRow) -> None:
     raise Forbidden(
         f"only the player who created game {record.id} may move: send its token as "
         "'Authorization: Bearer <token>'"
+    )
+
+
+def require_token(record: GameRow) -> None:
+    """Abort with 403 unless the request carries the game's bearer token.
+
+    The JSON API is exempt from CSRF, so it must not accept the owner cookie (a browser
+    would attach it to a forged request); it takes bearer tokens only."""
+    token = bearer_token()
+    if token_matches(record, token):
+        return
+    if token is not None:
+        raise Forbidden(f"the bearer token is not valid for game {record.id}")
+    raise Forbidden(
+        f"moves in game {record.id} need its token: send 'Authorization: Bearer <token>'"
     )
 
 

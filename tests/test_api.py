@@ -559,3 +559,24 @@ def test_a_1000x1000_api_game_is_playable(api: Api) -> None:
     flagged = api.move(game, "flag", *safe_or_any(state))
     assert flagged["moves"] == 2
     assert api.state(game["id"])["board"] == flagged["board"]
+
+
+def test_api_moves_ignore_the_owner_cookie(make_app) -> None:
+    """The API is CSRF-exempt, so a browser's owner cookie alone must not move."""
+    from app.security import ensure_owner
+
+    app = make_app()
+
+    @app.get("/test-only/claim")
+    def claim() -> str:
+        return ensure_owner()
+
+    browser = Api(app.test_client())
+    browser.client.get("/test-only/claim")
+    game = browser.create(**SMALL)
+    row = app.extensions["mine_devil.store"].get_game(game["id"])
+    assert row.owner is not None  # the browser owns the game...
+    response = browser.client.post(f"/api/games/{game['id']}/reveal", json={"row": 1, "col": 1})
+    assert response.status_code == 403  # ...but the API wants the token
+    assert "Bearer" in response.json["error"]
+    assert browser.move(game, "reveal", 1, 1)["moves"] == 1
