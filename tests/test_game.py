@@ -705,3 +705,35 @@ def test_games_built_by_hand_or_replaced_do_not_reuse_caches() -> None:
     covered = set(replaced.position.covered_cells())
     assert set(replaced.analysis().classification().verdicts) == covered
     assert safe not in covered
+
+
+def test_replay_is_the_same_in_another_process() -> None:
+    """Gunicorn workers replay each other's games: nothing may depend on hash seeds."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "from devil.game import *\n"
+        "from devil.rules import *\n"
+        "p = GameParams(36, 36, 200, rules=Rules(Count.COUNTED, Mercy.FAIR), seed=3)\n"
+        "g = Game.new(p)\n"
+        "for m in ['flag 0 0', 'reveal 18 18', 'reveal 0 35', 'reveal 35 0']:\n"
+        "    if not g.over:\n"
+        "        g = g.play(Move.parse(m))\n"
+        "print(sorted(g.layout or ()), sorted(g.witness or ()), g.status, g.guaranteed)\n"
+        "print(g.position.line)\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=root,
+            env={"PYTHONHASHSEED": str(seed), "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in (1, 2)
+    }
+    assert len(outputs) == 1
