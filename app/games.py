@@ -431,6 +431,7 @@ class GameService:
     ):
         self.store = store
         self.cache_size = cache_size
+        self.cache_cells = CACHE_CELLS
         self.run_cpu: Callable[[Callable[[], Any]], Any] = run_cpu or _call
         """Runs the engine's work (moves, replays). Under gevent: a real thread, so the
         worker's other greenlets keep answering while a big first click computes."""
@@ -458,8 +459,7 @@ class GameService:
             if old is None or old.seq <= entry.seq:
                 self._live[game_id] = entry
                 self._live.move_to_end(game_id)
-            while len(self._live) > self.cache_size:
-                self._live.popitem(last=False)
+            _trim(self._live, self.cache_size, self.cache_cells, lambda e: _cells(e.game))
 
     def forget(self, game_id: str | None = None) -> None:
         """Drop cached states (all of them with no argument)."""
@@ -542,8 +542,7 @@ class GameService:
         game: Game = self.run_cpu(partial(Game.replay, self.params(record), moves[:n]))
         with self._cache_lock:
             self._prefix[key] = game
-            while len(self._prefix) > self.cache_size:
-                self._prefix.popitem(last=False)
+            _trim(self._prefix, self.cache_size, self.cache_cells, _cells)
         return game
 
     def hints_used(self, game_id: str) -> int:
@@ -661,6 +660,26 @@ class GameService:
             )
             count += 1
         return count
+
+
+CACHE_CELLS = 8_000_000
+"""Most board cells each cache keeps (a cached 1000x1000 game holds a few MB)."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _cells(game: Game) -> int:
+    return game.params.height * game.params.width
+
+
+def _trim(cache: OrderedDict[K, V], count: int, cells: int, size: Callable[[V], int]) -> None:
+    """Evict least recently used entries until at most ``count`` and ``cells`` remain
+    (the newest entry always stays)."""
+    total = sum(size(v) for v in cache.values())
+    while len(cache) > 1 and (len(cache) > count or total > cells):
+        _, evicted = cache.popitem(last=False)
+        total -= size(evicted)
 
 
 def _call(work: Callable[[], T]) -> T:

@@ -691,3 +691,14 @@ def test_browser_games_are_limited_to_200_per_side() -> None:
     scaled = parse_params({"width": 100, "height": 100})
     assert scaled.mines == round(100 * 100 * 99 / 480)  # expert density
     assert parse_params({}).seed != parse_params({}).seed  # a secret random seed by default
+
+
+def test_caches_are_bounded_by_board_cells(app: Flask, api: Api) -> None:
+    service = service_of(app)
+    service.cache_cells = 25_000
+    ids = [api.create(width=100, height=100, mines=10, seed=i)["id"] for i in range(4)]
+    for game_id in ids:
+        service.load(game_id)
+    assert list(service._live) == ids[-2:]  # two 100x100 games fit in 25,000 cells
+    for game_id in ids:  # evicted games still load, from the log
+        assert api.state(game_id)["width"] == 100
