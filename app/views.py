@@ -21,6 +21,7 @@ While a game runs, everything rendered comes from the visible position only
 
 from __future__ import annotations
 
+import gzip
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -117,9 +118,32 @@ def register_template_helpers(state: Any) -> None:
     )
 
 
+GZIP_MIN_BYTES = 16 * 1024
+"""HTML answers larger than this are gzipped for clients that accept it (a 200x200 board's
+page is ~6 MB of very repetitive markup and compresses ~30x)."""
+
+
 @bp.after_request
 def vary_on_htmx(response: Response) -> Response:
     response.vary.add("HX-Request")
+    return compress(response)
+
+
+def compress(response: Response) -> Response:
+    if (
+        response.direct_passthrough
+        or response.status_code != 200
+        or response.mimetype != "text/html"
+        or "Content-Encoding" in response.headers
+        or "gzip" not in request.headers.get("Accept-Encoding", "").lower()
+    ):
+        return response
+    body = response.get_data()
+    if len(body) < GZIP_MIN_BYTES:
+        return response
+    response.set_data(gzip.compress(body, compresslevel=5))
+    response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
     return response
 
 

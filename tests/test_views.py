@@ -8,6 +8,7 @@ the public API state: these tests never read the hidden layout.
 
 from __future__ import annotations
 
+import gzip
 import re
 from html.parser import HTMLParser
 from typing import Any
@@ -562,3 +563,16 @@ def test_cell_markup_needs_no_escaping() -> None:
                         assert not set(value) & set('<>&"'), value
                 html = str(render.row_html(row, board.interactive, board.focus_id))
                 assert html.count("<") == 2 * len(row.cells)
+
+
+def test_big_pages_are_gzipped_for_clients_that_accept_it(client: FlaskClient) -> None:
+    game_id = new_game(client, preset="expert")
+    plain = client.get(f"/g/{game_id}")
+    zipped = client.get(f"/g/{game_id}", headers={"Accept-Encoding": "gzip, deflate"})
+    assert "Content-Encoding" not in plain.headers
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped.headers["Vary"] and "HX-Request" in zipped.headers["Vary"]
+    assert gzip.decompress(zipped.get_data()) == plain.get_data()
+    assert len(zipped.get_data()) * 5 < len(plain.get_data())
+    small = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in small.headers, "small pages are sent as they are"
