@@ -8,6 +8,7 @@ Routes (blueprint ``teach``)::
     GET  /analyse            the analysis board: ``p`` a position in the one-line form,
                              ``count`` classic|counted, ``cell`` r,c (zero-based) selected,
                              ``step`` a deduction step to show, ``draw`` 1 for drawing mode,
+                             ``toggle`` r,c cycles a cell (drawing; 303 to the new ``p``),
                              ``new`` HxW for an empty board to draw on
     POST /analyse            pasted text in any format ``devil-check`` reads -> 303 to GET
     GET  /analyse/export.txt the position as native text; ``export.svg`` as a picture
@@ -484,6 +485,8 @@ class ACell:
     href: str | None
     tip: str = ""
     ghost: bool = False
+    action: str | None = None
+    """When set, the cell is a button of ``#analyse-form`` sending ``action=row,col``."""
 
 
 @dataclass(frozen=True)
@@ -607,6 +610,7 @@ def _grid_rows(
     href_of: Callable[[Cell], str | None],
     tip_of: Callable[[Cell], str],
     prefix: str,
+    action_of: Callable[[Cell], str | None] | None = None,
 ) -> tuple[tuple[ARow, ...], str]:
     view = render.board_view(position, interactive=False)
     rows = []
@@ -630,6 +634,7 @@ def _grid_rows(
                     label,
                     href_of(cell),
                     tip,
+                    action=action_of(cell) if action_of is not None else None,
                 )
             )
         rows.append(ARow(row.classes, tuple(cells), row.ghost))
@@ -709,15 +714,12 @@ def analysis_of(
             out.append("selected")
         return " ".join(out)
 
-    select_base = analyse_url(line, count, step=step or None)
-
-    def href_of(cell: Cell) -> str | None:
+    def action_of(cell: Cell) -> str | None:
+        """Cells are buttons of one GET form (``p`` and the rest ride in hidden fields), so a
+        100x100 board does not repeat its ``p`` in 10,000 links."""
         if draw:
-            return analyse_url(cycled(position, cell).line, count, draw=1)
-        if not position.is_covered(cell):
-            return None
-        r, c = board.coord(cell)
-        return f"{select_base}&cell={r}%2C{c}"
+            return "toggle"
+        return "cell" if position.is_covered(cell) else None
 
     def tip_of(cell: Cell) -> str:
         p = probs.get(cell)
@@ -726,7 +728,7 @@ def analysis_of(
             return ""
         return f"{v.value}, mine probability {_percent(p)}"
 
-    rows, board_classes = _grid_rows(position, classes_of, href_of, tip_of, "a-")
+    rows, board_classes = _grid_rows(position, classes_of, lambda c: None, tip_of, "a-", action_of)
     links = {
         "share": analyse_url(line, count),
         "text": url_for("teach.export_text", p=line),
@@ -791,6 +793,9 @@ def analyse() -> ResponseReturnValue:
         return redirect(analyse_url(blank_board(new, args.get("mines")).line, count, draw=1), 303)
     line = args.get("p") or DEFAULT_POSITION
     position = parse_line(line)
+    toggle = parse_cell_arg(position.board, args.get("toggle"), "toggle")
+    if toggle is not None:
+        return redirect(analyse_url(cycled(position, toggle).line, count, draw=1), 303)
     selected = parse_cell_arg(position.board, args.get("cell"))
     step = parse_int_arg(args.get("step"), "step", 0, MAX_STEPS, 0)
     draw = args.get("draw") == "1"

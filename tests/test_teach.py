@@ -400,10 +400,22 @@ def test_drawing_cycles_a_cell(client: FlaskClient) -> None:
     response = client.get("/analyse?new=2x3")
     assert response.status_code == 303
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    link = re.search(r'id="a-c-0-0" class="[^"]*" role="gridcell" href="([^"]+)"', page)
-    assert link
-    href = html.unescape(link.group(1))
-    assert "p=0../..." in href.replace("%2F", "/") and "draw=1" in href
+    assert re.search(r'id="a-c-0-0"[^>]*name="toggle" value="0,0"', page)
+    step = client.get("/analyse", query_string={"p": ".../...", "toggle": "0,0"})
+    assert step.status_code == 303
+    location = html.unescape(step.headers["Location"]).replace("%2F", "/")
+    assert "p=0../..." in location and "draw=1" in location
+    # 8 -> hole -> covered
+    hole = client.get("/analyse", query_string={"p": "8../...", "toggle": "0,0"})
+    assert "p=%23../..." in hole.headers["Location"].replace("%2F", "/")
+
+
+def test_cells_are_buttons_of_one_form_so_big_boards_stay_small(client: FlaskClient) -> None:
+    line = "/".join(["." * 60] * 60)
+    body = client.get("/analyse", query_string={"p": line}).get_data(as_text=True)
+    assert body.count(line) < 10, "the position is repeated per cell"
+    assert len(body) < 250 * 3600, f"{len(body)} bytes for 3600 cells"
+    assert 'name="cell" value="59,59"' in body
 
 
 def test_settings_change_topology_and_mines(client: FlaskClient) -> None:
