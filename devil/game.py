@@ -100,6 +100,8 @@ class GameParams:
             raise ParamsError(f"no_guess must be true or false, not {self.no_guess!r}")
         if not isinstance(self.holes, frozenset):
             object.__setattr__(self, "holes", frozenset(self.holes))
+        for hole in self.holes:
+            _require_int("hole", hole)
         if height < 1 or width < 1:
             raise ParamsError(f"board size {height}x{width}: height and width must be at least 1")
         if height * width > MAX_CELLS:

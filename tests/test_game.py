@@ -113,6 +113,7 @@ def test_params_defaults_are_expert() -> None:
         ({"mines": 2.5}, "mines must be a whole number"),
         ({"no_guess": "yes"}, "no_guess must be true or false"),
         ({"height": 3000, "width": 3000}, "more than"),
+        ({"holes": frozenset({"a"})}, "hole must be a whole number, not 'a'"),
     ],
 )
 def test_params_reject_bad_values_by_name(kwargs: dict[str, object], message: str) -> None:
