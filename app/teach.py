@@ -27,11 +27,13 @@ column 5 (the engine and ``devil-check`` count from 0).
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import re
 import threading
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -526,6 +528,11 @@ class Analysis:
     def highlight_json(self) -> str:
         return json.dumps(self.highlight, sort_keys=True)
 
+    @property
+    def param(self) -> tuple[str, str]:
+        """The position as the URL carries it: ``("p", line)`` or ``("z", compressed)``."""
+        return position_param(self.line)
+
 
 def parse_count(text: str | None) -> Count:
     try:
@@ -596,8 +603,47 @@ def cycled(position: Position, cell: Cell) -> Position:
     return Position.from_rows(rows, position.board.topology, position.mines)
 
 
+COMPACT_OVER = 1500
+"""Positions whose one-line form is longer than this travel in URLs compressed (``z``):
+servers cap the request line (gunicorn at 4094 bytes), and a 100x100 board is 10,100 bytes."""
+
+
+def position_param(line: str) -> tuple[str, str]:
+    """``("p", line)`` for a short position, ``("z", compressed)`` for a long one."""
+    if len(line) <= COMPACT_OVER:
+        return "p", line
+    packed = base64.urlsafe_b64encode(zlib.compress(line.encode("ascii"), 9)).decode("ascii")
+    return "z", packed.rstrip("=")
+
+
+def unpack_line(packed: str) -> str:
+    """The one-line form from a ``z`` parameter (size-limited: no decompression bombs)."""
+    try:
+        raw = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(raw, ANALYSE_MAX_TEXT + 1)
+        if len(text) > ANALYSE_MAX_TEXT or not inflater.eof:
+            raise InputError("z", f"the position is longer than {ANALYSE_MAX_TEXT} characters")
+        return text.decode("ascii")
+    except (ValueError, zlib.error) as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise InputError("z", "z is not a compressed position (damaged link?)") from None
+
+
+def line_arg(args: Mapping[str, str], default: str | None = None) -> Position:
+    """The position of a request: ``p`` (one-line form) or ``z`` (compressed)."""
+    if args.get("z"):
+        return parse_line(unpack_line(args["z"]))
+    line = args.get("p") or default
+    if not line:
+        raise InputError("p", "p is missing: give a position in the one-line form")
+    return parse_line(line)
+
+
 def analyse_url(line: str, count: Count, **extra: Any) -> str:
-    args = {"p": line}
+    key, value = position_param(line)
+    args = {key: value}
     if count is Count.COUNTED:
         args["count"] = "counted"
     args.update({k: str(v) for k, v in extra.items() if v is not None and v != ""})
@@ -731,8 +777,8 @@ def analysis_of(
     rows, board_classes = _grid_rows(position, classes_of, lambda c: None, tip_of, "a-", action_of)
     links = {
         "share": analyse_url(line, count),
-        "text": url_for("teach.export_text", p=line),
-        "svg": url_for("teach.export_svg", p=line, count=count.value),
+        "text": url_for("teach.export_text", **dict([position_param(line)])),
+        "svg": url_for("teach.export_svg", count=count.value, **dict([position_param(line)])),
         "draw": analyse_url(line, count, draw=1),
         "done": analyse_url(line, count),
         "first": analyse_url(line, count, step=1) if steps else "",
@@ -791,8 +837,7 @@ def analyse() -> ResponseReturnValue:
     new = args.get("new")
     if new:
         return redirect(analyse_url(blank_board(new, args.get("mines")).line, count, draw=1), 303)
-    line = args.get("p") or DEFAULT_POSITION
-    position = parse_line(line)
+    position = line_arg(args, DEFAULT_POSITION)
     toggle = parse_cell_arg(position.board, args.get("toggle"), "toggle")
     if toggle is not None:
         return redirect(analyse_url(cycled(position, toggle).line, count, draw=1), 303)
@@ -850,7 +895,7 @@ def analyse_paste() -> ResponseReturnValue:
 def analyse_settings() -> ResponseReturnValue:
     """Change topology, total mines or count rule of the position being analysed."""
     form = request.form
-    position = parse_line(form.get("p", ""))
+    position = line_arg(form)
     topology = position.board.topology
     if form.get("topology"):
         try:
@@ -867,7 +912,7 @@ def analyse_settings() -> ResponseReturnValue:
 
 @bp.get("/analyse/export.txt")
 def export_text() -> ResponseReturnValue:
-    position = parse_line(request.args.get("p", ""))
+    position = line_arg(request.args)
     response = Response(position.to_text(), mimetype="text/plain")
     response.headers["Content-Disposition"] = 'attachment; filename="position.txt"'
     return response
@@ -875,7 +920,7 @@ def export_text() -> ResponseReturnValue:
 
 @bp.get("/analyse/export.svg")
 def export_svg() -> ResponseReturnValue:
-    position = parse_line(request.args.get("p", ""))
+    position = line_arg(request.args)
     count = parse_count(request.args.get("count"))
     verdicts: Mapping[Cell, Verdict] = {}
     if count is Count.CLASSIC or position.mines is not None:

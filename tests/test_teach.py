@@ -512,3 +512,27 @@ def test_hints_and_puzzles_are_rate_limited(make_app: Callable[..., Flask]) -> N
     assert codes[:3] == [200, 200, 200] and codes[3] == 429
     assert client.get("/puzzle?preset=beginner&level=1&seed=1").status_code == 200
     assert client.get("/puzzle?preset=beginner&level=1&seed=1").status_code == 429
+
+
+def test_big_positions_travel_compressed(client: FlaskClient) -> None:
+    """Servers cap the request line (gunicorn: 4094 bytes): long positions use ``z``."""
+    rows = ["0" * 80] + ["1" * 80] + ["." * 80] * 78
+    line = "/".join(rows)
+    response = client.post("/analyse", data={"text": "\n".join(rows)})
+    assert response.status_code == 303
+    location = response.headers["Location"]
+    assert "z=" in location and "p=" not in location and len(location) < 4000
+    page = client.get(location)
+    assert page.status_code == 200
+    body = page.get_data(as_text=True)
+    assert 'name="z"' in body
+    assert (
+        client.get(location.replace("/analyse?", "/analyse/export.txt?")).get_data(as_text=True)
+        == line.replace("/", "\n") + "\n"
+    )
+
+
+def test_damaged_compressed_link_is_400(client: FlaskClient) -> None:
+    response = client.get("/analyse?z=not-a-position")
+    assert response.status_code == 400
+    assert "damaged link" in response.get_data(as_text=True)
