@@ -643,7 +643,7 @@ def line_arg(args: Mapping[str, str], default: str | None = None) -> Position:
 
 def analyse_url(line: str, count: Count, **extra: Any) -> str:
     key, value = position_param(line)
-    args = {key: value}
+    args: dict[str, Any] = {key: value}
     if count is Count.COUNTED:
         args["count"] = "counted"
     args.update({k: str(v) for k, v in extra.items() if v is not None and v != ""})
@@ -685,6 +685,16 @@ def _grid_rows(
             )
         rows.append(ARow(row.classes, tuple(cells), row.ghost))
     return tuple(rows), view.classes.replace("readonly", "analysis")
+
+
+def layout_grid(position: Position, layout: frozenset[Cell], prefix: str) -> tuple[ARow, ...]:
+    """A read-only copy of the board with ``layout``'s mines marked (an either-cell's proof)."""
+
+    def classes_of(cell: Cell) -> str:
+        return "lay-mine" if cell in layout else ""
+
+    rows, _ = _grid_rows(position, classes_of, lambda c: None, lambda c: "", prefix)
+    return rows
 
 
 def analysis_of(
@@ -729,15 +739,10 @@ def analysis_of(
     if error is None and selected is not None and position.is_covered(selected) and not draw:
         proof = prove(position, selected, count)
         if proof.layouts is not None:
-            layouts = tuple(
-                _grid_rows(
-                    position,
-                    lambda c, lay=lay: "lay-mine" if c in lay else "",  # type: ignore[misc]
-                    lambda c: None,
-                    lambda c: "",
-                    f"l{i}-",
-                )[0]
-                for i, lay in enumerate(proof.layouts)
+            with_mine, without = proof.layouts
+            layouts = (
+                layout_grid(position, with_mine, "l0-"),
+                layout_grid(position, without, "l1-"),
             )
         highlight["hl-number"] = ids(board, proof.numbers, "a-")
         highlight["hl-target"] = ids(board, [selected], "a-")
@@ -775,10 +780,11 @@ def analysis_of(
         return f"{v.value}, mine probability {_percent(p)}"
 
     rows, board_classes = _grid_rows(position, classes_of, lambda c: None, tip_of, "a-", action_of)
+    where: dict[str, Any] = dict([position_param(line)])
     links = {
         "share": analyse_url(line, count),
-        "text": url_for("teach.export_text", **dict([position_param(line)])),
-        "svg": url_for("teach.export_svg", count=count.value, **dict([position_param(line)])),
+        "text": url_for("teach.export_text", **where),
+        "svg": url_for("teach.export_svg", count=count.value, **where),
         "draw": analyse_url(line, count, draw=1),
         "done": analyse_url(line, count),
         "first": analyse_url(line, count, step=1) if steps else "",
@@ -800,7 +806,7 @@ def analysis_of(
         proof=proof,
         proof_steps=tuple(one_based(s) for s in proof.steps) if proof else (),
         proof_level=level_text(proof.level) if proof else "",
-        layouts=layouts,  # type: ignore[arg-type]
+        layouts=layouts,
         steps_total=len(steps),
         step=step,
         step_view=current,
