@@ -28,7 +28,13 @@ from fractions import Fraction
 from math import comb
 
 from devil._components import Piece, PieceKey, connected_sources, make_piece
-from devil._count import PieceCounts, count_by_search
+from devil._count import (
+    PieceCounts,
+    count_by_frontier,
+    count_by_search,
+    totals_by_frontier,
+    window_bounds_by_frontier,
+)
 from devil._frontier import covered_count, frontier_sources, neighbour_fn, read_number
 from devil._propagate import Frontier
 from devil._search import Backbone, GroupProblem, Search, Window, backbone, make_problem
@@ -68,19 +74,37 @@ class _PieceInfo:
         return self._backbone
 
     def windowed(self, window: Window) -> Backbone | None:
+        """The backbone among solutions whose total lies in the window."""
         if window not in self._windowed:
-            self._windowed[window] = backbone(self.piece.problem, window)
+            lo, hi, allowed = window
+            if allowed is None:
+                allowed = _interval(lo, hi)
+            got = window_bounds_by_frontier(self.piece.problem, allowed)
+            if got is not None:
+                low, high = got
+                ok = all(h >= 0 for h in high)
+                self._windowed[window] = Backbone(low, high, []) if ok else None
+            else:
+                self._windowed[window] = backbone(self.piece.problem, window)
         return self._windowed[window]
 
     def mine_range(self) -> tuple[int, int]:
         """The fewest and most mines a solution of the piece can have."""
         if self._range is None:
             problem = self.piece.problem
-            self._range = (_extreme(problem, lowest=True), _extreme(problem, lowest=False))
+            if self._totals is None:
+                self._totals = totals_by_frontier(problem)
+            if self._totals is not None:
+                mask = self._totals
+                self._range = (_lowest(mask), mask.bit_length() - 1)
+            else:
+                self._range = (_extreme(problem, lowest=True), _extreme(problem, lowest=False))
         return self._range
 
     def totals(self) -> int:
         """Bitmask of the achievable mine totals of the piece."""
+        if self._totals is None:
+            self._totals = totals_by_frontier(self.piece.problem)
         if self._totals is None:
             low, high = self.mine_range()
             problem = self.piece.problem
@@ -95,7 +119,8 @@ class _PieceInfo:
 
     def counts(self) -> PieceCounts:
         if self._counts is None:
-            self._counts = count_by_search(self.piece.problem)
+            problem = self.piece.problem
+            self._counts = count_by_frontier(problem) or count_by_search(problem)
         return self._counts
 
 
@@ -199,6 +224,8 @@ class PositionAnalysis:
             self.mines_left = position.mines - sum(known.values())
         self._windows: list[Window] | None = None
         self._deep_verdict = Verdict.EITHER
+        self._override: Classification | None = None
+        """Verdicts from another backend (``Solver(backend="cpsat")``)."""
         self._decide()
 
     # -- deciding ----------------------------------------------------------------------
@@ -276,6 +303,10 @@ class PositionAnalysis:
             raise ValueError(f"the cell {cell} is not a covered cell of this position")
 
     def verdict(self, cell: Cell) -> Verdict:
+        if self._override is not None:
+            if cell not in self._override.verdicts:
+                self._check_covered(cell)
+            return self._override.verdict(cell)
         value = self._known.get(cell)
         if value is not None:
             return Verdict.MINE if value else Verdict.SAFE
@@ -289,6 +320,8 @@ class PositionAnalysis:
         return _verdict(bb.high[g] >= 1, bb.low[g] <= size - 1)
 
     def classification(self) -> Classification:
+        if self._override is not None:
+            return self._override
         grid = self.position.grid
         verdicts = dict.fromkeys(
             (m.start() for m in _COVERED_RE.finditer(grid)), self._deep_verdict
@@ -604,28 +637,157 @@ def _check_backend(backend: str) -> None:
 
 
 class Solver:
-    """The incremental solver used by games; caches piece results by content."""
+    """The incremental solver used by games; caches piece results by content.
+
+    It remembers the last position it analysed. When the next one only reveals
+    cells (the normal course of a game), ``analyse`` updates the residual
+    constraints around the changed cells, re-propagates from there and rebuilds
+    only the pieces that changed; anything else (cells covered again, another
+    board) falls back to a full build. Every ``PositionAnalysis`` it returns is an
+    independent value: later calls do not change it.
+    """
 
     def __init__(self, count: Count = Count.CLASSIC, backend: str = "search") -> None:
         _check_backend(backend)
         self.count = count
         self.backend = backend
         self._cache = _Cache()
+        self._last: Position | None = None
+        self._frontier: Frontier | None = None
+        self._piece_of: dict[Cell, int] = {}
+        self._pieces: dict[int, tuple[list[Cell], _PieceInfo]] = {}
+        self._next_id = 0
+        self._covered = 0
 
     def analyse(
         self, position: Position, changed: Iterable[Cell] | None = None
     ) -> PositionAnalysis:
+        """The analysis of ``position``; ``changed``: cells that differ from the last one."""
+        if self.backend == "cpsat":
+            return self._analyse_cpsat(position)
+        if not self._update(position, changed):
+            self._rebuild(position)
+        assert self._frontier is not None
+        infos = [info for _, info in self._pieces.values()]
+        return PositionAnalysis(
+            position, self.count, dict(self._frontier.known), infos, self._covered
+        )
+
+    def _analyse_cpsat(self, position: Position) -> PositionAnalysis:
+        """The cpsat backend: verdicts from ``devil.cpsat``, the rest from the search."""
+        from devil import cpsat
+
+        self._rebuild(position)
+        assert self._frontier is not None
+        infos = [info for _, info in self._pieces.values()]
+        analysis = PositionAnalysis(
+            position, self.count, dict(self._frontier.known), infos, self._covered
+        )
+        analysis._override = cpsat.classify(position, self.count)
+        return analysis
+
+    # -- full build --------------------------------------------------------------------
+
+    def _rebuild(self, position: Position) -> None:
+        self._last = None
         frontier = Frontier(position)
         nb = neighbour_fn(position.board)
         for s in frontier_sources(position):
             cells, need = read_number(position, s, nb)
             frontier.add(s, cells, need)
         frontier.run()
-        comps = connected_sources(sorted(frontier.cons), frontier.cons, frontier.sources_of)
-        infos = [self._cache.info(comp, frontier) for comp in comps]
-        return PositionAnalysis(
-            position, self.count, dict(frontier.known), infos, covered_count(position)
-        )
+        frontier.take_dirty()
+        self._frontier = frontier
+        self._piece_of = {}
+        self._pieces = {}
+        self._register(connected_sources(sorted(frontier.cons), frontier.cons, frontier.sources_of))
+        self._covered = covered_count(position)
+        self._last = position
+
+    def _register(self, comps: list[list[Cell]]) -> None:
+        assert self._frontier is not None
+        piece_of = self._piece_of
+        for comp in comps:
+            pid = self._next_id
+            self._next_id += 1
+            for src in comp:
+                old = piece_of.get(src)
+                if old is not None:  # an untouched piece merged into this one
+                    self._pieces.pop(old, None)
+                piece_of[src] = pid
+            self._pieces[pid] = (comp, self._cache.info(comp, self._frontier))
+
+    # -- incremental update ------------------------------------------------------------
+
+    def _update(self, position: Position, changed: Iterable[Cell] | None) -> bool:
+        """Apply the difference from the last position; False when a full build is needed."""
+        last = self._last
+        frontier = self._frontier
+        if last is None or frontier is None or last.board != position.board:
+            return False
+        if changed is None:
+            changed = _diff(last.grid, position.grid)
+        cells = list(changed)
+        if len(cells) * 4 > position.board.size:
+            return False
+        old, new = last.grid, position.grid
+        revealed: list[Cell] = []
+        for c in cells:
+            a, b = old[c], new[c]
+            if a == b:
+                continue
+            if a in _COVERED_BYTES and b in _COVERED_BYTES:
+                continue  # a flag placed or removed: not a constraint
+            if a in _COVERED_BYTES and _ZERO <= b <= _ZERO + 8:
+                revealed.append(c)
+                continue
+            return False
+        self._last = None  # until the update succeeds
+        try:
+            frontier.position = position
+            for c in revealed:
+                frontier.reveal(c)
+            nb = neighbour_fn(position.board)
+            for c in revealed:
+                got, need = read_number(position, c, nb)
+                if got:
+                    frontier.add(c, got, need)
+            frontier.run()
+        except InconsistentPosition:
+            return False  # the full build names the unsatisfiable number
+        self._refresh_pieces(frontier.take_dirty())
+        self._covered -= len(revealed)
+        self._last = position
+        return True
+
+    def _refresh_pieces(self, dirty: set[Cell]) -> None:
+        frontier = self._frontier
+        assert frontier is not None
+        starts: set[Cell] = set()
+        for src in dirty:
+            pid = self._piece_of.pop(src, None)
+            if pid is not None and pid in self._pieces:
+                comp, _ = self._pieces.pop(pid)
+                starts.update(comp)
+            starts.add(src)
+        for src in starts:
+            self._piece_of.pop(src, None)
+        live = sorted(s for s in starts if s in frontier.cons)
+        self._register(connected_sources(live, frontier.cons, frontier.sources_of))
+
+
+_COVERED_BYTES = frozenset(b".F")
+_ZERO = ord("0")
+_NONZERO_RE = re.compile(b"[^\x00]")
+
+
+def _diff(old: bytes, new: bytes) -> list[Cell]:
+    """Cells whose byte differs (byte-wise XOR of the grids as big integers)."""
+    x = int.from_bytes(old, "little") ^ int.from_bytes(new, "little")
+    if not x:
+        return []
+    data = x.to_bytes(len(old), "little")
+    return [m.start() for m in _NONZERO_RE.finditer(data)]
 
 
 # -- module functions ------------------------------------------------------------------
