@@ -500,7 +500,13 @@ class GameService:
                 self._params.popitem(last=False)
         return params
 
-    def _load_at(self, record: GameRow, last: int, fetch: Callable[..., list[Event]]) -> LoadedGame:
+    def _load_at(
+        self,
+        record: GameRow,
+        last: int,
+        fetch: Callable[..., list[Event]],
+        run: Callable[[Callable[[], Any]], Any] | None = None,
+    ) -> LoadedGame:
         """The game after log event ``last``; ``fetch(game_id, after=, upto=)`` reads events."""
         game_id = record.id
         entry = self._cached(game_id)
@@ -512,7 +518,7 @@ class GameService:
                     entry = _Cached(Game.new(self.params(record)), 0, 0, None, None)
                 if entry.seq < last:
                     newer = fetch(game_id, after=entry.seq, upto=last)
-                    entry = self.run_cpu(partial(_advance, entry, newer))
+                    entry = (run or self.run_cpu)(partial(_advance, entry, newer))
                     self._remember(game_id, entry)
         return LoadedGame(
             record, entry.game, entry.seq, entry.hints, entry.started_at, entry.last_move_at
@@ -598,10 +604,12 @@ class GameService:
                 return self._commit(before, action, r, c, self.store.append_event)
             except SequenceConflict:
                 pass  # another process moved first
-            # Pessimistic: hold the game's log while recomputing on its newest state.
+            # Pessimistic: hold the game's log while recomputing on its newest state. The
+            # engine runs inline here: a greenlet holding SQLite's write lock must not
+            # yield to others that would block on it inside the sqlite3 C library.
             with self.store.locked(game_id) as log:
-                before = self._load_at(record, log.last_seq(), _reader(log))
-                return self._commit(before, action, r, c, _appender(log))
+                before = self._load_at(record, log.last_seq(), _reader(log), _call)
+                return self._commit(before, action, r, c, _appender(log), _call)
 
     def _newest(self, loaded: LoadedGame) -> LoadedGame:
         """``loaded``, or the cached state if this process has moved the game since."""
@@ -613,12 +621,18 @@ class GameService:
         )
 
     def _commit(
-        self, before: LoadedGame, action: str, row: int, col: int, append: Callable[..., Event]
+        self,
+        before: LoadedGame,
+        action: str,
+        row: int,
+        col: int,
+        append: Callable[..., Event],
+        run: Callable[[Callable[[], Any]], Any] | None = None,
     ) -> tuple[LoadedGame, LoadedGame]:
         """Play the action on ``before``, append it as event ``before.seq + 1``, cache it."""
         move = _concrete_move(before.game, action, row, col)
         try:
-            game = self.run_cpu(partial(before.game.play, move))
+            game = (run or self.run_cpu)(partial(before.game.play, move))
         except InvalidMove as exc:
             raise InputError("row", str(exc)) from None
         seq = before.seq + 1

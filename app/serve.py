@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -60,6 +61,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=int, default=60, help="worker timeout in seconds")
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--access-log", action="store_true", help="log every request")
+    parser.add_argument(
+        "--migrate-only", action="store_true", help="create or upgrade the database and exit"
+    )
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port {args.port} is not a TCP port (1-65535)")
@@ -69,21 +73,38 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def prepare(data: str) -> Path:
-    """Point the app at ``data`` (env, inherited by workers), create it, migrate the DB."""
+    """Point the app at ``data`` (env, inherited by workers), create it, migrate the DB.
+
+    The migration runs in a child process: the master must not import the database
+    drivers, because psycopg picks its (non-cooperative) wait function at import time,
+    and workers forked from a master that imported it would inherit that choice
+    instead of noticing gevent's monkey-patching."""
     directory = Path(data).resolve()
     directory.mkdir(parents=True, exist_ok=True)
     os.environ["MINE_DEVIL_DATA"] = str(directory)
 
     from app.config import defaults
+
+    defaults()  # creates the persisted secret key before the workers race for it
+    done = subprocess.run(
+        [sys.executable, "-m", "app.serve", "--migrate-only", "--data", str(directory)],
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"mine-devil: migrating the database failed (exit {done.returncode})")
+    return directory
+
+
+def migrate() -> None:
+    """Bring the configured database to the newest schema (``--migrate-only``)."""
+    from app.config import defaults
     from app.store import Store
 
-    settings = defaults()  # also creates the persisted secret key before workers race for it
-    store = Store(settings["DATABASE_URL"])
+    store = Store(defaults()["DATABASE_URL"])
     try:
         store.migrate()
     finally:
         store.dispose()
-    return directory
 
 
 def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -138,6 +159,10 @@ def make_server(options: dict[str, Any], load: Callable[[], Any] = app_factory) 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.migrate_only:
+        os.environ["MINE_DEVIL_DATA"] = str(Path(args.data).resolve())
+        migrate()
+        return 0
     directory = prepare(args.data)
     print(
         f"mine-devil: serving on http://{args.host}:{args.port}/ with {args.workers} "
