@@ -214,9 +214,12 @@ class _HintFacts:
     safe: frozenset[Cell]
     proof: Proof | None
     known: frozenset[Cell]
+    first_click: bool = False
 
 
 def _hint_facts(position: Position, count: Count) -> _HintFacts:
+    if next(position.revealed_cells(), None) is None:
+        return _HintFacts(frozenset(), None, frozenset(), first_click=True)
     verdicts = classify(position, count)
     safe = verdicts.safe_cells()
     known = confirmed_flags(position, verdicts)
@@ -262,7 +265,14 @@ def hint_answers(
     answers: list[HintAnswer] = []
     highlight: dict[str, list[str]] = {}
     if rung >= 1:
-        if facts.safe:
+        if facts.first_click:
+            answers.append(
+                HintAnswer(
+                    RUNGS[0],
+                    "Yes: your first click is always safe, anywhere, and opens an empty region.",
+                )
+            )
+        elif facts.safe:
             n = len(facts.safe)
             answers.append(
                 HintAnswer(

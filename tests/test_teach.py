@@ -138,6 +138,13 @@ def test_a_move_resets_the_ladder(client: FlaskClient) -> None:
     assert 'id="hints-used">3<' in panel
 
 
+def test_before_the_first_click_the_hint_says_it_is_safe(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    body = client.post(f"/g/{game_id}/hint", headers=HX).get_data(as_text=True)
+    assert "your first click is always safe" in body
+    assert 'id="hint-button"' not in body, "nothing more to ask before the first click"
+
+
 def test_hints_without_htmx_redirect_to_the_game(client: FlaskClient) -> None:
     game_id = playing_game_with_safe_cell(client)
     response = client.post(f"/g/{game_id}/hint")
