@@ -738,3 +738,20 @@ def test_replay_is_the_same_in_another_process() -> None:
         for seed in (1, 2)
     }
     assert len(outputs) == 1
+
+
+def test_changed_between_finds_every_differing_cell() -> None:
+    from devil.game import changed_between
+
+    rng = random.Random(3)
+    for height, width in ((1, 1), (16, 30), (64, 64), (65, 129)):
+        board = Board(height, width)
+        before = bytearray(b"." * board.size)
+        after = bytearray(before)
+        picks = rng.sample(range(board.size), min(board.size, 7))
+        picks += [0, board.size - 1, min(board.size - 1, 4095), min(board.size - 1, 4096)]
+        for c in picks:
+            after[c] = ord("3")
+        a, b = Position(board, bytes(before)), Position(board, bytes(after))
+        assert changed_between(a, b) == sorted(set(picks))
+        assert changed_between(a, a) == []
