@@ -32,7 +32,7 @@ from typing import Any
 from devil.analysis import Layout, Verdict
 from devil.board import MAX_CELLS, Board, BoardError, Cell, Topology
 from devil.errors import GameOver, IllegalMove, InvalidMove
-from devil.generate import Method, mine_counts, neighbours_fn, no_guess_layout
+from devil.generate import Method, mine_counts, neighbours_fn, no_guess_layout, open_cells
 from devil.generate import draw_layout as _draw_layout
 from devil.position import COVERED, FLAG, ZERO, Position
 from devil.rules import Count, Mercy, Rules
@@ -619,19 +619,8 @@ class _Step:
 
     def _open(self, cell: Cell) -> None:
         """Reveal a safe cell and cascade through zeros, iteratively; flags stay put."""
-        grid, counts, nb = self.grid, self.counts, neighbours_fn(self.board)
-        assert counts is not None
-        grid[cell] = ZERO + counts[cell]
-        opened = 1
-        stack = [cell] if counts[cell] == 0 else []
-        while stack:
-            for n in nb(stack.pop()):
-                if grid[n] == COVERED:
-                    grid[n] = ZERO + counts[n]
-                    opened += 1
-                    if counts[n] == 0:
-                        stack.append(n)
-        self.revealed += opened
+        assert self.counts is not None
+        self.revealed += len(open_cells(self.grid, self.counts, neighbours_fn(self.board), cell))
         self.stale = True
         assert self.layout is not None
         if self.revealed == self.board.cell_count - len(self.layout):

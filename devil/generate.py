@@ -99,6 +99,27 @@ def mine_counts(board: Board, layout: Layout) -> bytearray:
     return counts
 
 
+def open_cells(
+    grid: bytearray, counts: bytearray, nb: Callable[[Cell], tuple[Cell, ...]], cell: Cell
+) -> list[Cell]:
+    """Reveal the safe ``cell`` in ``grid`` and cascade through zeros, iteratively.
+
+    ``counts`` holds the number under every cell (``mine_counts``). Only plain covered
+    cells open: flagged cells stay as they are. Returns the cells opened.
+    """
+    grid[cell] = ZERO + counts[cell]
+    opened = [cell]
+    stack = [cell] if counts[cell] == 0 else []
+    while stack:
+        for n in nb(stack.pop()):
+            if grid[n] == COVERED:
+                grid[n] = ZERO + counts[n]
+                opened.append(n)
+                if counts[n] == 0:
+                    stack.append(n)
+    return opened
+
+
 # -- the simulated player -----------------------------------------------------------------
 
 
@@ -131,25 +152,18 @@ class _Sweep:
         """Reveal a safe cell, cascading through zeros (iteratively)."""
         if cell in self.layout:
             raise AssertionError(f"the simulated player proved cell {cell} safe but it is mined")
-        grid, counts, nb = self.grid, self.counts, self.nb
+        grid, nb = self.grid, self.nb
         if grid[cell] != COVERED:
             return
-        grid[cell] = ZERO + counts[cell]
-        stack = [cell]
-        while stack:
-            c = stack.pop()
-            self.revealed += 1
-            self.pending.append(c)
-            self.work.append(c)
-            near = nb(c)
-            if counts[c] == 0:
-                for n in near:
-                    if grid[n] == COVERED:
-                        grid[n] = ZERO + counts[n]
-                        stack.append(n)
-            else:
+        opened = open_cells(grid, self.counts, nb, cell)
+        self.revealed += len(opened)
+        self.pending.extend(opened)
+        self.work.extend(opened)
+        counts = self.counts
+        for c in opened:
+            if counts[c]:
                 # the numbers around c lost a covered neighbour: look at them again
-                self.work.extend(n for n in near if grid[n] != COVERED)
+                self.work.extend(n for n in nb(c) if grid[n] != COVERED)
 
     # -- local rules --------------------------------------------------------------------
 
