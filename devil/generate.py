@@ -130,7 +130,6 @@ class _Sweep:
         self.board = board
         self.nb = neighbours_fn(board)
         self.layout = layout
-        self.count = count
         self.mines = mines
         self.counts = mine_counts(board, layout)
         self.grid = bytearray(Position.covered(board).grid)
@@ -140,7 +139,6 @@ class _Sweep:
         self.work: list[Cell] = []  # revealed numbers whose neighbourhood changed
         self.pending: list[Cell] = []  # cells changed since the last analysis
         self.solver = Solver(count)
-        self.analyses = 0
 
     @property
     def cleared(self) -> bool:
@@ -205,7 +203,6 @@ class _Sweep:
         """Ask the solver; reveal every safe cell. Returns the verdicts when stuck, else None."""
         changed, self.pending = self.pending, []
         analysis = self.solver.analyse(self.position(), changed)
-        self.analyses += 1
         verdicts = analysis.classification().verdicts
         safe = [c for c, v in verdicts.items() if v is Verdict.SAFE]
         for c, v in verdicts.items():
