@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 from flask import Flask, current_app
@@ -510,11 +510,14 @@ class GameService:
         """The game after log event ``last``; ``fetch(game_id, after=, upto=)`` reads events."""
         game_id = record.id
         entry = self._cached(game_id)
+        if entry is not None and entry.seq > last:
+            # This process committed newer moves after our read: ask the log again.
+            last = max(last, self.store.last_seq(game_id))
         if entry is None or entry.seq != last:
             # Bringing a game forward plays moves on its shared solver: one thread at a time.
             with self._lock_for(game_id):
                 entry = self._cached(game_id)
-                if entry is None or entry.seq > last:
+                if entry is None or entry.seq > last:  # the log lost events: start again
                     entry = _Cached(Game.new(self.params(record)), 0, 0, None, None)
                 if entry.seq < last:
                     newer = fetch(game_id, after=entry.seq, upto=last)
@@ -535,21 +538,39 @@ class GameService:
         return self.store.events(game_id)
 
     def replay(self, game_id: str, n: int) -> Game:
-        """The game after its first ``n`` moves (hints skipped); UnknownGame/InputError."""
+        """The game after its first ``n`` moves (hints skipped); UnknownGame/UnknownMove.
+
+        Built from the longest cached prefix of the same game (or the live state when
+        ``n`` is the current move count), so stepping through a replay costs one move."""
         record = self.record(game_id)
         moves = [_move(e) for e in self.store.events(game_id) if e.is_move]
         if not 0 <= n <= len(moves):
             raise UnknownMove(f"move {n} does not exist: game {game_id} has {len(moves)} moves")
-        key = (game_id, n)
+        with self._lock_for(game_id):  # prefixes share solvers: one thread at a time
+            live = self._cached(game_id)
+            if (
+                live is not None
+                and len(live.game.moves) == n
+                and live.game.moves == tuple(moves[:n])
+            ):
+                return live.game
+            start, game = self._longest_prefix(game_id, n)
+            if start == n and game is not None:
+                return game
+            base = game if game is not None else Game.new(self.params(record))
+            game = cast(Game, self.run_cpu(partial(_play_all, base, moves[start:n])))
+            with self._cache_lock:
+                self._prefix[(game_id, n)] = game
+                _trim(self._prefix, self.cache_size, self.cache_cells, _cells)
+            return game
+
+    def _longest_prefix(self, game_id: str, n: int) -> tuple[int, Game | None]:
         with self._cache_lock:
-            hit = self._prefix.get(key)
-        if hit is not None:
-            return hit
-        game: Game = self.run_cpu(partial(Game.replay, self.params(record), moves[:n]))
-        with self._cache_lock:
-            self._prefix[key] = game
-            _trim(self._prefix, self.cache_size, self.cache_cells, _cells)
-        return game
+            best = max((k for (gid, k) in self._prefix if gid == game_id and k <= n), default=None)
+            if best is None:
+                return 0, None
+            self._prefix.move_to_end((game_id, best))
+            return best, self._prefix[(game_id, best)]
 
     def hints_used(self, game_id: str) -> int:
         return self.load(game_id).hints
@@ -735,6 +756,12 @@ def _appender(log: LogWriter) -> Callable[..., Event]:
 
 def _plausible_id(game_id: str) -> bool:
     return 0 < len(game_id) <= 32
+
+
+def _play_all(game: Game, moves: list[Move]) -> Game:
+    for move in moves:
+        game = game.play(move)
+    return game
 
 
 def _advance(entry: _Cached, newer: list[Event]) -> _Cached:

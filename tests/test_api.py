@@ -702,3 +702,23 @@ def test_caches_are_bounded_by_board_cells(app: Flask, api: Api) -> None:
     assert list(service._live) == ids[-2:]  # two 100x100 games fit in 25,000 cells
     for game_id in ids:  # evicted games still load, from the log
         assert api.state(game_id)["width"] == 100
+
+
+def test_replays_built_from_cached_prefixes_match_a_fresh_replay(app: Flask, api: Api) -> None:
+    import random
+
+    from devil.game import Game, GameParams, Move, MoveKind
+
+    game = api.create(**SMALL)
+    play_to_win(api, game, (2, 2))
+    store = app.extensions["mine_devil.store"]
+    row = store.get_game(game["id"])
+    moves = [Move(MoveKind(e.kind), e.row, e.col) for e in store.events(game["id"])]
+    params = GameParams.from_dict(dict(row.params))
+    order = list(range(len(moves) + 1))
+    random.Random(5).shuffle(order)
+    service_of(app).forget()
+    for n in order + order:
+        got = service_of(app).replay(game["id"], n)
+        fresh = Game.replay(params, moves[:n])
+        assert (got.position, got.status, got.moves) == (fresh.position, fresh.status, fresh.moves)
