@@ -158,3 +158,27 @@ def test_puzzle_answer(page: Page, live_server: str, shots: Path) -> None:
     expect(page.locator("#puzzle-verdict")).to_contain_text("Right")
     expect(page.locator("#proof")).to_be_visible()
     page.screenshot(path=str(shots / "teach-puzzle-phone.png"), full_page=True)
+
+
+def test_analysis_board_by_keyboard(page: Page, live_server: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/analyse?p={LINE}")
+    page.focus("#a-c-1-1")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#a-c-1-2")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"cell=1%2C2|cell=1,2"))
+    expect(page.locator("#proof")).to_contain_text("(2,3) is safe")
+
+
+def test_play_a_board_of_a_chosen_level(page: Page, live_server: str, shots: Path) -> None:
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/puzzle?preset=beginner&level=2&seed=1")
+    form = page.locator("form.level-form")
+    form.locator("select[name=level]").select_option("2")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    expect(page.locator("#game")).to_be_visible()
+    # the first click was made for the player: numbers are showing
+    assert page.locator("#board .cell.open").count() > 0
+    page.screenshot(path=str(shots / "teach-level-game.png"), full_page=True)
