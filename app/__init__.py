@@ -96,7 +96,9 @@ def _error(status: int, message: str, **extra: Any) -> ResponseReturnValue:
 
 
 def register_error_handlers(app: Flask) -> None:
-    """Service errors -> 400/404/409; any HTTP error under ``/api`` -> JSON."""
+    """Service errors -> 400/404/409, database down -> 503; HTTP errors under /api -> JSON."""
+    from sqlalchemy.exc import OperationalError
+
     from app.games import InputError, UnknownGame, UnknownMove
     from devil.errors import IllegalMove
 
@@ -115,6 +117,12 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(IllegalMove)
     def illegal_move(exc: IllegalMove) -> ResponseReturnValue:
         return _error(409, str(exc))
+
+    @app.errorhandler(OperationalError)
+    def database_unavailable(exc: OperationalError) -> ResponseReturnValue:
+        app.logger.error("database error: %s", exc)
+        response = _error(503, "the database is unavailable or busy: try again shortly")
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:

@@ -162,3 +162,19 @@ def test_rebuild_summaries_command_restores_derived_columns(app: Flask) -> None:
     assert "1 games" in result.output
     row = store.get_game(game["id"])
     assert (row.status, row.moves, row.last_seq) == (truth.status, truth.moves, truth.last_seq)
+
+
+def test_database_failure_is_a_503_not_a_crash(app: Flask) -> None:
+    import sqlalchemy as sa
+
+    client = app.test_client()
+    game = client.post("/api/games", json={"width": 5, "height": 5, "mines": 2}).json
+    store = app.extensions["mine_devil.store"]
+
+    def locked(*args: object, **kwargs: object) -> None:
+        raise sa.exc.OperationalError("SELECT 1", {}, Exception("database is locked"))
+
+    store.get_head = locked
+    response = client.get(f"/api/games/{game['id']}")
+    assert response.status_code == 503
+    assert "try again" in response.json["error"]
