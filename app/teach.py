@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 from flask import (
     Blueprint,
     Response,
+    current_app,
     g,
     make_response,
     redirect,
@@ -452,28 +453,35 @@ class Teaching:
 
 
 def teaching_for(gv: render.GameView) -> Teaching | None:
-    """The hints, loss lesson or win lesson of the game a template is showing."""
+    """The hints, loss lesson or win lesson of the game a template is showing.
+
+    Teaching is an extra: if it fails, the game page still renders (without it) and the
+    error is logged.
+    """
     cache: dict[str, Teaching | None] = g.setdefault("_teaching", {})
-    if gv.id in cache:
-        return cache[gv.id]
-    result: Teaching | None
+    if gv.id not in cache:
+        try:
+            cache[gv.id] = _teaching(gv.id)
+        except Exception:  # a bug here must not break playing
+            current_app.logger.exception("teaching panel for game %s failed", gv.id)
+            cache[gv.id] = None
+    return cache[gv.id]
+
+
+def _teaching(game_id: str) -> Teaching | None:
     try:
-        loaded = games.load_game(gv.id)
+        loaded = games.load_game(game_id)
     except games.UnknownGame:
-        result = None
-    else:
-        status = loaded.game.status
-        if status is Status.PLAYING:
-            result = Teaching(hints=hint_view(loaded, gv.can_move or can_move(loaded.record)))
-        elif status is Status.LOST:
-            key = ("loss", loaded.id, loaded.moves)
-            result = Teaching(loss=_lesson_memo.get(key, lambda: loss_lesson(loaded)))
-        else:
-            key = ("win", loaded.id, loaded.moves)
-            win = _lesson_memo.get(key, lambda: win_lesson(loaded))
-            result = Teaching(win=replace(win, hints_used=loaded.hints))
-    cache[gv.id] = result
-    return result
+        return None
+    status = loaded.game.status
+    if status is Status.PLAYING:
+        return Teaching(hints=hint_view(loaded, can_move(loaded.record)))
+    if status is Status.LOST:
+        key = ("loss", loaded.id, loaded.moves)
+        return Teaching(loss=_lesson_memo.get(key, lambda: loss_lesson(loaded)))
+    key = ("win", loaded.id, loaded.moves)
+    win = _lesson_memo.get(key, lambda: win_lesson(loaded))
+    return Teaching(win=replace(win, hints_used=loaded.hints))
 
 
 @bp.app_context_processor

@@ -543,3 +543,20 @@ def test_damaged_compressed_link_is_400(client: FlaskClient) -> None:
     response = client.get("/analyse?z=not-a-position")
     assert response.status_code == 400
     assert "damaged link" in response.get_data(as_text=True)
+
+
+def test_a_teaching_failure_does_not_break_the_game_page(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import app.teach
+
+    game_id = playing_game_with_safe_cell(client)
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(app.teach, "hint_view", broken)
+    response = client.get(f"/g/{game_id}")
+    assert response.status_code == 200
+    assert 'id="board"' in response.get_data(as_text=True)
+    assert 'id="hints"' not in response.get_data(as_text=True)
