@@ -1,4 +1,4 @@
-"""What the solver answers about a position: a verdict per covered cell, witnesses, probabilities."""
+"""What the solver answers about a position: verdicts per covered cell, witnesses, probabilities."""
 
 from __future__ import annotations
 

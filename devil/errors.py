@@ -21,7 +21,9 @@ class InconsistentPosition(ValueError):
         self.cell = cell
 
     @classmethod
-    def too_few(cls, position: Position, cell: Cell, value: int, covered: int) -> InconsistentPosition:
+    def too_few(
+        cls, position: Position, cell: Cell, value: int, covered: int
+    ) -> InconsistentPosition:
         noun = "neighbour" if covered == 1 else "neighbours"
         return cls(
             f"the {value} at {position.where(cell)} has only {covered} covered {noun}", cell

@@ -197,7 +197,7 @@ class Position:
 
     def is_covered(self, cell: Cell) -> bool:
         b = self.grid[cell]
-        return b == COVERED or b == FLAG
+        return b in (COVERED, FLAG)
 
     def is_flagged(self, cell: Cell) -> bool:
         return self.grid[cell] == FLAG
