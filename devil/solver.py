@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from math import comb
 
+from devil._bulk import settle
 from devil._components import Piece, PieceKey, connected_sources, make_piece
 from devil._count import (
     PieceCounts,
@@ -691,10 +692,18 @@ class Solver:
     def _rebuild(self, position: Position) -> None:
         self._last = None
         frontier = Frontier(position)
-        nb = neighbour_fn(position.board)
-        for s in frontier_sources(position):
-            cells, need = read_number(position, s, nb)
-            frontier.add(s, cells, need)
+        settled = settle(position)
+        if settled is not None:
+            known, residual = settled
+            frontier.known = known
+            for s in sorted(residual):
+                cells, need = residual[s]
+                frontier.add(s, cells, need)
+        else:
+            nb = neighbour_fn(position.board)
+            for s in frontier_sources(position):
+                cells, need = read_number(position, s, nb)
+                frontier.add(s, cells, need)
         frontier.run()
         frontier.take_dirty()
         self._frontier = frontier
