@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import http.cookiejar
 import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -40,6 +42,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -418,6 +421,50 @@ def response_sizes(base: str) -> list[tuple[str, int]]:
     return sizes
 
 
+def html_response_sizes(base: str) -> list[tuple[str, int]]:
+    """The browser's side: the full game page, and what an htmx click answers (only the
+    cells that changed, as out-of-band swaps) on the same 100x100 board."""
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+
+    def fetch(path: str, form: dict[str, str] | None = None, htmx: str = "") -> tuple[str, bytes]:
+        data = None if form is None else urllib.parse.urlencode(form).encode()
+        req = urllib.request.Request(base + path, data=data)
+        if htmx:
+            req.add_header("HX-Request", "true")
+            req.add_header("X-CSRFToken", htmx)
+        with opener.open(req, timeout=60) as response:
+            return response.geturl(), response.read()
+
+    def csrf(page: bytes) -> str:
+        found = re.search(rb'name="csrf-token" content="([^"]+)"', page)
+        if found is None:
+            raise ValueError("no csrf-token meta tag on the page")
+        return found.group(1).decode()
+
+    _, home = fetch("/")
+    form = {"csrf_token": csrf(home), "preset": "custom", "width": "100", "height": "100"}
+    form |= {"mines": "1500", "seed": "7", "topology": "square"}
+    url, page = fetch("/new", form)  # 303 to the game page, followed
+    game_id = urllib.parse.urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
+    token = csrf(page)
+    sizes = [("full page GET /g/<id>", len(page))]
+
+    def click(row: int, col: int) -> int:
+        move = {"csrf_token": token, "kind": "open", "at": f"{row},{col}"}
+        return len(fetch(f"/g/{game_id}/move", move, htmx=token)[1])
+
+    sizes.append(("htmx click: first reveal", click(50, 50)))
+    conn = connect(base)
+    status, data, _ = request(conn, "GET", f"/api/games/{game_id}")
+    conn.close()
+    cells = safe_cells(state_of(data)) if status == 200 else []
+    if cells:
+        sizes.append(("htmx click: a later safe reveal", click(*cells[len(cells) // 2])))
+    return sizes
+
+
 # -- report ----------------------------------------------------------------------------
 
 
@@ -529,10 +576,15 @@ def main(argv: list[str] | None = None) -> int:
     with server as running:
         for scenario in scenarios:
             print_scenario(scenario, run_scenario(running, scenario, args.processes))
-        print("\n## response size of a click on a 100x100 board (1500 mines), JSON API")
-        print(f"{'answer':<30} {'bytes':>8}")
+        print("\n## response size of a click on a 100x100 board (1500 mines)")
+        print(f"{'answer':<40} {'bytes':>8}")
         for label, size in response_sizes(running.base):
-            print(f"{label:<30} {size:>8}")
+            print(f"{'JSON API: ' + label:<40} {size:>8}")
+        try:
+            for label, size in html_response_sizes(running.base):
+                print(f"{'browser: ' + label:<40} {size:>8}")
+        except (OSError, ValueError) as error:
+            print(f"browser: not measured ({type(error).__name__}: {error})")
     return 0
 
 

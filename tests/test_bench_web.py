@@ -46,3 +46,11 @@ def test_a_click_on_a_100x100_board_answers_the_whole_board(server: bench_web.Se
     assert later, sizes
     # 100 rows of 100 cells, quoted and comma-separated, plus the other state keys.
     assert 100 * 103 <= later[0] < 100 * 103 + 1000
+
+
+def test_an_htmx_click_answers_only_what_changed(server: bench_web.Server) -> None:
+    sizes = dict(bench_web.html_response_sizes(server.base))
+    page = sizes["full page GET /g/<id>"]
+    later = sizes["htmx click: a later safe reveal"]
+    assert page > 100 * 100 * 10  # every one of the 10,000 cells is in the page
+    assert later < page / 50, sizes
