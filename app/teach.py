@@ -640,8 +640,10 @@ def unpack_line(packed: str) -> str:
         raw = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
         inflater = zlib.decompressobj()
         text = inflater.decompress(raw, ANALYSE_MAX_TEXT + 1)
-        if len(text) > ANALYSE_MAX_TEXT or not inflater.eof:
+        if len(text) > ANALYSE_MAX_TEXT:
             raise InputError("z", f"the position is longer than {ANALYSE_MAX_TEXT} characters")
+        if not inflater.eof:  # not zlib data at all, or a link cut short
+            raise InputError("z", "z is not a compressed position (damaged link?)")
         return text.decode("ascii")
     except (ValueError, zlib.error) as exc:
         if isinstance(exc, InputError):

@@ -13,9 +13,11 @@ counting neighbours here, verdicts against the brute-force oracle or the truth f
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import re
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -569,3 +571,15 @@ def test_analysis_link_with_an_absurd_mine_total_is_a_clear_answer(client: Flask
         "/analyse", query_string={"p": "1../1../...;mines=" + "9" * 20, "count": "counted"}
     )
     assert response.status_code in (200, 400)
+
+
+def test_a_damaged_compressed_analysis_link_says_so(client: FlaskClient) -> None:
+    line = "/".join(["1" + "." * 300] * 30)
+    packed = base64.urlsafe_b64encode(zlib.compress(line.encode(), 9)).decode().rstrip("=")
+    assert client.get("/analyse", query_string={"z": packed}).status_code == 200
+    for damaged in ("!!!", packed[: len(packed) // 2]):
+        response = client.get("/analyse", query_string={"z": damaged})
+        assert response.status_code == 400
+        text = response.get_data(as_text=True)
+        assert "damaged link" in text
+        assert "longer than" not in text
