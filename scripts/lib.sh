@@ -51,7 +51,7 @@ ensure_venv() {
     fi
     say "installing the project with the '$extra' extra into $VENV"
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO_ROOT[$extra]"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "${REPO_ROOT}[${extra}]"
     printf '%s\n' "$want" >"$marker"
 }
 
