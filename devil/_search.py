@@ -95,6 +95,10 @@ def graph_order(
     return bfs(first[-1])
 
 
+class TooHard(Exception):
+    """The search used up its node budget (the caller switches to ``devil._cdcl``)."""
+
+
 class Search:
     """Depth-first search over one ``GroupProblem`` with given domains."""
 
@@ -109,11 +113,13 @@ class Search:
         prefer: Sequence[int] | None = None,
         rng: random.Random | None = None,
         on_solution: Callable[[list[int]], bool] | None = None,
+        budget: int | None = None,
     ) -> list[int] | None:
         """A solution with ``lo[v] <= value[v] <= hi[v]``, or None.
 
         ``prefer[v]`` (or -1) is tried first for group ``v``. With ``on_solution`` the
         search visits every solution, calling it for each; it returns True to stop.
+        ``budget``: most values tried before raising ``TooHard``.
         """
         p = self.p
         n = p.n
@@ -258,6 +264,10 @@ class Search:
                     stack.pop()
                     continue
                 frame[4] = i + 1
+                if budget is not None:
+                    budget -= 1
+                    if budget < 0:
+                        raise TooHard
                 fv = frame[2]
                 assert isinstance(fv, int)
                 queue: list[int] = []
@@ -286,17 +296,19 @@ def backbone(
     window: Window | None = None,
     lo: Sequence[int] | None = None,
     hi: Sequence[int] | None = None,
+    budget: int | None = None,
 ) -> Backbone | None:
     """Which groups can hold a mine (``high > 0``) and a safe cell (``low < size``).
 
-    None when the component has no solution (within ``window``).
+    None when the component has no solution (within ``window``). Raises ``TooHard`` when
+    one search tries more than ``budget`` values.
     """
     sizes = problem.sizes
     n = problem.n
     lo_d = list(lo) if lo is not None else [0] * n
     hi_d = list(hi) if hi is not None else list(sizes)
     search = Search(problem)
-    first = search.solve(lo_d, hi_d, window)
+    first = search.solve(lo_d, hi_d, window, budget=budget)
     if first is None:
         return None
     low = list(first)
@@ -325,7 +337,7 @@ def backbone(
             set_prefer()
             old = lo_d[v]
             lo_d[v] = max(old, 1)
-            sol = search.solve(lo_d, hi_d, window, prefer)
+            sol = search.solve(lo_d, hi_d, window, prefer, budget=budget)
             lo_d[v] = old
             if sol is None:
                 hi_d[v] = 0
@@ -336,7 +348,7 @@ def backbone(
             set_prefer()
             old = hi_d[v]
             hi_d[v] = min(old, size - 1)
-            sol = search.solve(lo_d, hi_d, window, prefer)
+            sol = search.solve(lo_d, hi_d, window, prefer, budget=budget)
             hi_d[v] = old
             if sol is None:
                 lo_d[v] = size

@@ -28,6 +28,7 @@ from fractions import Fraction
 from math import comb
 
 from devil._bulk import settle
+from devil._cdcl import Cdcl, cdcl_backbone
 from devil._components import Piece, PieceKey, connected_sources, make_piece
 from devil._count import (
     PieceCounts,
@@ -38,7 +39,15 @@ from devil._count import (
 )
 from devil._frontier import covered_count, frontier_sources, neighbour_fn, read_number
 from devil._propagate import Frontier
-from devil._search import Backbone, GroupProblem, Search, Window, backbone, make_problem
+from devil._search import (
+    Backbone,
+    GroupProblem,
+    Search,
+    TooHard,
+    Window,
+    backbone,
+    make_problem,
+)
 from devil.analysis import Classification, Layout, Verdict
 from devil.board import Cell
 from devil.errors import InconsistentPosition
@@ -71,7 +80,7 @@ class _PieceInfo:
 
     def backbone(self) -> Backbone | None:
         if self._backbone is None:
-            self._backbone = backbone(self.piece.problem)
+            self._backbone = _backbone(self.piece.problem, None)
         return self._backbone
 
     def windowed(self, window: Window) -> Backbone | None:
@@ -86,7 +95,7 @@ class _PieceInfo:
                 ok = all(h >= 0 for h in high)
                 self._windowed[window] = Backbone(low, high, []) if ok else None
             else:
-                self._windowed[window] = backbone(self.piece.problem, window)
+                self._windowed[window] = _windowed_backbone(self.piece.problem, allowed)
         return self._windowed[window]
 
     def mine_range(self) -> tuple[int, int]:
@@ -109,11 +118,9 @@ class _PieceInfo:
         if self._totals is None:
             low, high = self.mine_range()
             problem = self.piece.problem
-            search = Search(problem)
-            n = problem.n
             mask = 0
             for k in range(low, high + 1):
-                if search.solve([0] * n, list(problem.sizes), (k, k, None)) is not None:
+                if Cdcl(problem, (k, k, None)).solve() is not None:
                     mask |= 1 << k
             self._totals = mask
         return self._totals
@@ -127,25 +134,57 @@ class _PieceInfo:
 
 def _extreme(problem: GroupProblem, lowest: bool) -> int:
     """The fewest (or most) mines of a solution: improve a solution until none is better."""
-    n = problem.n
-    sizes = problem.sizes
-    search = Search(problem)
-    lo = [0] * n
-    hi = list(sizes)
-    prefer = [0] * n if lowest else list(sizes)
-    best = search.solve(lo, hi, None, prefer)
+    best = Cdcl(problem).solve()
     if best is None:
         raise ValueError("piece has no solution")
     value = sum(best)
-    total = sum(sizes)
+    total = sum(problem.sizes)
     while True:
         window: Window = (0, value - 1, None) if lowest else (value + 1, total, None)
         if window[0] > window[1]:
             return value
-        sol = search.solve(lo, hi, window, prefer)
+        sol = Cdcl(problem, window).solve()
         if sol is None:
             return value
         value = sum(sol)
+
+
+SEARCH_BUDGET = 20_000
+"""Values the plain search may try per query before a piece goes to the CDCL solver."""
+
+
+def _backbone(problem: GroupProblem, window: Window | None) -> Backbone | None:
+    """Plain search first; the conflict-driven solver when it thrashes."""
+    try:
+        return backbone(problem, window, budget=SEARCH_BUDGET)
+    except TooHard:
+        got = cdcl_backbone(problem, window)
+        return None if got is None else Backbone(*got)
+
+
+def _windowed_backbone(problem: GroupProblem, allowed: int) -> Backbone | None:
+    """The backbone among solutions whose total is in ``allowed`` (one run per run of bits)."""
+    merged: Backbone | None = None
+    k = 0
+    while allowed >> k:
+        if not (allowed >> k) & 1:
+            k += 1
+            continue
+        start = k
+        while (allowed >> k) & 1:
+            k += 1
+        got = _backbone(problem, (start, k - 1, None))
+        if got is None:
+            continue
+        if merged is None:
+            merged = got
+        else:
+            merged = Backbone(
+                [min(a, b) for a, b in zip(merged.low, got.low, strict=True)],
+                [max(a, b) for a, b in zip(merged.high, got.high, strict=True)],
+                merged.solution,
+            )
+    return merged
 
 
 class _Cache:
@@ -266,7 +305,9 @@ class PositionAnalysis:
         for i in range(k - 1, -1, -1):
             suffix[i] = _sumset(suffix[i + 1], totals[i])
         everything = prefix[k]
-        fits = everything & _interval(m - d, m)
+        # no total above everything's top bit is reachable: clamping keeps a huge ``m`` from
+        # building a huge mask (same answer, bounded by the board)
+        fits = everything & _interval(m - d, min(m, everything.bit_length()))
         if not fits:
             raise InconsistentPosition(
                 f"the {self.position.mines} mines cannot all be placed: the numbers need "
@@ -372,6 +413,11 @@ class PositionAnalysis:
         if position.mines is None:
             p = CLASSIC_DENSITY_DEFAULT
         else:
+            if position.mines > position.board.cell_count:  # p > 1: negative weights
+                raise InconsistentPosition(
+                    f"the {position.mines} mines do not fit in the "
+                    f"{position.board.cell_count} cells of the board"
+                )
             p = Fraction(position.mines, position.board.cell_count)
         w1, w0 = p.numerator, p.denominator - p.numerator
         known = set(self._known.values())
