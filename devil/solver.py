@@ -149,7 +149,7 @@ def _extreme(problem: GroupProblem, lowest: bool) -> int:
         value = sum(sol)
 
 
-SEARCH_BUDGET = 20_000
+SEARCH_BUDGET = 3_000
 """Values the plain search may try per query before a piece goes to the CDCL solver."""
 
 

@@ -182,17 +182,25 @@ def test_cli_unreadable_input_names_line_and_column(
     assert "Traceback" not in err and out == ""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: devil/solver.py _interval builds an m-bit mask, so a huge --mines "
-    "crashes with OverflowError (and 1e9 allocates ~150 MB) instead of exit 3",
-)
 def test_cli_absurd_mine_total_is_inconsistent_not_a_crash(
     capsys: pytest.CaptureFixture[str], small: Path
 ) -> None:
     code, _, err = run_cli(capsys, "--mines", "9" * 20, str(small))
     assert code == 3
-    assert "mines" in err
+    assert "mines" in err and "Traceback" not in err
+
+
+def test_cli_classic_probabilities_with_more_mines_than_cells_is_inconsistent(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # classic probabilities weight layouts by the density mines/cells: 9 of 9 (or 100 of 9)
+    # gave a ValueError traceback (or negative weights) instead of a clear answer
+    for total in (9, 100):
+        path = tmp_path / f"dense{total}.txt"
+        path.write_text(f"# mines: {total}\n1??\n1??\n...\n")
+        code, _, err = run_cli(capsys, "--probabilities", str(path))
+        assert code == 3, err
+        assert f"the {total} mines do not fit in the 7 covered cells" in err
 
 
 def frontier_letters(picture: list[str], rows: list[str]) -> str:
@@ -561,16 +569,12 @@ def test_nothing_sent_during_a_browser_game_tells_mines_from_safe_cells(
     assert tagged > 100, "the scan found no covered cells: the page format changed?"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: a huge ;mines= in an /analyse link reaches devil/solver.py _interval "
-    "(an m-bit mask): OverflowError -> 500, and ~1e10 would allocate gigabytes",
-)
 def test_analysis_link_with_an_absurd_mine_total_is_a_clear_answer(client: FlaskClient) -> None:
-    response = client.get(
-        "/analyse", query_string={"p": "1../1../...;mines=" + "9" * 20, "count": "counted"}
-    )
-    assert response.status_code in (200, 400)
+    for total, count in (("9" * 20, "counted"), ("9", "classic"), ("100", "classic")):
+        query = {"p": f"1../1../...;mines={total}", "count": count}
+        response = client.get("/analyse", query_string=query)
+        assert response.status_code in (200, 400), (total, count)
+        assert "mines" in response.get_data(as_text=True)
 
 
 def test_a_damaged_compressed_analysis_link_says_so(client: FlaskClient) -> None:
