@@ -66,6 +66,9 @@ HTMX_CONFIG: dict[str, Any] = {
     "refreshOnHistoryMiss": True,
     "defaultFocusScroll": False,
     "defaultSettleDelay": 0,  # no attribute "settling": a swapped cell shows its new state at once
+    # settling copies old attributes onto swapped elements; a "style" one (the board's --cols,
+    # set by game.js) would be an inline style our CSP blocks (a console error at every game end)
+    "attributesToSettle": ["class", "width", "height"],
     # 4xx answers carry a message (out-of-band) for the player: swap them too.
     "responseHandling": [
         {"code": "204", "swap": False},
