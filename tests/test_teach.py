@@ -343,6 +343,8 @@ def test_stepping_through_the_deduction(client: FlaskClient) -> None:
             assert truth.verdict(Position.from_line(line).board.cell(*rc)) is Verdict.MINE
         if step > 1:
             assert "step-back" in page and f"step={step - 1}" in html.unescape(page)
+        hide = re.search(r'class="btn step-clear" href="([^"]*)"', page)
+        assert hide and hide.group(1).startswith("/analyse?"), "Hide steps links to the analysis"
     mines = {Position.from_line(line).board.coord(c) for c in truth.mine_cells()}
     assert seen_mines == mines
 
