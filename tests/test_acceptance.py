@@ -630,3 +630,51 @@ def test_htmx_never_settles_inline_styles_our_csp_would_block(client: FlaskClien
     # board's old style attribute was copied back, which the CSP refused (console errors)
     assert "style" not in config.get("attributesToSettle", ["style"])
     assert config.get("includeIndicatorStyles") is False
+
+
+def issue_neighbours(
+    topology: str, height: int, width: int, r: int, c: int
+) -> set[tuple[int, int]]:
+    """Neighbours exactly as issue 2 words them (written here, not taken from devil.board)."""
+    if topology == "hex":
+        rows = (-1, 0) if r % 2 == 0 else (0, 1)
+        steps = [(0, -1), (0, 1)] + [(dr, dc) for dr in (-1, 1) for dc in rows]
+        return {
+            (r + dr, c + dc) for dr, dc in steps if 0 <= r + dr < height and 0 <= c + dc < width
+        }
+    around = {(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - {(0, 0)}
+    if topology == "torus":
+        return {((r + dr) % height, (c + dc) % width) for dr, dc in around} - {(r, c)}
+    return {(r + dr, c + dc) for dr, dc in around if 0 <= r + dr < height and 0 <= c + dc < width}
+
+
+@pytest.mark.parametrize("topology", ["hex", "torus", "square"])
+def test_cli_witnesses_follow_the_issues_neighbour_rules(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, topology: str
+) -> None:
+    rows = ["........", "..2.1...", "...1....", ".2......", "....3...", "........"]
+    path = tmp_path / "pos.txt"
+    path.write_text("\n".join(rows) + "\n")
+    height, width = len(rows), len(rows[0])
+    code, out, err = run_cli(capsys, "--format", "json", "--topology", topology, str(path))
+    assert code == 0, err
+    verdicts = {(c["row"], c["col"]): c["verdict"] for c in json.loads(out)["cells"]}
+    checked = 0
+    for (r, c), verdict in sorted(verdicts.items()):
+        if verdict == "safe":
+            continue
+        code, out, err = run_cli(
+            capsys, "--format", "json", "--topology", topology, "--cell", f"{r},{c}",
+            "--witness", str(path),
+        )  # fmt: skip
+        assert code == 1, err
+        witness = json.loads(out)["witness"]
+        assert witness[r][c] == "*"
+        for rr in range(height):
+            for cc in range(width):
+                if rows[rr][cc].isdigit():
+                    near = issue_neighbours(topology, height, width, rr, cc)
+                    mined = sum(1 for y, x in near if witness[y][x] == "*")
+                    assert mined == int(rows[rr][cc]), (topology, (r, c), (rr, cc))
+        checked += 1
+    assert checked >= 5
