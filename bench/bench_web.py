@@ -85,6 +85,12 @@ class PlayerLog:
 class Server:
     base: str
     group: int | None  # process group of a server we started (for its CPU time)
+    log: Path | None = None  # its output
+
+    def log_tail(self, lines: int = 25) -> str:
+        if self.log is None or not self.log.exists():
+            return "(no server log)"
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
 @dataclass(frozen=True)
@@ -166,7 +172,7 @@ def running_server(how: str, extra_args: list[str]) -> Iterator[Server]:
         print(f"server: {' '.join(args[:1] + args[1:])}")
         try:
             wait_until_up(base, process, timeout=60)
-            yield Server(base, process.pid)
+            yield Server(base, process.pid, Path(data) / "server.log")
         finally:
             stop(process)
             log.close()
@@ -474,6 +480,11 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
+def overlaps(sample: Sample, intervals: list[tuple[float, float]]) -> bool:
+    start = sample.done - sample.seconds
+    return any(begin < sample.done and start < end for begin, end in intervals)
+
+
 def verdict(value: float, limit: float) -> str:
     return "ok" if value < limit else "MISSED"
 
@@ -488,16 +499,21 @@ def print_scenario(scenario: Scenario, run: Run) -> None:
         f"{'request':<14} {'count':>6} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8} "
         f"{'max ms':>8} {'mean bytes':>10}"
     )
-    for kind in ("create", "first reveal", "reveal"):
-        times = [s.seconds * 1000 for s in ok if s.kind == kind]
+    starts = [(x.done - x.seconds, x.done) for x in ok if x.kind in ("create", "first reveal")]
+    rows = {
+        kind: [x for x in ok if x.kind == kind] for kind in ("create", "first reveal", "reveal")
+    }
+    rows["reveal, quiet"] = [x for x in rows["reveal"] if not overlaps(x, starts)]
+    for kind, chosen in rows.items():
+        times = [x.seconds * 1000 for x in chosen]
         if not times:
             continue
-        sizes = [s.size for s in ok if s.kind == kind]
         print(
             f"{kind:<14} {len(times):>6} {statistics.median(times):>10.2f} "
             f"{percentile(times, 0.90):>8.2f} {percentile(times, 0.99):>8.2f} "
-            f"{max(times):>8.2f} {statistics.mean(sizes):>10.0f}"
+            f"{max(times):>8.2f} {statistics.mean(x.size for x in chosen):>10.0f}"
         )
+    print("(reveal, quiet: the reveals during which no game was being created or first revealed)")
     reveals = [s.seconds * 1000 for s in ok if s.kind == "reveal"]
     print(f"requests/s (all kinds, answered 2xx): {len(ok) / elapsed:.0f}")
     if run.server_cpu is not None and ok:
@@ -570,7 +586,7 @@ def main(argv: list[str] | None = None) -> int:
     @contextmanager
     def given(url: str) -> Iterator[Server]:
         wait_until_up(url, None, timeout=10)
-        yield Server(url, None)
+        yield Server(url, None, None)
 
     server = given(args.url) if args.url else running_server(args.server, args.server_arg)
     with server as running:
@@ -585,6 +601,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{'browser: ' + label:<40} {size:>8}")
         except (OSError, ValueError) as error:
             print(f"browser: not measured ({type(error).__name__}: {error})")
+            print(running.log_tail())
     return 0
 
 
