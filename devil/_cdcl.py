@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from devil._search import GroupProblem, Window
+from devil._search import GroupProblem, TooHard, Window
 
 _UNSET = -1
 
@@ -268,8 +268,13 @@ class Cdcl:
 
     # -- solving ---------------------------------------------------------------------------
 
-    def solve(self, assumptions: Sequence[int] = ()) -> list[int] | None:
-        """Group values of a solution with every assumption literal true, or None."""
+    def solve(
+        self, assumptions: Sequence[int] = (), max_conflicts: int | None = None
+    ) -> list[int] | None:
+        """Group values of a solution with every assumption literal true, or None.
+
+        Raises ``TooHard`` after ``max_conflicts`` conflicts.
+        """
         self._backtrack(0)
         if not self.ok:
             return None
@@ -289,6 +294,9 @@ class Cdcl:
                     self._backtrack(0)
                     return None
                 conflicts += 1
+                if max_conflicts is not None and conflicts > max_conflicts:
+                    self._backtrack(0)
+                    raise TooHard
                 learned, jump = self._analyse(conflict)
                 self._backtrack(jump)
                 if len(learned) == 1:
@@ -358,11 +366,27 @@ class Cdcl:
 
 
 def cdcl_backbone(
-    problem: GroupProblem, window: Window | None = None
+    problem: GroupProblem,
+    window: Window | None = None,
+    lo: Sequence[int] | None = None,
+    hi: Sequence[int] | None = None,
+    max_conflicts: int | None = None,
 ) -> tuple[list[int], list[int], list[int]] | None:
-    """Like ``devil._search.backbone``: per group lowest and highest value, and a solution."""
+    """Like ``devil._search.backbone``: per group lowest and highest value, and a solution.
+
+    ``lo``/``hi``: group values already proven impossible outside these bounds (only the
+    all-safe ``hi == 0`` and all-mine ``lo == size`` cases are used).
+    """
     solver = Cdcl(problem, window)
-    first = solver.solve()
+    for g, size in enumerate(problem.sizes):
+        base = solver.first[g]
+        if hi is not None and hi[g] == 0:
+            for i in range(size):
+                solver.fix(2 * (base + i) + 1)
+        if lo is not None and lo[g] == size:
+            for i in range(size):
+                solver.fix(2 * (base + i))
+    first = solver.solve((), max_conflicts)
     if first is None:
         return None
     sizes = problem.sizes
@@ -395,14 +419,14 @@ def cdcl_backbone(
             steer()
         if high[g] == 0:
             lit = solver.group_literal(g, True)
-            sol = solver.solve([lit])
+            sol = solver.solve([lit], max_conflicts)
             if sol is None:
                 solver.fix(lit ^ 1)
             else:
                 absorb(sol)
         if low[g] == sizes[g]:
             lit = solver.group_literal(g, False)
-            sol = solver.solve([lit])
+            sol = solver.solve([lit], max_conflicts)
             if sol is None:
                 solver.fix(lit ^ 1)
             else:

@@ -95,7 +95,9 @@ class _PieceInfo:
                 ok = all(h >= 0 for h in high)
                 self._windowed[window] = Backbone(low, high, []) if ok else None
             else:
-                self._windowed[window] = _windowed_backbone(self.piece.problem, allowed)
+                self._windowed[window] = _windowed_backbone(
+                    self.piece.problem, allowed, self.backbone()
+                )
         return self._windowed[window]
 
     def mine_range(self) -> tuple[int, int]:
@@ -149,20 +151,70 @@ def _extreme(problem: GroupProblem, lowest: bool) -> int:
         value = sum(sol)
 
 
+def _dp_totals(info: _PieceInfo) -> bool:
+    """Whether the piece's achievable totals are known (computing them by the programme)."""
+    if info._totals is None:
+        info._totals = totals_by_frontier(info.piece.problem)
+    return info._totals is not None
+
+
+def _has_total(info: _PieceInfo, low: int, high: int) -> bool:
+    """Whether some solution of the piece has between ``low`` and ``high`` mines."""
+    if high < low:
+        return False
+    if info._totals is None:
+        info._totals = totals_by_frontier(info.piece.problem)
+    if info._totals is not None:
+        return bool(info._totals & _interval(low, high))
+    return Cdcl(info.piece.problem, (low, high, None)).solve() is not None
+
+
+def _cpsat_installed() -> bool:
+    try:
+        import ortools  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+_WINDOW_CONFLICTS: int | None = 1_000 if _cpsat_installed() else None
+"""A window on a piece's total (counted rule, no room in the deep cells) is one
+cardinality over every cell, which clause learning handles badly: past this many
+conflicts the position goes to ``devil.cpsat`` when it is installed. Without it the
+pure-Python search carries on to the exact answer, however long it takes."""
+
 SEARCH_BUDGET = 3_000
 """Values the plain search may try per query before a piece goes to the CDCL solver."""
 
 
-def _backbone(problem: GroupProblem, window: Window | None) -> Backbone | None:
-    """Plain search first; the conflict-driven solver when it thrashes."""
+def _backbone(
+    problem: GroupProblem,
+    window: Window | None,
+    base: Backbone | None = None,
+    max_conflicts: int | None = None,
+) -> Backbone | None:
+    """Plain search first; the conflict-driven solver when it thrashes.
+
+    ``base``: the backbone without the window; groups it proves all-safe or all-mine stay
+    so (a window only removes solutions), which spares the searches proving them again.
+    """
+    lo: list[int] | None = None
+    hi: list[int] | None = None
+    if base is not None:
+        sizes = problem.sizes
+        lo = [sizes[g] if base.low[g] == sizes[g] else 0 for g in range(problem.n)]
+        hi = [0 if base.high[g] == 0 else sizes[g] for g in range(problem.n)]
     try:
-        return backbone(problem, window, budget=SEARCH_BUDGET)
+        return backbone(problem, window, lo, hi, budget=SEARCH_BUDGET)
     except TooHard:
-        got = cdcl_backbone(problem, window)
+        got = cdcl_backbone(problem, window, lo, hi, max_conflicts)
         return None if got is None else Backbone(*got)
 
 
-def _windowed_backbone(problem: GroupProblem, allowed: int) -> Backbone | None:
+def _windowed_backbone(
+    problem: GroupProblem, allowed: int, base: Backbone | None = None
+) -> Backbone | None:
+    """Raises ``TooHard`` when CP-SAT is installed and the CDCL solver struggles."""
     """The backbone among solutions whose total is in ``allowed`` (one run per run of bits)."""
     merged: Backbone | None = None
     k = 0
@@ -173,7 +225,7 @@ def _windowed_backbone(problem: GroupProblem, allowed: int) -> Backbone | None:
         start = k
         while (allowed >> k) & 1:
             k += 1
-        got = _backbone(problem, (start, k - 1, None))
+        got = _backbone(problem, (start, k - 1, None), base, _WINDOW_CONFLICTS)
         if got is None:
             continue
         if merged is None:
@@ -275,7 +327,15 @@ class PositionAnalysis:
             if info.backbone() is None:
                 _raise_unsatisfiable(self.position, info.piece, i)
         if self.count is Count.COUNTED:
-            self._decide_counted()
+            try:
+                self._decide_counted()
+                if self._windows is not None:
+                    for i in range(len(self._infos)):
+                        self._group_backbone(i)
+            except TooHard:
+                from devil import cpsat
+
+                self._override = cpsat.classify(self.position, Count.COUNTED)
 
     def _decide_counted(self) -> None:
         if self.mines_left is None:
@@ -284,6 +344,12 @@ class PositionAnalysis:
         d = self.deep_count
         low = 0
         high = sum(info.piece.cell_count for info in self._infos)
+        if not (m - high >= 1 and m - low <= d - 1):
+            if len(self._infos) > 1 and not all(_dp_totals(info) for info in self._infos):
+                self._merge_pieces()  # some piece is too wide for exact totals
+            if len(self._infos) == 1:
+                self._decide_single(m, d)
+                return
         if not (m - high >= 1 and m - low <= d - 1):
             ranges = [info.mine_range() for info in self._infos]
             low = sum(r[0] for r in ranges)
@@ -294,6 +360,42 @@ class PositionAnalysis:
                 self._deep_verdict = _verdict(m - low >= 1, m - high <= d - 1)
             return
         self._decide_exact(m, d)
+
+    def _merge_pieces(self) -> None:
+        """Treat every piece as one (disjoint) piece, so one window covers the total."""
+        groups: list[tuple[Cell, ...]] = []
+        cons: list[tuple[tuple[int, ...], int]] = []
+        sources: list[Cell] = []
+        for info in self._infos:
+            piece = info.piece
+            offset = len(groups)
+            groups.extend(piece.groups)
+            sources.extend(piece.sources)
+            cons.extend((tuple(g + offset for g in gs), need) for gs, need in piece.problem.cons)
+        sizes = [len(g) for g in groups]
+        key = frozenset().union(*(info.piece.key for info in self._infos))
+        merged = _PieceInfo(Piece(key, tuple(sources), tuple(groups), make_problem(sizes, cons)))
+        self._infos = [merged]
+        self._where = {c: (0, g) for g, cells in enumerate(groups) for c in cells}
+
+    def _decide_single(self, m: int, d: int) -> None:
+        """One piece: its total must leave between 0 and ``d`` mines for the deep cells.
+
+        No need for the piece's achievable totals: the window goes straight into the
+        search (a 2-D lattice is too wide for the totals programme).
+        """
+        info = self._infos[0]
+        window: Window = (max(0, m - d), m, None)
+        if info.windowed(window) is None:
+            raise InconsistentPosition(
+                f"the {self.position.mines} mines cannot all be placed: no layout of the "
+                f"numbers leaves between 0 and {d} mines for the other covered cells"
+            )
+        self._windows = [window]
+        if d:
+            self._deep_verdict = _verdict(
+                _has_total(info, max(0, m - d), m - 1), _has_total(info, max(0, m - d + 1), m)
+            )
 
     def _decide_exact(self, m: int, d: int) -> None:
         totals = [info.totals() for info in self._infos]

@@ -8,6 +8,7 @@ order; the deep cells are checked separately (always ``?`` under the classic rul
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,10 @@ from devil.solver import classify
 
 POSITIONS = Path(__file__).parents[2] / "shared" / "positions"
 
-SLOW = {"adv-band_L2000", "adv-lattice_40x40", "adv-ring_n300", "adv-ring3_n300"}
-"""Positions that take seconds under the counted rule; still run by default."""
+SLOW_COUNTED = {"adv-lattice_40x40"}
+"""Counted rule, no deep cells, a 2-D lattice: the mine total is one cardinality over 1,200
+cells, which the pure-Python search handles badly, so the solver hands the position to
+CP-SAT; that takes some 40 s here. Run with ``MINE_DEVIL_SLOW_TRUTH=1``."""
 
 
 def _names() -> list[str]:
@@ -56,8 +59,16 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _param(name: str) -> object:
-    marks = [pytest.mark.slow] if name in SLOW else []
+def _param(name: str, counted: bool = False) -> object:
+    marks = []
+    if counted and name in SLOW_COUNTED:
+        marks = [
+            pytest.mark.slow,
+            pytest.mark.skipif(
+                not os.environ.get("MINE_DEVIL_SLOW_TRUTH"),
+                reason="about 40 s (counted rule, 2-D lattice); MINE_DEVIL_SLOW_TRUTH=1 runs it",
+            ),
+        ]
     return pytest.param(name, marks=marks, id=name)
 
 
@@ -74,7 +85,7 @@ def test_classic_rule_matches_truth(name: str) -> None:
     assert set(result.verdicts) == set(position.covered_cells())
 
 
-@pytest.mark.parametrize("name", [_param(n) for n in NAMES])
+@pytest.mark.parametrize("name", [_param(n, counted=True) for n in NAMES])
 def test_counted_rule_matches_truth(name: str) -> None:
     position, truth = _load(name)
     assert position.mines is not None
