@@ -42,7 +42,7 @@ from devil.position import Position  # noqa: E402
 from devil.proof import prove  # noqa: E402
 from devil.rules import Count  # noqa: E402
 
-POSITIONS = Path("/work/shared/positions")
+POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
 PRESETS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
 
 

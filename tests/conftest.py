@@ -24,6 +24,16 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from app import create_app
 
 POSTGRES_ENV = "MINE_DEVIL_TEST_POSTGRES_URL"
+SAMPLE_POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under CI the golden corpus must be there: its tests skip locally, never silently in CI."""
+    if os.environ.get("CI") and not SAMPLE_POSITIONS.is_dir():
+        raise pytest.UsageError(
+            f"CI is set but the sample positions are missing at {SAMPLE_POSITIONS}: "
+            "the truth-file tests would be skipped"
+        )
 
 
 def app_config(data_dir: Path, **overrides: Any) -> dict[str, Any]:
