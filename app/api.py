@@ -63,13 +63,15 @@ def show(game_id: str) -> ResponseReturnValue:
 
 
 def _move(game_id: str, action: str) -> ResponseReturnValue:
-    loaded = games.load_game(game_id)
-    require_token(loaded.record)
+    # The game's row (token hash, params) comes from memory after the first request, and
+    # ``play`` checks its cached state against the log when it appends: one transaction.
+    record = games.game_record(game_id)
+    require_token(record)
     data = _body()
     for field in ("row", "col"):
         if field not in data:
             raise InputError(field, f"{field} is missing from the request body")
-    _, after = games.play(game_id, action, data["row"], data["col"], loaded=loaded)
+    _, after = games.play(game_id, action, data["row"], data["col"], record=record)
     return jsonify(games.public_state(after))
 
 

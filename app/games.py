@@ -57,7 +57,7 @@ from app.store import (
 )
 from devil.analysis import Layout
 from devil.board import Board, BoardError, Coord, Topology
-from devil.errors import InvalidMove
+from devil.errors import IllegalMove, InvalidMove
 from devil.game import Game, GameParams, Move, MoveKind, ParamsError, Status
 from devil.position import Position
 from devil.rules import Count, Mercy, Rules
@@ -438,6 +438,7 @@ class GameService:
         self._live: OrderedDict[str, _Cached] = OrderedDict()
         self._prefix: OrderedDict[tuple[str, int], Game] = OrderedDict()
         self._params: OrderedDict[str, GameParams] = OrderedDict()
+        self._records: OrderedDict[str, GameRow] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._locks = tuple(threading.RLock() for _ in range(64))
 
@@ -473,10 +474,28 @@ class GameService:
     # -- reading -----------------------------------------------------------------------
 
     def record(self, game_id: str) -> GameRow:
+        """The game's ``games`` row (UnknownGame if there is none).
+
+        Read once, then served from memory: a game's id, params, owner, token hash and
+        creation time never change. Its summary columns (status, moves, last_seq) may
+        therefore lag; ``load`` (or the store) has the log's truth."""
+        with self._cache_lock:
+            row = self._records.get(game_id)
+            if row is not None:
+                self._records.move_to_end(game_id)
+                return row
         row = self.store.get_game(game_id) if _plausible_id(game_id) else None
         if row is None:
             raise UnknownGame(game_id)
+        self._remember_record(row)
         return row
+
+    def _remember_record(self, row: GameRow) -> None:
+        with self._cache_lock:
+            self._records[row.id] = row
+            self._records.move_to_end(row.id)
+            while len(self._records) > 4 * self.cache_size:
+                self._records.popitem(last=False)
 
     def load(self, game_id: str) -> LoadedGame:
         """The game as its log says now (cache used only when it matches the log)."""
@@ -619,18 +638,41 @@ class GameService:
         if cell in params.holes:
             raise InputError("row", f"row {r}, col {c} is a hole, not a cell of the board")
         with self._lock_for(game_id):
-            # Optimistic: compute outside any database lock, append if nobody moved since.
-            before = self._newest(loaded) if loaded is not None else self.load(game_id)
-            try:
-                return self._commit(before, action, r, c, self.store.append_event)
-            except SequenceConflict:
-                pass  # another process moved first
+            # Optimistic: compute outside any database lock on the newest state this
+            # process knows (the caller's copy, else the cache: no query), and append it
+            # as the next event; the append checks, holding the log, that nobody moved since.
+            known = self._newest(loaded) if loaded is not None else self._cached_state(record)
+            if known is not None:
+                try:
+                    return self._commit(known, action, r, c, self.store.append_event)
+                except SequenceConflict:
+                    pass  # another process moved first
+                except (IllegalMove, InputError):
+                    # Refused on our copy: refuse for real only if the log agrees with it.
+                    if self.store.last_seq(game_id) == known.seq:
+                        raise
+            # The log as it is now, read without holding it.
+            before = self.load(game_id)
+            if known is None or before.seq != known.seq:
+                try:
+                    return self._commit(before, action, r, c, self.store.append_event)
+                except SequenceConflict:
+                    pass  # another process moved first, again
             # Pessimistic: hold the game's log while recomputing on its newest state. The
             # engine runs inline here: a greenlet holding SQLite's write lock must not
             # yield to others that would block on it inside the sqlite3 C library.
             with self.store.locked(game_id) as log:
                 before = self._load_at(record, log.last_seq(), _reader(log), _call)
                 return self._commit(before, action, r, c, _appender(log), _call)
+
+    def _cached_state(self, record: GameRow) -> LoadedGame | None:
+        """This process's newest state of the game, unchecked against the log."""
+        entry = self._cached(record.id)
+        if entry is None:
+            return None
+        return LoadedGame(
+            record, entry.game, entry.seq, entry.hints, entry.started_at, entry.last_move_at
+        )
 
     def _newest(self, loaded: LoadedGame) -> LoadedGame:
         """``loaded``, or the cached state if this process has moved the game since."""

@@ -85,6 +85,55 @@ events = sa.Table(
 )
 
 
+# -- statements used on every click, built once ---------------------------------------
+# A statement object built once keeps its SQLAlchemy cache key, so executing it again
+# skips building and compiling it (the bulk of a query's Python cost here).
+
+_GAME_ID = sa.bindparam("game_id", type_=sa.String(32))
+
+_SELECT_GAME = games.select().where(games.c.id == _GAME_ID)
+
+_LOG_END = (
+    sa.select(sa.func.coalesce(sa.func.max(events.c.seq), 0))
+    .where(events.c.game_id == _GAME_ID)
+    .scalar_subquery()
+    .label("log_end")
+)
+
+_SELECT_HEAD = sa.select(games, _LOG_END).where(games.c.id == _GAME_ID)
+"""The game row and where its log really ends, in one query."""
+
+_SELECT_LAST_SEQ = sa.select(sa.func.coalesce(sa.func.max(events.c.seq), 0)).where(
+    events.c.game_id == _GAME_ID
+)
+
+_LOCK_GAME = sa.select(games.c.id).where(games.c.id == _GAME_ID).with_for_update()
+"""PostgreSQL: hold the game's row (then read the log end in a second statement)."""
+
+_LOCKED_LOG_END = sa.select(games.c.id, _LOG_END).where(games.c.id == _GAME_ID)
+"""SQLite: ``BEGIN IMMEDIATE`` already holds the database, so existence and log end
+are one statement."""
+
+_INSERT_EVENT = events.insert()
+
+_UPDATE_SEQ = (
+    games.update()
+    .where(games.c.id == _GAME_ID)
+    .values(last_seq=sa.bindparam("new_seq"), updated_at=sa.bindparam("new_at"))
+)
+
+_UPDATE_SEQ_AND_SUMMARY = (
+    games.update()
+    .where(games.c.id == _GAME_ID)
+    .values(
+        last_seq=sa.bindparam("new_seq"),
+        updated_at=sa.bindparam("new_at"),
+        status=sa.bindparam("new_status"),
+        moves=sa.bindparam("new_moves"),
+    )
+)
+
+
 # -- values ----------------------------------------------------------------------------
 
 
@@ -302,20 +351,13 @@ class Store:
 
     def get_game(self, game_id: str) -> GameRow | None:
         with self._read() as conn:
-            row = conn.execute(games.select().where(games.c.id == game_id)).mappings().first()
+            row = conn.execute(_SELECT_GAME, {"game_id": game_id}).mappings().first()
         return _game_row(row) if row is not None else None
 
     def get_head(self, game_id: str) -> tuple[GameRow, int] | None:
         """The game's row and the sequence number its log really ends at, in one query."""
-        log_end = (
-            sa.select(sa.func.coalesce(sa.func.max(events.c.seq), 0))
-            .where(events.c.game_id == games.c.id)
-            .scalar_subquery()
-            .label("log_end")
-        )
-        query = sa.select(games, log_end).where(games.c.id == game_id)
         with self._read() as conn:
-            row = conn.execute(query).mappings().first()
+            row = conn.execute(_SELECT_HEAD, {"game_id": game_id}).mappings().first()
         if row is None:
             return None
         return _game_row(row), int(row["log_end"])
@@ -361,11 +403,16 @@ class Store:
         """A write transaction holding ``game_id``'s log: nobody else can append until it
         ends (``SELECT ... FOR UPDATE`` on PostgreSQL; ``BEGIN IMMEDIATE`` on SQLite, which
         holds the whole database, so keep it short). An exception rolls everything back."""
+        key = {"game_id": game_id}
         with self._write() as conn:
-            found = conn.execute(
-                sa.select(games.c.id).where(games.c.id == game_id).with_for_update()
-            ).first()
-            if found is None:
+            if self.dialect == "sqlite":
+                # BEGIN IMMEDIATE holds every writer off already: one statement.
+                found = conn.execute(_LOCKED_LOG_END, key).first()
+                if found is None:
+                    raise NoSuchGame(game_id)
+                yield LogWriter(conn, game_id, int(found[1]))
+                return
+            if conn.execute(_LOCK_GAME, key).first() is None:
                 raise NoSuchGame(game_id)
             # A separate statement, so that on PostgreSQL (read committed) it sees every
             # event committed before the lock was granted.
@@ -424,22 +471,25 @@ class LogWriter:
             raise SequenceConflict(game_id, expected_seq, last)
         try:
             conn.execute(
-                events.insert().values(
-                    game_id=game_id,
-                    seq=expected_seq,
-                    kind=kind,
-                    row=row,
-                    col=col,
-                    extra=extra,
-                    at=when,
-                )
+                _INSERT_EVENT,
+                {
+                    "game_id": game_id,
+                    "seq": expected_seq,
+                    "kind": kind,
+                    "row": row,
+                    "col": col,
+                    "extra": extra,
+                    "at": when,
+                },
             )
         except sa.exc.IntegrityError as exc:  # a writer that bypassed the lock
             raise SequenceConflict(game_id, expected_seq, last) from exc
-        changes: dict[str, Any] = {"last_seq": expected_seq, "updated_at": when}
-        if summary is not None:
-            changes.update(status=summary.status, moves=summary.moves)
-        conn.execute(games.update().where(games.c.id == game_id).values(**changes))
+        changes: dict[str, Any] = {"game_id": game_id, "new_seq": expected_seq, "new_at": when}
+        if summary is None:
+            conn.execute(_UPDATE_SEQ, changes)
+        else:
+            changes.update(new_status=summary.status, new_moves=summary.moves)
+            conn.execute(_UPDATE_SEQ_AND_SUMMARY, changes)
         self._last = expected_seq
         return Event(game_id, expected_seq, kind, row, col, extra, when)
 
@@ -458,10 +508,7 @@ def _events(conn: Connection, game_id: str, after: int, upto: int | None) -> lis
 
 
 def _last_seq(conn: Connection, game_id: str) -> int:
-    query = sa.select(sa.func.coalesce(sa.func.max(events.c.seq), 0)).where(
-        events.c.game_id == game_id
-    )
-    return int(conn.execute(query).scalar_one())
+    return int(conn.execute(_SELECT_LAST_SEQ, {"game_id": game_id}).scalar_one())
 
 
 def _game_row(row: Any) -> GameRow:
