@@ -7,7 +7,8 @@ through the JSON API by concurrent players who click only cells the engine prove
 
 Scenarios (each bounded by --duration seconds and --max-clicks clicks):
 - ``players``: every player waits a random think time (--think, seconds) between clicks, like
-  people do; the latency targets (median < 10 ms, p99 < 30 ms) apply here.
+  people do, and players join over the first --ramp seconds (50 players do not all start a
+  game in the same millisecond); the latency targets (median < 10 ms, p99 < 30 ms) apply here.
 - ``saturation``: no think time; every player clicks as fast as the server answers. This
   measures the most requests per second the machine serves; latency then is mostly queueing.
 
@@ -18,7 +19,17 @@ game. A loss would mean the engine is wrong, so losses are counted and reported.
 Clients run in several processes (threads inside) so the client's own GIL does not inflate
 the latency it measures; they share the 2 cores with the server, as real load would not.
 
-Last, the size of a click's response on a 100x100 board (JSON API).
+Rows: ``create`` (POST /api/games), ``first reveal`` (the click that draws the no-guess
+layout: the heavy one), ``reveal`` (every later click: the ordinary click the targets are
+about) and ``reveal, quiet`` (the reveals during which no game was being created or
+first revealed anywhere).
+
+Then the server CPU each kind of request costs, measured one request at a time on a quiet
+server (``cost``), and last the size of a click's response on a 100x100 board (JSON API
+and the browser's htmx answer).
+
+``--app-root DIR`` serves another checkout of the project (e.g. ``git archive <commit>``
+unpacked in a temp dir) with this benchmark, for before/after numbers.
 """
 
 from __future__ import annotations
@@ -109,6 +120,7 @@ class Scenario:
     duration: float
     max_clicks: int
     game: tuple[int, int, int] = (30, 16, 99)  # width, height, mines: expert
+    ramp: float = 0.0  # players join at random times in the first `ramp` seconds
 
 
 # -- the server ------------------------------------------------------------------------
@@ -141,9 +153,19 @@ def wait_until_up(base: str, process: subprocess.Popen[bytes] | None, timeout: f
     raise SystemExit(f"the server at {base} did not come up in {timeout:.0f} s ({last})")
 
 
-def server_command(how: str, port: int, data: str, extra_args: list[str]) -> list[str]:
-    """``mine-devil`` (the project's command), or gunicorn run directly with the gevent worker."""
+def server_command(
+    how: str, port: int, data: str, extra_args: list[str], app_root: Path = ROOT
+) -> list[str]:
+    """``mine-devil`` (the project's command), or gunicorn run directly with the gevent worker.
+
+    With another ``app_root`` the server runs from that directory (``python -m app.serve``:
+    the current directory comes first on ``sys.path``, so its ``app`` package is served)."""
     bindir = str(Path(sys.executable).parent)
+    if how == "mine-devil" and app_root.resolve() != ROOT:
+        return [
+            sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port),
+            "--data", data, *extra_args,
+        ]  # fmt: skip
     if how == "mine-devil":
         command = shutil.which("mine-devil", path=bindir)
         if command is None:
@@ -158,18 +180,23 @@ def server_command(how: str, port: int, data: str, extra_args: list[str]) -> lis
 
 
 @contextmanager
-def running_server(how: str, extra_args: list[str]) -> Iterator[Server]:
+def running_server(how: str, extra_args: list[str], app_root: Path = ROOT) -> Iterator[Server]:
     """Start the server on a free loopback port with a temp data dir; stop it after."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="mine-devil-bench-") as data:
         env = {**os.environ, "MINE_DEVIL_RATELIMIT": "0", "MINE_DEVIL_DATA": data}
-        args = server_command(how, port, data, extra_args)
+        args = server_command(how, port, data, extra_args, app_root)
         log = open(Path(data) / "server.log", "wb")  # noqa: SIM115 - closed below
         process = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            args,
+            cwd=app_root,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         base = f"http://127.0.0.1:{port}"
-        print(f"server: {' '.join(args[:1] + args[1:])}")
+        print(f"server: {' '.join(args)} (in {app_root})")
         try:
             wait_until_up(base, process, timeout=60)
             yield Server(base, process.pid, Path(data) / "server.log")
@@ -294,6 +321,8 @@ class Player:
 
     def play(self, clicks_left: Budget) -> PlayerLog:
         try:
+            if self.scenario.ramp > 0:
+                time.sleep(self.rng.uniform(0, self.scenario.ramp))
             while time.monotonic() < self.deadline and clicks_left.take():
                 self.log.outcomes[self.play_one_game(clicks_left)] += 1
         except Exception as error:  # a benchmark reports, it does not crash mid-table
@@ -402,6 +431,101 @@ def run_scenario(server: Server, scenario: Scenario, processes: int) -> Run:
     return Run(logs, window, client_cpu, server_cpu)
 
 
+# -- server CPU per kind of request ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cost:
+    kind: str
+    count: int
+    cpu_ms: float  # server CPU per request (all processes of the server)
+    median_ms: float  # wall time per request, alone
+
+
+def request_costs(server: Server, games: int = 20, clicks: int = 400) -> list[Cost]:
+    """Server CPU per request of each kind, one request at a time on an otherwise quiet
+    server (CPU read from /proc for the server's process group around each phase)."""
+    if server.group is None:
+        return []
+    group = server.group
+    conn = connect(server.base)
+    rng = random.Random(2026)
+    made: list[tuple[str, str]] = []
+    states: dict[str, dict[str, Any]] = {}
+    times: dict[str, list[float]] = {"create": [], "first reveal": [], "reveal": []}
+    cpu: dict[str, float] = {}
+
+    def phase(kind: str, work: Any) -> None:
+        start = group_cpu_seconds(group)
+        work()
+        cpu[kind] = group_cpu_seconds(group) - start
+
+    def create() -> None:
+        for _ in range(games):
+            game = {"no_guess": True, "seed": rng.randrange(2**31)}
+            status, data, seconds = request(conn, "POST", "/api/games", game)
+            if status == 201:
+                body = json.loads(data)
+                made.append((body["id"], body["token"]))
+                times["create"].append(seconds)
+
+    def first() -> None:
+        for game_id, token in made:
+            path = f"/api/games/{game_id}/reveal"
+            status, data, seconds = request(conn, "POST", path, {"row": 8, "col": 15}, token)
+            if status == 200:
+                states[game_id] = state_of(data)
+                times["first reveal"].append(seconds)
+
+    def later() -> None:
+        queues = {game_id: safe_cells(state) for game_id, state in states.items()}
+        tokens = dict(made)
+        while len(times["reveal"]) < clicks and queues:
+            for game_id in list(queues):
+                board = states[game_id]["board"]
+                queue = [(r, c) for r, c in queues[game_id] if board[r][c] == "."]
+                if not queue and states[game_id]["status"] == "playing":
+                    queue = safe_cells(states[game_id])
+                if not queue or states[game_id]["status"] != "playing":
+                    del queues[game_id]
+                    continue
+                (row, col), queues[game_id] = queue[0], queue[1:]
+                path = f"/api/games/{game_id}/reveal"
+                body = {"row": row, "col": col}
+                status, data, seconds = request(conn, "POST", path, body, tokens[game_id])
+                if status != 200:
+                    del queues[game_id]
+                    continue
+                states[game_id] = state_of(data)
+                times["reveal"].append(seconds)
+
+    # The client's own work (the solver picking safe cells) runs between requests in this
+    # process, not in the server, so it does not count.
+    phase("create", create)
+    phase("first reveal", first)
+    phase("reveal", later)
+    conn.close()
+    return [
+        Cost(
+            kind,
+            len(times[kind]),
+            cpu[kind] / len(times[kind]) * 1000,
+            statistics.median(times[kind]) * 1000,
+        )
+        for kind in ("create", "first reveal", "reveal")
+        if times[kind]
+    ]
+
+
+def print_costs(costs: list[Cost]) -> None:
+    print("\n## cost: server CPU per request, one request at a time on a quiet server")
+    print(f"{'request':<14} {'count':>6} {'CPU ms':>8} {'alone ms':>9}")
+    for cost in costs:
+        print(f"{cost.kind:<14} {cost.count:>6} {cost.cpu_ms:>8.2f} {cost.median_ms:>9.2f}")
+    print("(CPU ms: the server's processes' user+system time / requests, /proc ticks;")
+    print(" alone ms: median wall time of one request with nothing else running)")
+
+
 # -- the 100x100 response size -----------------------------------------------------------
 
 
@@ -494,7 +618,11 @@ def print_scenario(scenario: Scenario, run: Run) -> None:
     samples = [s for log in logs for s in log.samples]
     ok = [s for s in samples if s.status in (200, 201)]
     think = "none" if scenario.think[1] == 0 else f"{scenario.think[0]}-{scenario.think[1]} s"
-    print(f"\n## {scenario.name}: {scenario.players} players, think time {think}, {elapsed:.1f} s")
+    ramp = f", joining over {scenario.ramp:g} s" if scenario.ramp > 0 else ""
+    print(
+        f"\n## {scenario.name}: {scenario.players} players{ramp}, think time {think}, "
+        f"{elapsed:.1f} s"
+    )
     print(
         f"{'request':<14} {'count':>6} {'median ms':>10} {'p90 ms':>8} {'p99 ms':>8} "
         f"{'max ms':>8} {'mean bytes':>10}"
@@ -555,9 +683,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--think", type=parse_think, default=(0.1, 0.4), metavar="LOW:HIGH")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds per scenario")
+    parser.add_argument(
+        "--ramp", type=float, default=5.0, help="players join over this many seconds (players)"
+    )
     parser.add_argument("--max-clicks", type=int, default=20000, help="per scenario")
     parser.add_argument("--processes", type=int, default=4, help="client processes")
     parser.add_argument("--scenario", choices=["players", "saturation", "both"], default="both")
+    parser.add_argument("--no-cost", action="store_true", help="skip the CPU-per-request table")
+    parser.add_argument(
+        "--app-root",
+        type=Path,
+        default=ROOT,
+        help="serve the project checked out in this directory (before/after comparisons)",
+    )
     parser.add_argument("--url", help="benchmark this running server instead of starting one")
     parser.add_argument(
         "--server",
@@ -573,7 +711,14 @@ def main(argv: list[str] | None = None) -> int:
     scenarios = []
     if args.scenario in ("players", "both"):
         scenarios.append(
-            Scenario("players", args.players, args.think, args.duration, args.max_clicks)
+            Scenario(
+                "players",
+                args.players,
+                args.think,
+                args.duration,
+                args.max_clicks,
+                ramp=args.ramp,
+            )
         )
     if args.scenario in ("saturation", "both"):
         scenarios.append(
@@ -588,8 +733,13 @@ def main(argv: list[str] | None = None) -> int:
         wait_until_up(url, None, timeout=10)
         yield Server(url, None, None)
 
-    server = given(args.url) if args.url else running_server(args.server, args.server_arg)
+    if args.url:
+        server = given(args.url)
+    else:
+        server = running_server(args.server, args.server_arg, args.app_root.resolve())
     with server as running:
+        if not args.no_cost:
+            print_costs(request_costs(running))
         for scenario in scenarios:
             print_scenario(scenario, run_scenario(running, scenario, args.processes))
         print("\n## response size of a click on a 100x100 board (1500 mines)")

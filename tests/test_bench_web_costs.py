@@ -1,0 +1,41 @@
+"""bench_web's cost table and staggered players, small, against the real server. Asserts
+what was measured, never how fast."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import bench_web  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[bench_web.Server]:
+    with bench_web.running_server("mine-devil", ["--workers", "1"]) as running:
+        yield running
+
+
+def test_costs_measure_every_kind_of_request(server: bench_web.Server) -> None:
+    costs = {cost.kind: cost for cost in bench_web.request_costs(server, games=2, clicks=12)}
+    assert list(costs) == ["create", "first reveal", "reveal"]
+    assert costs["create"].count == costs["first reveal"].count == 2
+    assert costs["reveal"].count == 12
+    assert all(cost.cpu_ms >= 0 and cost.median_ms > 0 for cost in costs.values())
+    # The first reveal draws a no-guess layout: it must have cost the server some CPU.
+    assert costs["first reveal"].cpu_ms > 0
+
+
+def test_players_joining_over_a_ramp_still_finish_their_games(server: bench_web.Server) -> None:
+    scenario = bench_web.Scenario(
+        "ramp", players=2, think=(0.0, 0.0), duration=300, max_clicks=60, game=(9, 9, 10), ramp=0.5
+    )
+    run = bench_web.run_scenario(server, scenario, processes=1)
+    assert [error for log in run.logs for error in log.errors] == []
+    outcomes = {name for log in run.logs for name in log.outcomes}
+    assert outcomes <= {"won", "unfinished"} and "won" in outcomes
