@@ -14,7 +14,7 @@ wrapped edge) that mirror the opposite edge, so the wrap is visible.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -23,7 +23,8 @@ from markupsafe import Markup
 from devil.board import Board, Cell, Topology
 from devil.position import FLAG, HOLE, ZERO, Position
 
-TOPOLOGY_NAMES = {"square": "square", "torus": "torus", "hex": "hex"}
+BIG_BOARD_CELLS = 2500
+"""Boards with more cells get the ``big`` class: the browser skips drawing rows off screen."""
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,7 @@ def cell_html(
     tab = "0" if c.id == focus_id else "-1"
     if live:
         return (
-            f'<button id="{cid}" class="{classes}" role="gridcell" name="at" value="{c.at}" '
+            f'<button type="button" id="{cid}" class="{classes}" role="gridcell" value="{c.at}" '
             f'tabindex="{tab}" aria-label="{label}"{extra}>{text}</button>'
         )
     return (
@@ -243,9 +244,21 @@ def cell_html(
     )
 
 
-def row_html(row: RowView, live: bool, focus_id: str | None, prefix: str = "") -> Markup:
-    """The cells of one row, ready for a template."""
-    return Markup("".join(cell_html(c, live, focus_id, prefix) for c in row.cells))
+def row_html(
+    row: RowView, live: bool, focus_id: str | None, prefix: str = "", oob: bool = False
+) -> Markup:
+    """One row (``<div id="r-<display row>">`` and its cells), ready for a template."""
+    cells = "".join(cell_html(c, live, focus_id, prefix) for c in row.cells)
+    role = ' aria-hidden="true"' if row.ghost else ' role="row"'
+    extra = ' hx-swap-oob="true"' if oob else ""
+    return Markup(
+        f'<div id="{prefix}r-{row.index}" class="{row.classes}"{role}{extra}>{cells}</div>'
+    )
+
+
+def oob_rows_html(rows: Iterable[RowView], live: bool) -> Markup:
+    """Whole rows as out-of-band swaps (the answer to a click that changed many cells)."""
+    return Markup("".join(row_html(r, live, None, "", True) for r in rows))
 
 
 def oob_cells_html(views: Iterable[CellView], live: bool) -> Markup:
@@ -256,30 +269,58 @@ def oob_cells_html(views: Iterable[CellView], live: bool) -> Markup:
 # -- whole board ------------------------------------------------------------------------
 
 
+def display_rows(board: Board) -> range:
+    """Display row numbers: the board's rows, plus the ghost rows -1 and height on a torus."""
+    if board.topology is Topology.TORUS:
+        return range(-1, board.height + 1)
+    return range(board.height)
+
+
+def row_view(position: Position, drow: int, view_of: Callable[[Cell], CellView]) -> RowView:
+    """Display row ``drow``, its cells' views coming from ``view_of(cell)``."""
+    board = position.board
+    torus = board.topology is Topology.TORUS
+    ghost_row = not 0 <= drow < board.height
+    cells: list[CellView] = []
+    if torus:
+        cells.append(_ghost(view_of(_ghost_source(board, drow, -1)), drow, -1))
+    for col in range(board.width):
+        view = view_of(_ghost_source(board, drow, col))
+        cells.append(_ghost(view, drow, col) if ghost_row else view)
+    if torus:
+        cells.append(_ghost(view_of(_ghost_source(board, drow, board.width)), drow, board.width))
+    row_classes = "row"
+    if board.topology is Topology.HEX and drow % 2:
+        row_classes += " odd"
+    if ghost_row:
+        row_classes += " ghost-row"
+    return RowView(drow, tuple(cells), row_classes, ghost_row)
+
+
+def changed_rows(position: Position, cells: Iterable[Cell]) -> list[RowView]:
+    """The display rows holding some cells of a running game (with the torus ghost rows that
+    mirror them): a click that changed many cells answers with these rows."""
+    board = position.board
+    wanted: set[int] = set()
+    for cell in cells:
+        row = cell // board.width
+        wanted.add(row)
+        wanted.update(r for r, _ in ghost_positions(board, row, 0) if not 0 <= r < board.height)
+    views: dict[Cell, CellView] = {}
+
+    def view_of(cell: Cell) -> CellView:
+        if cell not in views:
+            views[cell] = cell_view(position, cell)
+        return views[cell]
+
+    return [row_view(position, drow, view_of) for drow in sorted(wanted)]
+
+
 def board_view(position: Position, *, interactive: bool, ending: Ending | None = None) -> BoardView:
     """Every cell of the board, in display order (with torus ghosts when the board wraps)."""
     board = position.board
-    torus = board.topology is Topology.TORUS
-    hexagonal = board.topology is Topology.HEX
     views = [cell_view(position, cell, ending) for cell in range(board.size)]
-    rows: list[RowView] = []
-    display_rows = range(-1, board.height + 1) if torus else range(board.height)
-    for drow in display_rows:
-        ghost_row = not 0 <= drow < board.height
-        cells: list[CellView] = []
-        if torus:
-            cells.append(_ghost(views[_ghost_source(board, drow, -1)], drow, -1))
-        for col in range(board.width):
-            view = views[_ghost_source(board, drow, col)]
-            cells.append(_ghost(view, drow, col) if ghost_row else view)
-        if torus:
-            cells.append(_ghost(views[_ghost_source(board, drow, board.width)], drow, board.width))
-        row_classes = "row"
-        if hexagonal and drow % 2:
-            row_classes += " odd"
-        if ghost_row:
-            row_classes += " ghost-row"
-        rows.append(RowView(drow, tuple(cells), row_classes, ghost_row))
+    rows = [row_view(position, drow, views.__getitem__) for drow in display_rows(board)]
     return BoardView(
         board.height,
         board.width,
@@ -300,6 +341,8 @@ def _first_cell_id(board: Board) -> str:
 
 def _board_classes(board: Board, interactive: bool, ending: Ending | None) -> str:
     classes = ["board", f"topo-{board.topology.value}"]
+    if board.size > BIG_BOARD_CELLS:
+        classes.append("big")
     if board.holes:
         classes.append("has-holes")
     classes.append("live" if interactive else "readonly")

@@ -117,7 +117,9 @@ def is_htmx() -> bool:
 def register_template_helpers(state: Any) -> None:
     """Cell writers for the templates (``_cell.html``, ``_move.html``)."""
     state.app.jinja_env.globals.update(
-        row_html=render.row_html, oob_cells_html=render.oob_cells_html
+        row_html=render.row_html,
+        oob_cells_html=render.oob_cells_html,
+        oob_rows_html=render.oob_rows_html,
     )
 
 
@@ -415,18 +417,29 @@ def watch_update(loaded: LoadedGame, mover: bool, since_text: str) -> ResponseRe
     )
 
 
+CELL_SWAP_LIMIT = 48
+"""Up to this many changed cells, a click answers cell by cell; beyond it, with the changed
+rows whole. htmx fires one event per earlier swap for every out-of-band swap (quadratic in
+the number of swapped elements), so a cascade of 1,000 cells must not be 1,000 swaps."""
+
+
 def move_response(
     before: Game, after: LoadedGame, mover: bool, message: str, toast: str | None = None
 ) -> ResponseReturnValue:
-    """Only what changed: the changed cells and the status bar (the whole game once it ends)."""
+    """Only what changed: the changed cells (or rows) and the status bar; the whole game once
+    it ends."""
     gv = game_view(after, mover)
     whole = before.status is not after.game.status
     changed: list[render.CellView] = []
+    rows: list[render.RowView] = []
     if not whole:
-        cells = render.changed_cells(before.position, after.game.position)
-        changed = render.changed_views(after.game.position, cells)
+        position = after.game.position
+        cells = render.changed_cells(before.position, position)
+        changed = render.changed_views(position, cells)
+        if len(changed) > CELL_SWAP_LIMIT:
+            changed, rows = [], render.changed_rows(position, cells)
     return render_template(
-        "_move.html", gv=gv, game_id=after.id, changed=changed, whole=whole,
+        "_move.html", gv=gv, game_id=after.id, changed=changed, rows=rows, whole=whole,
         message=message, toast=toast,
     )  # fmt: skip
 

@@ -1,7 +1,9 @@
 /* Mine Devil: the little JavaScript htmx cannot do for us.
  *
- *  - right-click and long-press flag a cell (through the hidden #flag-form, so htmx sends it
- *    with the CSRF header and the answer is the usual out-of-band update);
+ *  - a click on a cell submits the hidden #board-form (kind=open) with the cell in `at`;
+ *    right-click and long-press submit #flag-form (kind=flag). htmx sends them (with the
+ *    CSRF header) and applies the out-of-band answer. The cells are buttons outside any
+ *    form on purpose: Chromium makes replacing form controls inside a form O(n^2);
  *  - keyboard play on any [role=grid]: a roving tabindex, arrow keys / Home / End move,
  *    F flags (Space and Enter are the cell buttons' own clicks);
  *  - the running clock, and keeping the replay slider in step with the replay view.
@@ -105,14 +107,27 @@
   var touchFlag = { id: null, at: 0 }; // the last flag placed by a long press
   var suppressClickUntil = 0;
 
-  function flag(cell) {
-    if (!isLive(cell) || !cell.classList.contains("covered")) return;
-    var form = document.getElementById("flag-form");
+  function send(formId, cell) {
+    var form = document.getElementById(formId);
     if (!form) return;
     form.elements.at.value = cell.value;
     if (form.requestSubmit) form.requestSubmit();
     else form.submit();
   }
+
+  function flag(cell) {
+    if (!isLive(cell) || !cell.classList.contains("covered")) return;
+    send("flag-form", cell);
+  }
+
+  /* a left click (or Space / Enter, which click a focused button) opens or chords */
+  document.addEventListener("click", function (e) {
+    var cell = cellOf(e.target);
+    if (!cell || !isLive(cell) || e.button !== 0) return;
+    e.preventDefault();
+    if (cell.classList.contains("n0")) return; // an empty cell: nothing to open or chord
+    send("board-form", cell);
+  });
 
   document.addEventListener("contextmenu", function (e) {
     var cell = cellOf(e.target);
@@ -243,7 +258,32 @@
     tick();
   }
 
-  document.addEventListener("htmx:afterSettle", function () { refresh(document); });
+  /* htmx fires afterSettle once per swapped element, and oobAfterSwap for every earlier swap
+     of an answer each time it swaps one more (quadratic). Let one of each through per answer,
+     so that listeners (ours, the teaching script's) run once per answer, not thousands of
+     times; the rest stop here, in the capture phase, before reaching anyone. */
+  ["htmx:oobAfterSwap", "htmx:afterSettle"].forEach(function (name) {
+    var passed = false;
+    window.addEventListener(name, function (e) {
+      if (passed) {
+        e.stopImmediatePropagation();
+        return;
+      }
+      passed = true;
+      queueMicrotask(function () { passed = false; });
+    }, true);
+  });
+
+  /* refresh once, after the whole answer is in */
+  var refreshQueued = false;
+  document.addEventListener("htmx:afterSettle", function () {
+    if (refreshQueued) return;
+    refreshQueued = true;
+    queueMicrotask(function () {
+      refreshQueued = false;
+      refresh(document);
+    });
+  });
   /* counts of answered htmx requests (all of them, and moves), so tests can wait for an answer */
   document.addEventListener("htmx:afterRequest", function (e) {
     var root = document.documentElement;
@@ -251,7 +291,6 @@
     var key = config && /\/move$/.test(config.path || "") ? "moved" : "answered";
     root.dataset[key] = String(parseInt(root.dataset[key] || "0", 10) + 1);
   });
-  document.addEventListener("htmx:oobAfterSwap", function () { sizeBoards(document); });
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { refresh(document); });

@@ -314,8 +314,9 @@ def test_watchers_see_the_game_read_only(page: Page, live_server: str, browser: 
         watcher.goto(f"/g/{game_id}")
         expect(watcher.locator(".watch-note")).to_contain_text("watching")
         assert watcher.locator("#board button").count() == 0
-        assert watcher.locator("#board-form, #flag-form").count() == 0
+        assert watcher.locator("#board-form, #flag-form, .move-form").count() == 0
         expect(watcher.locator("#board")).to_have_attribute("aria-readonly", "true")
+
         # the owner plays; the watcher's board catches up by itself, pushed by the event
         # stream (well before the 10 s fallback poll)
         def caught_up(moves: int) -> None:

@@ -62,7 +62,7 @@ def test_pages_look_right(page: Page, live_server: str, shots: Path, viewport: A
     play_some(page, 6)
     page.screenshot(path=str(shots / f"expert-{name}.png"), full_page=True)
     assert page_width(page) <= viewport["width"], "the game page scrolls sideways"
-    scroller = page.locator("#board-form .scroller")
+    scroller = page.locator("#game .scroller")
     wide = scroller.evaluate("(el) => el.scrollWidth > el.clientWidth")
     assert wide == (viewport is PHONE), "an expert board scrolls inside its frame on a phone only"
     cell = box(page, "#c-0-0")
@@ -70,9 +70,9 @@ def test_pages_look_right(page: Page, live_server: str, shots: Path, viewport: A
 
     start_game(page, live_server, preset="beginner", seed="12")
     open_first(page, 4, 4)
-    assert page.locator("#board-form .scroller").evaluate(
-        "(el) => el.scrollWidth <= el.clientWidth"
-    ), "a beginner board fits without scrolling"
+    assert page.locator("#game .scroller").evaluate("(el) => el.scrollWidth <= el.clientWidth"), (
+        "a beginner board fits without scrolling"
+    )
     page.screenshot(path=str(shots / f"beginner-{name}.png"), full_page=True)
     page.emulate_media(color_scheme="dark")
     page.screenshot(path=str(shots / f"beginner-dark-{name}.png"), full_page=True)
