@@ -371,3 +371,28 @@ def test_clicking_a_satisfied_number_chords(page: Page, live_server: str) -> Non
         expect(page.locator("#announce")).to_contain_text("Opened")
         return
     pytest.fail("never found a number to chord")
+
+
+def test_a_big_board_plays(page: Page, live_server: str) -> None:
+    """100x100: a cascade answered by whole rows, then single cells; the page always shows
+    exactly what the server's log says (the public API state)."""
+    game_id = start_game(
+        page, live_server, preset="custom", width="100", height="100", mines="700",
+        no_guess=False, seed="5",
+    )  # fmt: skip
+
+    def server_rows() -> list[str]:
+        body = page.request.get(f"/api/games/{game_id}").json()
+        return list(body["board"])
+
+    click(page, "#c-50-50")
+    rows, _ = read_rows(page)
+    assert rows == server_rows()
+    assert sum(r.count(".") for r in rows) < 9000, "the first click opened a big region"
+    position = visible(page)
+    for cell in sorted(safe_covered(position))[:3]:
+        click(page, cell_selector(position, cell))
+    mine = sorted(classify(visible(page)).mine_cells())[0]
+    click(page, cell_selector(position, mine), "right")
+    assert read_rows(page)[0] == server_rows()
+    expect(page.locator("#board .cell[tabindex='0']")).to_have_count(1)
