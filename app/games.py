@@ -18,11 +18,18 @@ starting point that it brings forward with the newer events.
 
 ``play`` serializes moves on one game twice over: a per-game lock inside the process,
 and the database across processes. It first computes the move without holding the
-database and appends it with ``Store.append_event(expected_seq=...)``, which fails if
-another process appended first (the ``(game_id, seq)`` key backs this up). Then it
-recomputes the move while holding the game's log (``Store.locked``: ``SELECT ... FOR
-UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), so it cannot lose twice.
+database, on the newest state this process knows (the caller's copy, else the cache:
+no query), and appends it with ``Store.append_event(expected_seq=...)``, which checks
+while holding the log that the log ends just before (the ``(game_id, seq)`` key backs
+this up): a click on a game this process is serving is one write transaction. If the
+log moved (another worker played), it reads the log and tries again; if the move is
+refused on the cached state, it is refused only once the log confirms that state. Last,
+it recomputes the move while holding the game's log (``Store.locked``: ``SELECT ... FOR
+UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), so it cannot lose again.
 Nothing is lost, duplicated or skipped.
+
+The ``games`` row of a game is read once and kept (``game_record``): everything in it
+but the derived summary columns is immutable.
 
 Errors: ``InputError`` (400, names the field), ``UnknownGame`` / ``UnknownMove`` (404),
 ``devil.errors.IllegalMove`` / ``GameOver`` (409). A malformed request never writes an
@@ -604,6 +611,7 @@ class GameService:
             if self.store.get_game(game_id) is None:
                 break
         record = self.store.insert_game(game_id, params.to_dict(), hash_token(token), owner)
+        self._remember_record(record)
         entry = _Cached(game, 0, 0, None, None)
         self._remember(game_id, entry)
         return CreatedGame(record, token, LoadedGame(record, game, 0, 0, None, None))
@@ -694,8 +702,10 @@ class GameService:
     ) -> tuple[LoadedGame, LoadedGame]:
         """Play the action on ``before``, append it as event ``before.seq + 1``, cache it."""
         move = _concrete_move(before.game, action, row, col)
+        if run is None:
+            run = self.run_cpu if _heavy(before.game, move) else _call
         try:
-            game = (run or self.run_cpu)(partial(before.game.play, move))
+            game = run(partial(before.game.play, move))
         except InvalidMove as exc:
             raise InputError("row", str(exc)) from None
         seq = before.seq + 1
@@ -757,6 +767,19 @@ def _trim(cache: OrderedDict[K, V], count: int, cells: int, size: Callable[[V], 
     while len(cache) > 1 and (len(cache) > count or total > cells):
         _, evicted = cache.popitem(last=False)
         total -= size(evicted)
+
+
+INLINE_CELLS = 4096
+"""Moves on boards up to this many cells (64x64) run inline, except a first reveal: handing
+a sub-millisecond click to a thread costs more than it saves."""
+
+
+def _heavy(game: Game, move: Move) -> bool:
+    """Whether playing ``move`` may take long enough to be worth a thread: a first reveal
+    (it draws the layout: the no-guess search) or any move on a big board."""
+    if game.params.height * game.params.width > INLINE_CELLS:
+        return True
+    return game.layout is None and move.kind in (MoveKind.REVEAL, MoveKind.CHORD)
 
 
 def _call(work: Callable[[], T]) -> T:
