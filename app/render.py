@@ -409,10 +409,11 @@ def summary(position: Position, status: str, moves: int) -> str:
     left = mines_left(position)
     covered = sum(1 for _ in position.covered_cells())
     if status == "won":
-        return f"You won in {moves} moves."
+        return f"You won in {plural(moves, 'move')}."
     if status == "lost":
         return "Boom. The devil put a mine under your click: see its layout below."
-    return f"{left} mines left, {covered} cells covered, {moves} moves."
+    counts = f"{plural(left, 'mine')} left, {plural(covered, 'cell')} covered"
+    return f"{counts}, {plural(moves, 'move')}."
 
 
 # -- whole game -------------------------------------------------------------------------
@@ -476,6 +477,11 @@ class ReplayView:
             ("Next \u203a", n + 1 if n < total else None, "One move forward"),
             ("Last \u00bb", total if n < total else None, "After the last move"),
         )
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def where(row: int, col: int) -> str:

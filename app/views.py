@@ -207,7 +207,8 @@ class RecentView:
 def recent_view(row: GameRow) -> RecentView:
     params = GameParams.from_dict(dict(row.params))
     when = row.created_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return RecentView(row.id, game_title(params), row.status, f"{row.moves} moves · {when}")
+    detail = f"{render.plural(row.moves, 'move')} · {when}"
+    return RecentView(row.id, game_title(params), row.status, detail)
 
 
 def hole_pattern(height: int, width: int) -> list[list[int]]:
@@ -459,7 +460,7 @@ def move_message(before: Game, after: Game, kind: str) -> str:
     """The live-region sentence after a move by the player."""
     last = after.moves[-1] if after.moves else None
     if after.status is Status.WON:
-        return f"You won in {len(after.moves)} moves."
+        return f"You won in {render.plural(len(after.moves), 'move')}."
     if after.status is Status.LOST:
         assert after.loss is not None
         cell = render.where(*after.position.board.coord(after.loss))
@@ -468,9 +469,9 @@ def move_message(before: Game, after: Game, kind: str) -> str:
         return ""
     cell = render.where(last.row, last.col)
     if last.kind is MoveKind.FLAG:
-        return f"Flagged {cell}. {after.mines_left} mines left."
+        return f"Flagged {cell}. {render.plural(after.mines_left, 'mine')} left."
     if last.kind is MoveKind.UNFLAG:
-        return f"Removed the flag on {cell}. {after.mines_left} mines left."
+        return f"Removed the flag on {cell}. {render.plural(after.mines_left, 'mine')} left."
     opened = after.revealed_count - before.revealed_count
     noun = "cell" if opened == 1 else "cells"
     if opened == 1:
