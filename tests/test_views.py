@@ -651,3 +651,16 @@ def test_torus_rows_bring_their_ghost_rows() -> None:
     assert ghost_row.ghost and [c.text for c in ghost_row.cells][1] == "1"
     html = str(render.oob_rows_html(rows, True))
     assert 'id="r-3"' in html and 'aria-hidden="true" hx-swap-oob="true"' in html
+
+
+def test_a_flood_of_clicks_gets_429_with_a_message(make_app: Any) -> None:
+    app = make_app(RATELIMIT_ENABLED=True, MOVE_RATE_LIMIT="3 per minute")
+    client = app.test_client()
+    game_id = new_game(client, preset="intermediate")
+    codes = [move(client, game_id, f"0,{c}", kind="flag").status_code for c in range(5)]
+    assert codes == [200, 200, 200, 429, 429]
+    flood = move(client, game_id, "0,9", kind="flag")
+    assert flood.status_code == 429
+    assert "Too many clicks too fast" in flood.get_data(as_text=True)
+    assert 'id="toast"' in flood.get_data(as_text=True)
+    assert log_length(client, game_id) == 3
