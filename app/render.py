@@ -86,7 +86,6 @@ class StatusView:
     status: str
     started_at: float | None
     ended_at: float | None
-    message: str
 
     @property
     def seconds(self) -> int:

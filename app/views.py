@@ -354,7 +354,6 @@ def game_view(loaded: LoadedGame, mover: bool) -> render.GameView:
         status=game.status.value,
         started_at=_timestamp(loaded.started_at),
         ended_at=None if playing else _timestamp(loaded.last_move_at),
-        message="",
     )
     loss_where = ""
     if game.loss is not None:

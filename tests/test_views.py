@@ -571,9 +571,9 @@ def test_status_counter_and_clock_formats() -> None:
     assert render.format_duration(0) == "0:00"
     assert render.format_duration(75) == "1:15"
     assert render.format_duration(3725) == "1:02:05"
-    bar = render.StatusView(10, 0, "classic", "playing", None, None, "")
+    bar = render.StatusView(10, 0, "classic", "playing", None, None)
     assert bar.lcd_mines == "010" and bar.clock == "0:00"
-    assert render.StatusView(-3, 0, "", "playing", None, None, "").lcd_mines == "-03"
+    assert render.StatusView(-3, 0, "", "playing", None, None).lcd_mines == "-03"
 
 
 def test_torus_ghosts_follow_their_cells() -> None:
