@@ -435,8 +435,12 @@ class GameService:
         store: Store,
         cache_size: int = 128,
         run_cpu: Callable[[Callable[[], T]], T] | None = None,
+        offload: Callable[[Game, Move], Game | None] | None = None,
     ):
         self.store = store
+        self.offload = offload
+        """Plays a first reveal in a child process (``app.offload``) so it does not hold
+        this process's GIL; None means "compute it here" (then ``run_cpu`` runs it)."""
         self.cache_size = cache_size
         self.cache_cells = CACHE_CELLS
         self.run_cpu: Callable[[Callable[[], Any]], Any] = run_cpu or _call
@@ -702,12 +706,17 @@ class GameService:
     ) -> tuple[LoadedGame, LoadedGame]:
         """Play the action on ``before``, append it as event ``before.seq + 1``, cache it."""
         move = _concrete_move(before.game, action, row, col)
-        if run is None:
-            run = self.run_cpu if _heavy(before.game, move) else _call
-        try:
-            game = run(partial(before.game.play, move))
-        except InvalidMove as exc:
-            raise InputError("row", str(exc)) from None
+        game: Game | None = None
+        if run is None and self.offload is not None and _draws_layout(before.game, move):
+            game = self.offload(before.game, move)
+        if game is None:
+            if run is None:
+                run = self.run_cpu if _heavy(before.game, move) else _call
+            try:
+                game = run(partial(before.game.play, move))
+            except InvalidMove as exc:
+                raise InputError("row", str(exc)) from None
+        assert game is not None
         seq = before.seq + 1
         summary = Summary(game.status.value, len(game.moves))
         event = append(before.id, seq, move.kind.value, move.row, move.col, summary=summary)
@@ -774,12 +783,15 @@ INLINE_CELLS = 4096
 a sub-millisecond click to a thread costs more than it saves."""
 
 
+def _draws_layout(game: Game, move: Move) -> bool:
+    """A first reveal: it draws the layout (with no-guess, a search of 10-150 ms)."""
+    return game.layout is None and move.kind in (MoveKind.REVEAL, MoveKind.CHORD)
+
+
 def _heavy(game: Game, move: Move) -> bool:
     """Whether playing ``move`` may take long enough to be worth a thread: a first reveal
-    (it draws the layout: the no-guess search) or any move on a big board."""
-    if game.params.height * game.params.width > INLINE_CELLS:
-        return True
-    return game.layout is None and move.kind in (MoveKind.REVEAL, MoveKind.CHORD)
+    or any move on a big board."""
+    return game.params.height * game.params.width > INLINE_CELLS or _draws_layout(game, move)
 
 
 def _call(work: Callable[[], T]) -> T:
@@ -869,10 +881,21 @@ def get_service() -> GameService:
 
 
 def init_app(app: Flask) -> None:
+    runner = cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread")))
+    offload = None
+    if runner is not None and app.config.get("ENGINE_OFFLOAD", True):
+        # A gevent worker (``mine-devil``): first reveals go to a child process.
+        from app.offload import EngineProcess
+
+        engine = EngineProcess()
+        engine.start()
+        app.extensions["mine_devil.engine_process"] = engine
+        offload = engine.play
     app.extensions["mine_devil.games"] = GameService(
         get_store_for(app),
         int(app.config.get("GAME_CACHE_SIZE", 128)),
-        cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))),
+        runner,
+        offload,
     )
     app.cli.add_command(rebuild_summaries_command)
 

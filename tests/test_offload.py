@@ -1,0 +1,58 @@
+"""app.offload: a first reveal played in a child process is the game the worker would
+have computed itself; any failure gives None (the caller computes), never a wrong game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from app.offload import EngineProcess
+from devil.game import Game, GameParams, Move, Status
+
+
+@pytest.fixture
+def engine() -> Iterator[EngineProcess]:
+    process = EngineProcess()
+    process.start()
+    yield process
+    process.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_first_reveal_in_the_child_is_the_same_game(engine: EngineProcess, seed: int) -> None:
+    params = GameParams(seed=seed)  # expert, no-guess
+    before = Game.new(params).play(Move.parse("flag 0 0"))  # a flag before the first reveal
+    move = Move.parse("reveal 8 15")
+    mine = before.play(move)
+    theirs = engine.play(before, move)
+    assert theirs is not None
+    assert theirs == mine  # params, position, layout, status, moves
+    assert theirs.layout == mine.layout and theirs.guaranteed == mine.guaranteed
+    # The returned game keeps playing like the local one.
+    safe = next(iter(mine.analysis().classification().safe_cells()))
+    row, col = mine.position.board.coord(safe)
+    assert theirs.play(Move.reveal(row, col)) == mine.play(Move.reveal(row, col))
+
+
+def test_an_engine_error_in_the_child_gives_none(engine: EngineProcess) -> None:
+    game = Game.new(GameParams(height=9, width=9, mines=10, seed=4)).play(Move.parse("flag 2 2"))
+    assert engine.play(game, Move.parse("reveal 2 2")) is None  # revealing a flag: illegal
+    # The child is still serving after an error.
+    after = engine.play(game, Move.parse("reveal 4 4"))
+    assert after is not None and after.status is Status.PLAYING
+
+
+def test_a_dead_child_is_restarted(engine: EngineProcess) -> None:
+    game = Game.new(GameParams(height=9, width=9, mines=10, seed=4))
+    assert engine._child is not None
+    engine._child.kill()
+    engine._child.wait()
+    assert engine.play(game, Move.parse("reveal 4 4")) == game.play(Move.parse("reveal 4 4"))
+
+
+def test_a_child_that_cannot_run_gives_none() -> None:
+    broken = EngineProcess(python="/bin/false")  # exits at once: the pipe breaks
+    game = Game.new(GameParams(height=9, width=9, mines=10, seed=4))
+    assert broken.play(game, Move.parse("reveal 4 4")) is None
+    broken.close()
