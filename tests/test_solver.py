@@ -378,3 +378,53 @@ def test_cpsat_backend_agrees() -> None:
 def test_exact_fractions() -> None:
     exact = exact_probabilities(Position.from_line("1../...;mines=2"), Count.COUNTED)
     assert all(isinstance(p, Fraction) for p in exact.values())
+
+
+# -- the private engines against each other -------------------------------------------------
+
+
+def _random_problem(rng: random.Random) -> tuple[list[int], list[tuple[tuple[int, ...], int]]]:
+    """Groups and sum constraints built around a hidden solution (sometimes broken)."""
+    n = rng.randint(1, 10)
+    sizes = [rng.choice([1, 1, 1, 2, 3]) for _ in range(n)]
+    hidden = [rng.randint(0, s) for s in sizes]
+    cons: list[tuple[tuple[int, ...], int]] = []
+    for _ in range(rng.randint(1, 9)):
+        groups = tuple(sorted(rng.sample(range(n), rng.randint(1, min(n, 4)))))
+        need = sum(hidden[g] for g in groups) + rng.choice([0, 0, 0, 0, 0, 1, -1])
+        cons.append((groups, max(need, 0)))
+    used = {g for groups, _ in cons for g in groups}
+    cons += [((g,), hidden[g]) for g in range(n) if g not in used]
+    return sizes, cons
+
+
+def test_cdcl_and_dp_agree_with_plain_search() -> None:
+    from devil._cdcl import cdcl_backbone
+    from devil._count import count_by_frontier, count_by_search, totals_by_frontier
+    from devil._search import backbone, make_problem
+
+    rng = random.Random(11)
+    for _ in range(400):
+        sizes, cons = _random_problem(rng)
+        problem = make_problem(sizes, cons)
+        window = None
+        if rng.random() < 0.3:
+            low = rng.randint(0, sum(sizes))
+            window = (low, low + rng.randint(0, 2), None)
+        plain = backbone(problem, window)
+        learned = cdcl_backbone(problem, window)
+        assert (plain is None) == (learned is None)
+        if plain is not None and learned is not None:
+            low_l, high_l, _ = learned
+            assert [h >= 1 for h in plain.high] == [h >= 1 for h in high_l]
+            assert [lo < s for lo, s in zip(plain.low, sizes, strict=True)] == [
+                lo < s for lo, s in zip(low_l, sizes, strict=True)
+            ]
+        enumerated = count_by_search(problem)
+        programmed = count_by_frontier(problem)
+        assert programmed is not None
+        top = len(enumerated.total)
+        assert programmed.total[:top] == enumerated.total
+        assert [row[:top] for row in programmed.mined] == enumerated.mined
+        totals = totals_by_frontier(problem)
+        assert totals == sum(1 << k for k, t in enumerate(enumerated.total) if t)
