@@ -536,34 +536,37 @@ class PositionAnalysis:
         return p
 
     def _counted_pieces(self, out: dict[Cell, Fraction]) -> Fraction:
+        """Each combination of piece layouts with ``s`` mines weighs ``C(deep, left - s)``.
+
+        A piece's layouts with ``k`` mines weigh the sum over the other pieces' totals;
+        those come from dividing the product of every piece's polynomial by the piece's
+        own (exact integer long division), not from re-multiplying the others.
+        """
         assert self.mines_left is not None
         m = self.mines_left
         d = self.deep_count
-        polys = [info.counts().total for info in self._infos]
-        k = len(polys)
-        prefix: list[list[int]] = [[1]]
-        for i in range(k):
-            prefix.append(_convolve(prefix[i], polys[i]))
-        suffix: list[list[int]] = [[1]] * (k + 1)
-        for i in range(k - 1, -1, -1):
-            suffix[i] = _convolve(suffix[i + 1], polys[i])
-        everything = prefix[k]
-        norm = sum(t * _binom(d, m - s) for s, t in enumerate(everything))
+        polys = [_trim(info.counts().total) for info in self._infos]
+        everything = [1]
+        for poly in polys:
+            everything = _convolve(everything, poly)
+        ways = _binomials_down(d, m, len(everything) + 1)  # ways[x] = C(d, m - x)
+        norm = sum(t * ways[s] for s, t in enumerate(everything) if t)
         if norm == 0:
             raise InconsistentPosition(
                 f"the {self.position.mines} mines cannot all be placed consistently"
             )
-        for i, info in enumerate(self._infos):
-            others = _convolve(prefix[i], suffix[i + 1])
+        for info, poly in zip(self._infos, polys, strict=True):
+            others = _divide(everything, poly)
             counts = info.counts()
-            weights = [
-                sum(t * _binom(d, m - kk - s) for s, t in enumerate(others))
-                for kk in range(len(counts.total))
-            ]
+            weights = []
+            for kk in range(len(counts.total)):
+                weights.append(
+                    sum(t * ways[kk + s] for s, t in enumerate(others) if t and kk + s < len(ways))
+                )
             _spread(out, info.piece, counts, weights, norm)
         if d == 0:
             return Fraction(0)
-        deep_mines = sum(t * _binom(d, m - s) * (m - s) for s, t in enumerate(everything))
+        deep_mines = sum(t * ways[s] * (m - s) for s, t in enumerate(everything) if t)
         return Fraction(deep_mines, norm * d)
 
     # -- witnesses ---------------------------------------------------------------------
@@ -580,6 +583,54 @@ def _lowest(mask: int) -> int:
 
 def _binom(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
+
+
+def _trim(poly: list[int]) -> list[int]:
+    """Without trailing zeros (keeps at least one coefficient)."""
+    end = len(poly)
+    while end > 1 and poly[end - 1] == 0:
+        end -= 1
+    return poly[:end]
+
+
+def _divide(a: list[int], b: list[int]) -> list[int]:
+    """The polynomial ``q`` with ``q * b == a`` (exact; ``b`` divides ``a``)."""
+    low = next(i for i, x in enumerate(b) if x)
+    bb = b[low:]
+    aa = _trim(a[low:])
+    lead = bb[0]
+    n = len(aa) - len(bb) + 1
+    q = [0] * max(n, 1)
+    rest = list(aa)
+    for i in range(n):
+        coef = rest[i]
+        if coef:
+            value, remainder = divmod(coef, lead)
+            assert remainder == 0, "polynomial division is not exact"
+            q[i] = value
+            for t in range(1, len(bb)):
+                if bb[t]:
+                    rest[i + t] -= value * bb[t]
+    return q
+
+
+def _binomials_down(d: int, m: int, count: int) -> list[int]:
+    """``[C(d, m - x) for x in range(count)]`` by the ratio of neighbouring binomials."""
+    out = [0] * count
+    if count == 0:
+        return out
+    # start where C(d, m - x) first becomes non-zero: m - x <= d
+    x0 = max(0, m - d)
+    if x0 >= count or m - x0 < 0:
+        return out
+    value = comb(d, m - x0)
+    for x in range(x0, count):
+        y = m - x  # C(d, y); next is C(d, y - 1) = C(d, y) * y / (d - y + 1)
+        if y < 0:
+            break
+        out[x] = value
+        value = value * y // (d - y + 1)
+    return out
 
 
 def _convolve(a: list[int], b: list[int]) -> list[int]:
