@@ -358,7 +358,7 @@ def game_state(game_id: str, game: Game) -> dict[str, Any]:
         "topology": params.topology.value,
         "count": params.rules.count.value,
         "mercy": params.rules.mercy.value,
-        "no_guess": params.no_guess,
+        "no_guess": game.no_guess,
         "status": game.status.value,
         "moves": len(game.moves),
         "board": game.position.rows(),

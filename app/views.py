@@ -53,7 +53,7 @@ from app.games import (
 from app.security import can_move, ensure_owner, limit_creates, limit_moves, recent_games
 from app.store import GameRow
 from devil.errors import GameOver, IllegalMove
-from devil.game import Game, GameParams, Move, MoveKind, Status
+from devil.game import NO_GUESS_CELL_LIMIT, Game, GameParams, Move, MoveKind, Status
 
 bp = Blueprint("views", __name__)
 
@@ -188,7 +188,11 @@ def render_home(form: Mapping[str, Any], error: str | None = None, code: int = 2
             form_error=error,
             presets=presets(),
             topologies=TOPOLOGIES,
-            limits={"max_side": BROWSER_MAX_SIDE, "api_max_side": API_MAX_SIDE},
+            limits={
+                "max_side": BROWSER_MAX_SIDE,
+                "api_max_side": API_MAX_SIDE,
+                "no_guess_cells": NO_GUESS_CELL_LIMIT,
+            },
             recent=[recent_view(row) for row in recent_games(10)],
         ),
         code,
@@ -349,7 +353,7 @@ def game_view(loaded: LoadedGame, mover: bool) -> render.GameView:
         mines_left=game.mines_left,
         moves=loaded.moves,
         rules=render.rules_text(
-            params.rules.count.value, params.rules.mercy.value, params.no_guess
+            params.rules.count.value, params.rules.mercy.value, game.no_guess
         ),
         status=game.status.value,
         started_at=_timestamp(loaded.started_at),

@@ -418,6 +418,20 @@ class Game:
     def over(self) -> bool:
         return self.status is not Status.PLAYING
 
+    @property
+    def no_guess(self) -> bool:
+        """Whether this game promises a board clearable without guessing.
+
+        Asked for in ``params.no_guess``; before the first reveal it holds when the board is
+        small enough to be generated (``NO_GUESS_CELL_LIMIT``), afterwards only when the drawn
+        layout was verified (``guaranteed``; a fair-mercy redraw clears it).
+        """
+        if not self.params.no_guess:
+            return False
+        if self.layout is None:
+            return self.params.board().cell_count <= NO_GUESS_CELL_LIMIT
+        return self.guaranteed
+
     def changed_cells(self, previous: Game) -> frozenset[Cell]:
         """Cells whose visible state differs between ``previous`` and this game."""
         return frozenset(changed_between(previous.position, self.position))

@@ -681,12 +681,11 @@ def test_cli_witnesses_follow_the_issues_neighbour_rules(
     assert checked >= 5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: above 10,000 cells no-guess generation is skipped (Game.guaranteed is "
-    "False) but the API state and the status bar still say no-guess",
-)
 def test_a_board_too_big_for_no_guess_does_not_claim_to_be_no_guess(bot: Bot) -> None:
     game = bot.create(width=101, height=100, mines=1500, seed=3)
+    assert game["state"]["no_guess"] is False  # 10,100 cells: above the generator's limit
     state = bot.move(game, "reveal", 50, 50)
-    assert state["no_guess"] is False or state.get("guaranteed") is False
+    assert state["no_guess"] is False
+    small = bot.create(width=9, height=9, mines=10, seed=3)
+    assert small["state"]["no_guess"] is True
+    assert bot.move(small, "reveal", 4, 4)["no_guess"] is True  # verified when drawn

@@ -755,3 +755,14 @@ def test_changed_between_finds_every_differing_cell() -> None:
         a, b = Position(board, bytes(before)), Position(board, bytes(after))
         assert changed_between(a, b) == sorted(set(picks))
         assert changed_between(a, a) == []
+
+
+def test_no_guess_is_promised_only_where_it_is_delivered() -> None:
+    small = Game.new(GameParams(9, 9, 10, seed=1))
+    assert small.no_guess  # before the first click: small enough to generate
+    opened = small.play(Move.reveal(4, 4))
+    assert opened.no_guess == opened.guaranteed
+    assert not Game.new(GameParams(9, 9, 10, no_guess=False, seed=1)).no_guess
+    big = Game.new(GameParams(100, 101, 1500, seed=3))
+    assert big.params.no_guess and not big.no_guess  # 10,100 cells: above the limit
+    assert not big.play(Move.reveal(50, 50)).no_guess
