@@ -21,8 +21,9 @@ boards by level, which generate boards, share the new games' bucket (``limit_cre
 
 The hint ladder and the lessons only ever read the *visible* position while a game runs
 (the solver's verdicts on it are public knowledge); the layout is read only once the game
-has ended (the win's board level). Cell names on pages count from 1: ``(3,5)`` is row 3,
-column 5 (the engine and ``devil-check`` count from 0).
+has ended (the win's board level). Cell names in hints, lessons, proofs and puzzles are
+zero-based and spelled out, ``row 3, col 5`` (``Position.where``), exactly as ``devil-check``,
+its ``--explain`` proofs and the JSON API count: the top-left cell is row 0, col 0.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from __future__ import annotations
 import base64
 import json
 import random
-import re
 import threading
 import time
 import zlib
@@ -96,21 +96,16 @@ DEFAULT_POSITION = (
     "001.1001.;mines=10"
 )
 
-_COORD = re.compile(r"\((\d+),(\d+)\)")
 T = TypeVar("T")
 
 
 # -- small helpers --------------------------------------------------------------------------
 
 
-def one_based(text: str) -> str:
-    """Engine texts name cells ``(r,c)`` from 0; pages count from 1."""
-    return _COORD.sub(lambda m: f"({int(m.group(1)) + 1},{int(m.group(2)) + 1})", text)
-
-
 def name(board: Board, cell: Cell) -> str:
+    """``row 3, col 5``: zero-based, as the engine's proofs, ``devil-check`` and the API."""
     r, c = board.coord(cell)
-    return f"({r + 1},{c + 1})"
+    return f"row {r}, col {c}"
 
 
 def ids(board: Board, cells: Iterable[Cell], prefix: str = "") -> list[str]:
@@ -119,7 +114,7 @@ def ids(board: Board, cells: Iterable[Cell], prefix: str = "") -> list[str]:
 
 def names(board: Board, cells: Iterable[Cell], limit: int = 12) -> str:
     listed = sorted(cells)
-    shown = ", ".join(name(board, c) for c in listed[:limit])
+    shown = "; ".join(name(board, c) for c in listed[:limit])
     if len(listed) > limit:
         shown += f" and {len(listed) - limit} more"
     return shown
@@ -255,7 +250,7 @@ def region_of(board: Board, cell: Cell, radius: int = 2) -> tuple[list[Cell], st
         for col in range(left, right + 1)
         if board.exists(board.cell(row, col))
     ]
-    text = f"rows {top + 1} to {bottom + 1}, columns {left + 1} to {right + 1}"
+    text = f"rows {top} to {bottom}, cols {left} to {right}"
     return cells, text
 
 
@@ -296,7 +291,7 @@ def hint_answers(
         answers.append(HintAnswer(RUNGS[1], f"Look at {text} (highlighted)."))
         highlight["hl-region"] = ids(board, region)
     if rung >= 3:
-        answers.append(HintAnswer(RUNGS[2], f"{name(board, proof.cell)} is safe."))
+        answers.append(HintAnswer(RUNGS[2], f"The cell at {name(board, proof.cell)} is safe."))
         highlight.pop("hl-region", None)
         highlight["hl-target"] = ids(board, [proof.cell])
     if rung >= 4:
@@ -305,7 +300,7 @@ def hint_answers(
             HintAnswer(
                 RUNGS[3],
                 f"A {level_text(proof.level)} proof from the highlighted numbers{used}:",
-                tuple(one_based(s) for s in proof.steps),
+                proof.steps,
             )
         )
         highlight["hl-number"] = ids(board, proof.numbers)
@@ -417,7 +412,7 @@ def loss_lesson(loaded: LoadedGame) -> LossLesson:
         names(board, safe),
         name(board, proof.cell),
         level_text(proof.level),
-        tuple(one_based(s) for s in proof.steps),
+        proof.steps,
         highlight,
     )
 
@@ -670,6 +665,15 @@ def analyse_url(line: str, count: Count, **extra: Any) -> str:
     return url_for("teach.analyse", **args)
 
 
+def zero_based_label(label: str, row: int, col: int) -> str:
+    """A board cell's label with the game's cell name swapped for the teaching pages' one
+    (``row 3, col 5``, zero-based like every proof and hint on these pages)."""
+    game_name = render.where(row, col)
+    if label.startswith(game_name):
+        return f"row {row}, col {col}" + label[len(game_name) :]
+    return label
+
+
 def _grid_rows(
     position: Position,
     classes_of: Callable[[Cell], str],
@@ -689,7 +693,7 @@ def _grid_rows(
             cell = position.board.cell(c.row, c.col)
             extra = classes_of(cell)
             tip = tip_of(cell)
-            label = c.label + (f", {tip}" if tip else "")
+            label = zero_based_label(c.label, c.row, c.col) + (f", {tip}" if tip else "")
             cells.append(
                 ACell(
                     prefix + c.id,
@@ -736,7 +740,7 @@ def analysis_of(
         verdicts = classify(position, count).verdicts
         probs = solver.probabilities(position, count)
     except InconsistentPosition as exc:
-        error = "No layout of mines fits this position: " + one_based_rowcol(str(exc)) + "."
+        error = "No layout of mines fits this position: " + str(exc) + "."
     summary = {
         "covered": sum(1 for _ in position.covered_cells()),
         "safe": sum(1 for v in verdicts.values() if v is Verdict.SAFE),
@@ -824,26 +828,18 @@ def analysis_of(
         error=error,
         selected=sel,
         proof=proof,
-        proof_steps=tuple(one_based(s) for s in proof.steps) if proof else (),
+        proof_steps=proof.steps if proof else (),
         proof_level=level_text(proof.level) if proof else "",
         layouts=layouts,
         steps_total=len(steps),
         step=step,
         step_view=current,
-        step_text=tuple(one_based(s) for s in current.text) if current else (),
+        step_text=current.text if current else (),
         step_rule=current.rule_name if current else "",
         level=max((s.level for s in steps), default=0),
         draw=draw,
         highlight=highlight,
         links=links,
-    )
-
-
-def one_based_rowcol(text: str) -> str:
-    return re.sub(
-        r"row (\d+), col (\d+)",
-        lambda m: render.where(int(m.group(1)), int(m.group(2))),
-        text,
     )
 
 
@@ -872,11 +868,25 @@ def analyse() -> ResponseReturnValue:
     draw = args.get("draw") == "1"
     started = time.perf_counter()
     view = analysis_of(position, count, selected, step, draw)
-    response = make_response(
-        render_template("analyse.html", a=view, topologies=[t.value for t in Topology])
-    )
+    response = make_response(analyse_page(view, PasteForm()))
     response.headers["Server-Timing"] = f"analyse;dur={(time.perf_counter() - started) * 1000:.1f}"
     return response
+
+
+@dataclass(frozen=True)
+class PasteForm:
+    """The paste form as the player left it, and what was wrong with it (empty: nothing)."""
+
+    text: str = ""
+    topology: str = ""
+    mines: str = ""
+    error: str = ""
+
+
+def analyse_page(view: Analysis, paste: PasteForm) -> str:
+    return render_template(
+        "analyse.html", a=view, paste=paste, topologies=[t.value for t in Topology]
+    )
 
 
 def blank_board(size: str, mines_text: str | None) -> Position:
@@ -893,7 +903,25 @@ def blank_board(size: str, mines_text: str | None) -> Position:
 
 @bp.post("/analyse")
 def analyse_paste() -> ResponseReturnValue:
+    """A pasted position -> 303 to its analysis; bad input -> the analysis page again (400),
+    the pasted text kept in the box and the error (naming line and column) next to it."""
     form = request.form
+    try:
+        return pasted_position(form)
+    except InputError as exc:
+        paste = PasteForm(
+            form.get("text", ""), form.get("topology", ""), form.get("mines", ""), str(exc)
+        )
+    try:  # the board and rule the player was looking at when they pasted
+        count = parse_count(form.get("count"))
+        position = line_arg(form, DEFAULT_POSITION)
+        check_size(position)
+    except InputError:
+        count, position = Count.CLASSIC, parse_line(DEFAULT_POSITION)
+    return analyse_page(analysis_of(position, count, None, 0, False), paste), 400
+
+
+def pasted_position(form: Mapping[str, str]) -> ResponseReturnValue:
     text = form.get("text", "")
     if not text.strip():
         raise InputError("text", "paste a position first: the text box is empty")
@@ -1168,7 +1196,7 @@ def _graded(
         correct=correct,
         verdict=proof.verdict.value,
         answer_level=level_text(proof.level),
-        steps=tuple(one_based(s) for s in proof.steps),
+        steps=proof.steps,
         message=message,
         highlight=highlight,
     )
@@ -1232,4 +1260,4 @@ def bad_input(exc: InputError) -> ResponseReturnValue:
 
 @bp.errorhandler(InvalidMove)
 def bad_cell(exc: InvalidMove) -> ResponseReturnValue:
-    return _teach_error(400, one_based_rowcol(str(exc)))
+    return _teach_error(400, str(exc))

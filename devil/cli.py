@@ -452,7 +452,7 @@ def section_cell(report: Report) -> Section:
 
 def section_explain(report: Report) -> Section:
     """``--explain``: the proof (``devil.proof``) for ``--cell``."""
-    from devil.proof import LEVEL_NAMES, Proof, layout_rows
+    from devil.proof import LEVEL_NAMES, Proof, cell_list, layout_rows
 
     proof = report.extra.get("proof")
     if not isinstance(proof, Proof):
@@ -461,7 +461,7 @@ def section_explain(report: Report) -> Section:
     level = f"level {proof.level} ({LEVEL_NAMES[proof.level]})" if proof.level else "no proof"
     lines = [f"proof: {proof.verdict.value}, {level}"]
     if proof.layouts is None:
-        names = ", ".join(f"({report.where(n)})" for n in proof.numbers) or "none"
+        names = cell_list(report.position, proof.numbers) or "none"
         lines.append(f"numbers used: {names}" + (" and the mine total" if proof.counted else ""))
     lines.extend(f"  {step}" for step in proof.steps)
     if proof.layouts is not None:

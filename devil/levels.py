@@ -341,7 +341,7 @@ class Deducer:
         text = [
             f"{len(self.known_mines)} of the {self.mines} mines are found, so {left} remain "
             f"among the {len(unknown)} unknown cells.",
-            f"The numbers allow {shown} mines among the {len(edge)} cells they touch, "
+            f"The numbers allow {shown} mines among the {len(edge)} undecided cells they touch, "
             f"and the other {deep} cells can take between 0 and {deep}.",
         ]
         if safe:

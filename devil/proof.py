@@ -408,13 +408,19 @@ def layout_rows(position: Position, layout: Layout) -> list[str]:
 
 
 def at(position: Position, cell: Cell) -> str:
-    """``(r,c)``: how proofs name a cell (zero-based, as ``devil-check --cell``)."""
-    r, c = position.board.coord(cell)
-    return f"({r},{c})"
+    """``row 4, col 7``: how proofs name a cell (``Position.where``: zero-based, as
+    ``devil-check --cell 4,7`` and the JSON API count)."""
+    return position.where(cell)
 
 
-def cell_list(position: Position, cells: Iterable[Cell]) -> str:
+def cell_list(position: Position, cells: Iterable[Cell], parens: bool = False) -> str:
+    """``row 1, col 2`` for one cell; ``(row 1, col 2), (row 1, col 3) and (row 2, col 3)``
+    for several, each in brackets so the commas inside a name cannot be misread. ``parens``
+    brackets a single name too (for a list set off by commas in a sentence)."""
     names = [at(position, c) for c in sorted(cells)]
+    if len(names) == 1 and not parens:
+        return names[0]
+    names = [f"({n})" for n in names]
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
@@ -425,9 +431,11 @@ def _check_cell(position: Position, cell: Cell) -> None:
     if not 0 <= cell < board.size:
         raise InvalidMove(f"cell {cell} is outside the {board.height}x{board.width} board")
     if not position.is_covered(cell):
-        r, c = board.coord(cell)
         what = "a hole" if cell in board.holes else f"revealed ({position.number(cell)})"
-        raise InvalidMove(f"cell ({r},{c}) is {what}, not covered: only covered cells have proofs")
+        raise InvalidMove(
+            f"the cell at {at(position, cell)} is {what}, not covered: "
+            "only covered cells have proofs"
+        )
 
 
 def _unsatisfiable(position: Position, rules: Sequence[Rule]) -> InconsistentPosition:
@@ -447,7 +455,8 @@ def prove(
 
     ``known_mines``: covered cells the caller knows to be mines (found earlier, e.g. a
     player's flags that the solver confirms). Proofs may then use them, as a player does:
-    "the 1 at (3,4) already has its mine at (2,3), so (4,5) is safe" is one number.
+    "the 1 at row 3, col 4 already has its mine at row 2, col 3, so row 4, col 5 is safe" is
+    one number.
     The caller vouches for them; with none (the default) a proof uses numbers only.
 
     Raises ``InvalidMove`` when ``cell`` is not a covered cell (or is a known mine) and
@@ -458,7 +467,7 @@ def prove(
     for k in known:
         _check_cell(position, k)
     if cell in known:
-        raise InvalidMove(f"cell {at(position, cell)} is one of the known mines given")
+        raise InvalidMove(f"the cell at {at(position, cell)} is one of the known mines given")
     rules = number_rules(position, known)
     graph = RuleGraph(rules)
     component = [rules[i] for i in graph.component(cell)]
@@ -694,11 +703,13 @@ def _either_proof(
         raise AssertionError(f"no witness for the either-cell {at(position, cell)}")
     name = at(position, cell)
     steps = [
-        f"{name} could be either: one layout fits every number with a mine on {name}, "
+        f"The cell at {name} could be either: one layout fits every number with a mine on {name}, "
         f"another fits them all with {name} safe.",
     ]
     if cell not in position.edge:
-        steps.append(f"{name} touches no revealed number, so no number says anything about it.")
+        steps.append(
+            f"The cell at {name} touches no revealed number, so no number says anything about it."
+        )
     return Proof(cell, Verdict.EITHER, (), 0, tuple(steps), (with_mine, without))
 
 
@@ -739,7 +750,7 @@ def _own_layout(position: Position, cell: Cell, mine: bool, count: Count) -> Lay
 
 
 def number_name(position: Position, rule: Rule) -> str:
-    """``the 2 at (4,6)``."""
+    """``the 2 at row 4, col 6``."""
     assert rule.source is not None
     return f"the {rule.value} at {at(position, rule.source)}"
 
@@ -754,7 +765,7 @@ def _mines_phrase(n: int) -> str:
 
 def _needs(rule: Rule, position: Position | None = None) -> str:
     """``needs one mine`` or, when some are known, ``needs one more mine besides the one at
-    (2,3)``."""
+    row 2, col 3``."""
     if rule.known:
         if position is not None and rule.known_at:
             where = cell_list(position, rule.known_at)
@@ -767,9 +778,10 @@ def _needs(rule: Rule, position: Position | None = None) -> str:
 
 
 def _other_cells(position: Position, cells: Iterable[Cell], mine: bool) -> str:
-    """``its other cell, (1,1), is safe`` / ``its other cells, (1,1) and (1,2), are mines``."""
+    """``its other cell, (row 1, col 1), is safe`` / ``its other cells, (row 1, col 1) and
+    (row 1, col 2), are mines``."""
     listed = sorted(cells)
-    names = cell_list(position, listed)
+    names = cell_list(position, listed, parens=True)
     if len(listed) == 1:
         return f"its other cell, {names}, is {'a mine' if mine else 'safe'}"
     return f"its other cells, {names}, are {'all mines' if mine else 'safe'}"
@@ -790,18 +802,43 @@ def explain(position: Position, cell: Cell, mine: bool, rules: Sequence[Rule]) -
     return out
 
 
+def covered_around(position: Position, sources: Iterable[Cell]) -> frozenset[Cell]:
+    """The covered cells (flagged or not) next to any of ``sources``."""
+    board = position.board
+    return frozenset(n for s in sources for n in board.neighbours(s) if position.is_covered(n))
+
+
+def _open_word(position: Position, rules: Sequence[Rule]) -> str:
+    """``covered`` when ``rules`` hold every covered cell their numbers touch, else
+    ``undecided`` (some were taken out as known mines or cells shown safe)."""
+    sources = [r.source for r in rules if r.source is not None]
+    cells = frozenset(c for r in rules for c in r.cells)
+    return "covered" if cells == covered_around(position, sources) else "undecided"
+
+
 def _explain_single(position: Position, cell: Cell, mine: bool, rule: Rule) -> list[str]:
     name = number_name(position, rule)
-    covered = cell_list(position, rule.cells)
+    covered = cell_list(position, rule.cells, parens=True)
     target = at(position, cell)
     n = len(rule.cells)
+    word = _open_word(position, [rule])
     if mine:
+        if n == 1:
+            return [
+                f"{name.capitalize()} touches 1 {word} cell, {covered}, and "
+                f"{_needs(rule, position)} there, so {target} is a mine."
+            ]
         return [
-            f"{name.capitalize()} touches {_plural(n, 'covered cell')}, {covered}, and "
+            f"{name.capitalize()} touches {_plural(n, word + ' cell')}, {covered}, and "
             f"{_needs(rule, position)} among them, so all of them are mines: {target} is a mine."
         ]
+    if n == 1:
+        return [
+            f"{name.capitalize()} {_needs(rule, position)} on its one {word} cell, {covered}, "
+            f"so {target} is safe."
+        ]
     return [
-        f"{name.capitalize()} {_needs(rule, position)} among its covered cells, {covered}, "
+        f"{name.capitalize()} {_needs(rule, position)} among its {n} {word} cells, {covered}, "
         f"so all of them are safe: {target} is safe."
     ]
 
@@ -814,9 +851,10 @@ def _explain_pair(position: Position, cell: Cell, mine: bool, a: Rule, b: Rule) 
         if small.cells <= big.cells and cell in big.cells - small.cells:
             rest = big.cells - small.cells
             left = big.exact - small.exact
+            still = "" if _open_word(position, [small]) == "covered" else " still undecided"
             first = (
                 f"{number_name(position, small).capitalize()} touches only "
-                f"{cell_list(position, small.cells)} and {_needs(small, position)} there"
+                f"{cell_list(position, small.cells)}{still} and {_needs(small, position)} there"
             )
             big_name = number_name(position, big)
             if left == 0:
@@ -908,14 +946,15 @@ def _trace(
     undecided = [c for r in rules for c in r.cells if c not in known]
     if not undecided or depth >= 2:
         cells = {c for r in rules for c in r.cells}
+        word = _open_word(position, rules)
         lines.append(
-            f"Trying every way to place mines on the {len(cells)} cells these numbers touch "
-            "shows none fits them all."
+            f"Trying every way to place mines on the {len(cells)} {word} cells these numbers "
+            "touch shows none fits them all."
         )
         return lines
     pivot = max(sorted(set(undecided)), key=undecided.count)
     for value in (True, False):
-        lines.append(f"Case {at(position, pivot)} is {'a mine' if value else 'safe'}:")
+        lines.append(f"Case: {at(position, pivot)} is {'a mine' if value else 'safe'}.")
         sub = _trace(position, rules, {**known, pivot: value}, depth + 1)
         lines.extend("  " + s for s in sub)
     lines.append("Both cases are impossible.")
@@ -947,6 +986,7 @@ def explain_counted(
     """Why the numbers plus the total count force ``cell``."""
     target = at(position, cell)
     inside, outside = _outside(totals, rules, cell)
+    touched = frozenset(c for r in rules for c in r.cells)
     counts = mask_counts(count_mask(rules, {cell: not mine}))
     opposite = "safe" if mine else "a mine"
     verdict = "a mine" if mine else "safe"
@@ -955,22 +995,34 @@ def explain_counted(
     shown = " or ".join(str(k) for k in counts[:8]) + (" ..." if len(counts) > 8 else "")
     left = "" if total == position.mines else " left to find"
     lines = [
-        f"The numbers alone allow {target} to be either; the total of {total} mines{left} decides."
+        f"The numbers alone allow {target} to be either; the total of "
+        f"{_plural(total, 'mine')}{left} decides."
     ]
+    allowed = "only " + (f"{shown} mines" if counts != [1] else "1 mine")
     if rules:
         names = ", ".join(number_name(position, r) for r in rules[:6])
         if len(rules) > 6:
             names += f" and {len(rules) - 6} more"
-        lines.append(
-            f"If {target} were {opposite}, the numbers nearby ({names}) allow only {shown} "
-            f"mines among the {_plural(inside, 'cell')} they touch, {target} included."
+        word = _open_word(position, rules) + " cell"
+        if len(rules) == 1:
+            nearby = f"the number nearby ({names}) allows"
+            they = "it touches"
+        else:
+            nearby = f"the numbers nearby ({names}) allow"
+            they = "they touch"
+        where = (
+            f"among the {_plural(len(touched), word)} {they}, {target} included"
+            if cell in touched
+            else f"among the {_plural(len(touched), word)} {they} and {target} itself"
         )
+        lines.append(f"If {target} were {opposite}, {nearby} {allowed} {where}.")
     else:
-        lines.append(f"If {target} were {opposite}, it would hold {shown} mines.")
+        lines.append(f"If {target} were {opposite}, it would hold {allowed}.")
     if outside:
         lines.append(
             f"The other {_plural(outside, 'covered cell')} hold at most {outside}, so those "
-            f"{inside} must hold between {low} and {total}: none of the allowed totals fits."
+            f"{_plural(inside, 'cell')} must hold between {low} and {total}: "
+            "none of the allowed totals fits."
         )
     else:
         lines.append(

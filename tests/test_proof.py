@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -111,7 +112,7 @@ def test_level_1_a_number_with_no_room_to_spare() -> None:
     position = Position.from_line("3./..")
     proof = prove(position, cell_of(position, 1, 1))
     assert (proof.verdict, proof.level, proof.numbers) == (Verdict.MINE, 1, (0,))
-    assert "the 3 at (0,0)" in proof.steps[0].lower()
+    assert "the 3 at row 0, col 0" in proof.steps[0].lower()
     check_proof(position, proof, Count.CLASSIC)
 
 
@@ -131,7 +132,7 @@ def test_level_2_the_one_two_subset_rule() -> None:
         proof.numbers
     ) == {cell_of(position, 0, 1), cell_of(position, 0, 2)}
     text = " ".join(proof.steps)
-    assert "touches only" in text and "(1,2)" in text
+    assert "touches only" in text and "row 1, col 2" in text
     check_proof(position, proof, Count.CLASSIC)
 
 
@@ -140,7 +141,7 @@ def test_level_3_needs_three_numbers() -> None:
     position = Position.from_line("121/...")
     proof = prove(position, cell_of(position, 1, 1))
     assert (proof.verdict, proof.level, len(proof.numbers)) == (Verdict.SAFE, 3, 3)
-    assert proof.steps[0].startswith("Suppose (1,1) were a mine")
+    assert proof.steps[0].startswith("Suppose row 1, col 1 were a mine")
     check_proof(position, proof, Count.CLASSIC)
 
 
@@ -179,7 +180,7 @@ def test_known_mines_make_a_one_number_proof() -> None:
     proof = prove(position, cell_of(position, 1, 1), known_mines=[left_mine])
     assert (proof.verdict, proof.level, proof.numbers) == (Verdict.SAFE, 1, (0,))
     assert proof.known == (left_mine,)
-    assert "besides the one at (1,0)" in proof.steps[0]
+    assert "besides the one at row 1, col 0" in proof.steps[0]
     assert proof.to_json(position)["known"] == [[1, 0]]
     # checked by brute force with the known mine placed: the 1 at (0,0) alone forces it
     with_mine = Position.from_line("121/...")
@@ -228,7 +229,7 @@ def test_hex_and_torus_proofs() -> None:
 
 def test_revealed_cell_is_refused_by_name() -> None:
     position = Position.from_line("121/...")
-    with pytest.raises(InvalidMove, match=r"cell \(0,1\) is revealed \(2\)"):
+    with pytest.raises(InvalidMove, match=r"cell at row 0, col 1 is revealed \(2\)"):
         prove(position, 1)
 
 
@@ -437,8 +438,8 @@ def test_cli_explain_text(capsys: pytest.CaptureFixture[str], one_two_one: str) 
     code, out, _ = run_cli(capsys, one_two_one, "--cell", "1,1", "--explain")
     assert code == 0
     assert "proof: safe, level 3" in out
-    assert "numbers used: (0,0), (0,1), (0,2)" in out
-    assert "Suppose (1,1) were a mine." in out
+    assert "numbers used: (row 0, col 0), (row 0, col 1) and (row 0, col 2)" in out
+    assert "Suppose row 1, col 1 were a mine." in out
 
 
 def test_cli_explain_json(capsys: pytest.CaptureFixture[str], one_two_one: str) -> None:
@@ -559,3 +560,189 @@ def test_board_level_matches_a_brute_force_grader(seed: int) -> None:
     free = [c for c in board.cells() if c not in board.neighbourhood(first)]
     layout = frozenset(rng.sample(free, min(len(free), rng.randint(1, 6))))
     assert board_level(board, layout, first) == brute_level(board, layout, first)
+
+
+# -- the words of a proof are true ------------------------------------------------------------
+#
+# Proof steps make claims a player checks on the board: "the 1 at row 0, col 0 touches only
+# (row 1, col 0) and (row 1, col 1)". These tests read every such claim back out of the text and
+# check it against the board's real neighbours, never against the code that wrote it.
+
+SAMPLE_POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+NAME = r"row (\d+), col (\d+)"
+_LIST = rf"\({NAME}\)(?:(?:, | and )\({NAME}\))*|{NAME}"
+_TOUCH_CLAIM = re.compile(
+    rf"\bthe (?P<value>\d) at (?P<subject>{NAME}) touches "
+    r"(?:(?P<too>those too)|(?P<only>only )?"
+    r"(?:(?P<k>\d+) (?P<word>covered|undecided) cells?, )?"
+    rf"(?P<list>{_LIST})(?P<still> still undecided)?)",
+    re.IGNORECASE,
+)
+_NO_NUMBER = re.compile(rf"(?P<subject>{NAME}) touches no revealed number")
+_NEARBY = re.compile(
+    r"the numbers? nearby \((?P<names>[^()]*)\) allows? only [\d or.]+ mines? among the "
+    r"(?P<k>\d+) (?P<word>covered|undecided) cells? (?:it touches|they touch)"
+    rf"(?:, (?P<inc>{NAME}) included| and (?P<itself>{NAME}) itself)"
+)
+_AMONG_ITS = re.compile(
+    rf"\bthe (?P<value>\d) at (?P<subject>{NAME}) needs [^.;:]*? (?:among|on) its "
+    rf"(?:one|(?P<k>\d+)) (?P<word>covered|undecided) cells?, (?P<list>{_LIST})",
+    re.IGNORECASE,
+)
+_TRIED = re.compile(r"the (?P<k>\d+) (?P<word>covered|undecided) cells these numbers touch")
+_STEP_COUNT = re.compile(r"among the \d+ undecided cells they touch")
+_NUMBER = re.compile(rf"\bthe (\d) at {NAME}", re.IGNORECASE)
+
+
+def named_cells(position: Position, text: str) -> list[Cell]:
+    return [position.board.cell(int(r), int(c)) for r, c in re.findall(NAME, text)]
+
+
+def covered_next_to(position: Position, sources: Iterable[Cell]) -> set[Cell]:
+    board = position.board
+    return {n for s in sources for n in board.neighbours(s) if position.is_covered(n)}
+
+
+def check_sentence(position: Position, sentence: str, numbers: Iterable[Cell]) -> int:
+    """Check every "touches" claim and every "the N at row r, col c" in ``sentence`` against
+    the board; return how many claims were checked. ``numbers``: the numbers the proof (or
+    step) uses. Fails on a "touch" the patterns below do not read."""
+    board = position.board
+    for value, r, c in _NUMBER.findall(sentence):
+        cell = board.cell(int(r), int(c))
+        assert position.number(cell) == int(value), f"no {value} at row {r}, col {c}: {sentence}"
+    checked = 0
+    previous: set[Cell] = set()
+    for m in _TOUCH_CLAIM.finditer(sentence):
+        (subject,) = named_cells(position, m["subject"])
+        around = covered_next_to(position, [subject])
+        if m["too"]:
+            assert previous and previous <= around, (
+                f"{m['subject']} does not touch those: {sentence}"
+            )
+        else:
+            listed = set(named_cells(position, m["list"]))
+            assert listed <= around, f"{m['subject']} does not touch all of {m['list']}: {sentence}"
+            if m["k"]:
+                assert int(m["k"]) == len(listed), sentence
+            if m["word"] == "covered" or (m["only"] and not m["still"]):
+                assert listed == around, f"{m['subject']} touches more than {m['list']}: {sentence}"
+            previous = listed
+        checked += 1
+    for m in _NO_NUMBER.finditer(sentence):
+        (subject,) = named_cells(position, m["subject"])
+        assert all(position.number(n) is None for n in board.neighbours(subject)), sentence
+        checked += 1
+    for m in _NEARBY.finditer(sentence):
+        sources = [board.cell(int(r), int(c)) for _, r, c in _NUMBER.findall(m["names"])]
+        assert sources, sentence
+        touched = covered_next_to(position, sources)
+        if " more" not in m["names"]:
+            if m["word"] == "covered":
+                assert int(m["k"]) == len(touched), f"they touch {len(touched)}: {sentence}"
+            else:
+                assert int(m["k"]) <= len(touched), sentence
+        if m["inc"]:
+            (inc,) = named_cells(position, m["inc"])
+            assert inc in touched, f"{m['inc']} is not next to those numbers: {sentence}"
+        if m["itself"] and " more" not in m["names"] and m["word"] == "covered":
+            (itself,) = named_cells(position, m["itself"])
+            assert itself not in touched, sentence
+        checked += 1
+    for m in _TRIED.finditer(sentence):
+        touched = covered_next_to(position, numbers)
+        if m["word"] == "covered":
+            assert int(m["k"]) == len(touched), f"they touch {len(touched)}: {sentence}"
+        else:
+            assert int(m["k"]) <= len(touched), sentence
+        checked += 1
+    checked += len(_STEP_COUNT.findall(sentence))
+    for m in _AMONG_ITS.finditer(sentence):  # "needs no mine among its 2 covered cells, ..."
+        (subject,) = named_cells(position, m["subject"])
+        around = covered_next_to(position, [subject])
+        listed = set(named_cells(position, m["list"]))
+        assert listed <= around, f"{m['subject']} does not touch all of {m['list']}: {sentence}"
+        assert len(listed) == int(m["k"] or 1), sentence
+        if m["word"] == "covered":
+            assert listed == around, f"{m['subject']} touches more than {m['list']}: {sentence}"
+        previous = listed
+    assert len(re.findall(r"\btouch(?:es)?\b", sentence)) == checked, f"unread claim: {sentence}"
+    return checked
+
+
+def check_proof_words(position: Position, proof: Proof) -> int:
+    return sum(check_sentence(position, s, proof.numbers) for s in proof.steps)
+
+
+def test_counted_proof_does_not_say_a_number_touches_a_far_cell() -> None:
+    # QA: "the numbers nearby (the 1 at (0,0)) allow only 2 mines among the 3 cells they
+    # touch, (2,2) included" -- (0,0) is not next to (2,2).
+    position = Position.from_text("# mines: 1\n1??\n1??\n...\n")
+    for r, c in ((2, 2), (1, 2), (0, 2)):
+        proof = prove(position, cell_of(position, r, c), Count.COUNTED)
+        assert proof.level == 4
+        assert check_proof_words(position, proof) >= 1
+        assert "the total of 1 mine decides" in proof.steps[0]
+        assert f"and row {r}, col {c} itself" in " ".join(proof.steps)
+
+
+def test_the_touch_checker_catches_false_claims() -> None:
+    position = Position.from_line("1../...")
+    with pytest.raises(AssertionError):
+        check_sentence(position, "The 1 at row 0, col 0 touches only row 0, col 2.", ())
+    with pytest.raises(AssertionError):  # true cells, but it touches more
+        check_sentence(position, "The 1 at row 0, col 0 touches only row 0, col 1.", ())
+    with pytest.raises(AssertionError):
+        check_sentence(position, "The 2 at row 0, col 0 touches only row 0, col 1.", ())
+    with pytest.raises(AssertionError):  # a touch claim the checker does not read
+        check_sentence(position, "The 1 touches a cell somewhere.", ())
+    ok = "The 1 at row 0, col 0 touches only (row 0, col 1), (row 1, col 0) and (row 1, col 1)."
+    assert check_sentence(position, ok, ()) == 1
+
+
+@profile()
+@given(scenarios(flags=True), st.sampled_from(tuple(Count)), st.data())
+def test_every_touch_claim_in_a_proof_is_true(
+    scenario: Scenario, count: Count, data: st.DataObject
+) -> None:
+    position = scenario.position
+    truth = oracle.classify(position, count)
+    mines = sorted(truth.mine_cells())
+    known = data.draw(st.sets(st.sampled_from(mines)) if mines else st.just(set()))
+    for cell in position.covered_cells():
+        check_proof_words(position, prove(position, cell, count))
+        if cell not in known:
+            check_proof_words(position, prove(position, cell, count, known_mines=known))
+
+
+@profile()
+@given(scenarios(), st.sampled_from(tuple(Count)))
+def test_every_touch_claim_in_a_deduction_step_is_true(scenario: Scenario, count: Count) -> None:
+    position = scenario.position
+    for step in deduction_steps(position, count):
+        for sentence in step.text:
+            check_sentence(position, sentence, step.numbers)
+
+
+def sample_positions() -> list[Path]:
+    picked = sorted(SAMPLE_POSITIONS.glob("inter_*.txt"))[:6]
+    return picked + sorted(SAMPLE_POSITIONS.glob("expert_*.txt"))[:6]
+
+
+@pytest.mark.skipif(not SAMPLE_POSITIONS.is_dir(), reason="shared sample positions not found")
+@pytest.mark.parametrize("path", sample_positions(), ids=lambda p: p.stem)
+def test_touch_claims_on_the_sample_positions(path: Path) -> None:
+    """Real mid-game positions: proofs for a spread of covered cells, both rules, and the
+    whole step-by-step deduction under the counted rule."""
+    position = Position.from_text(path.read_text())
+    edge = sorted(position.edge)
+    rng = random.Random(path.name)
+    cells = rng.sample(edge, min(12, len(edge)))
+    claims = 0
+    for cell in cells:
+        for count in Count:
+            claims += check_proof_words(position, prove(position, cell, count))
+    for step in deduction_steps(position, Count.COUNTED, limit=60):
+        for sentence in step.text:
+            claims += check_sentence(position, sentence, step.numbers)
+    assert claims > 0

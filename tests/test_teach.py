@@ -301,7 +301,7 @@ def test_analysis_colours_every_covered_cell_like_the_oracle(
 
 def test_selecting_a_cell_shows_its_proof_with_numbers_highlighted(client: FlaskClient) -> None:
     body = client.get("/analyse?p=121/...&cell=1,2").get_data(as_text=True)
-    assert 'id="proof"' in body and "(2,3) is a mine" in body
+    assert 'id="proof"' in body and "row 1, col 2 is a mine" in body
     section = re.search(r'data-highlight="([^"]*)"', body)
     assert section
     marks = json.loads(html.unescape(section.group(1)))
@@ -312,7 +312,8 @@ def test_selecting_a_cell_shows_its_proof_with_numbers_highlighted(client: Flask
 
 def test_either_cell_shows_two_consistent_layouts(client: FlaskClient) -> None:
     body = client.get("/analyse?p=1./..&cell=0,1").get_data(as_text=True)
-    assert "A layout with a mine on (1,2)" in body and "A layout with (1,2) safe" in body
+    assert "A layout with a mine on row 0, col 1" in body
+    assert "A layout with row 0, col 1 safe" in body
     position = Position.from_line("1./..")
     for prefix, has_mine in (("l0-", True), ("l1-", False)):
         classes = cell_classes(body, prefix)
@@ -562,3 +563,145 @@ def test_a_teaching_failure_does_not_break_the_game_page(
     assert response.status_code == 200
     assert 'id="board"' in response.get_data(as_text=True)
     assert 'id="hints"' not in response.get_data(as_text=True)
+
+
+# -- one way of naming cells: zero-based, spelled out, as devil-check and the API ---------------
+
+NAMED = re.compile(r"row (\d+), col (\d+)")
+NUMBER_AT = re.compile(r"\bthe (\d) at row (\d+), col (\d+)", re.IGNORECASE)
+
+
+def proof_items(body: str, section_id: str) -> list[str]:
+    start = body.index(f'id="{section_id}"')
+    block = body[start:]
+    steps = re.search(r'<ol class="proof-steps"[^>]*>(.*?)</ol>', block, re.S)
+    assert steps, f"no proof steps in #{section_id}"
+    return [html.unescape(s) for s in re.findall(r"<li>(.*?)</li>", steps.group(1), re.S)]
+
+
+def check_numbers_named_like_the_api(steps: list[str], board_rows: list[str]) -> None:
+    """Every "the N at row r, col c" is the number N at board[r][c] counting from 0."""
+    named = [m for s in steps for m in NUMBER_AT.findall(s)]
+    assert named, f"the steps name no number: {steps}"
+    for value, r, c in named:
+        assert board_rows[int(r)][int(c)] == value, f"no {value} at row {r}, col {c}"
+
+
+def test_hints_name_cells_as_the_api_and_devil_check_do(client: FlaskClient) -> None:
+    game_id = playing_game_with_safe_cell(client)
+    bodies = [client.post(f"/g/{game_id}/hint", headers=HX).get_data(as_text=True)]
+    for _ in range(3):
+        bodies.append(client.post(f"/g/{game_id}/hint", headers=HX).get_data(as_text=True))
+    logged = [e for e in log(client, game_id) if e["kind"] == "hint"][2]
+    which = re.search(r"The cell at row (\d+), col (\d+) is safe\.", html.unescape(bodies[2]))
+    assert which, "rung 3 names the cell"
+    assert (int(which.group(1)), int(which.group(2))) == (logged["row"], logged["col"])
+    (target,) = highlights(bodies[2], "hints")["hl-target"]
+    assert cell_of_id(target) == (logged["row"], logged["col"])
+
+    region = re.search(r"Look at rows (\d+) to (\d+), cols (\d+) to (\d+)", bodies[1])
+    assert region
+    top, bottom, left, right = map(int, region.groups())
+    marked = [cell_of_id(i) for i in highlights(bodies[1], "hints")["hl-region"]]
+    assert (top, bottom) == (min(r for r, _ in marked), max(r for r, _ in marked))
+    assert (left, right) == (min(c for _, c in marked), max(c for _, c in marked))
+
+    board_rows = state(client, game_id)["board"]
+    steps = proof_items(bodies[3], "hints")
+    check_numbers_named_like_the_api(steps, board_rows)
+    numbers = {cell_of_id(i) for i in highlights(bodies[3], "hints")["hl-number"]}
+    named = {(int(r), int(c)) for s in steps for _, r, c in NUMBER_AT.findall(s)}
+    assert numbers <= named, "the highlighted numbers are the ones the steps name"
+    assert "counting from 1" not in bodies[3]
+
+
+def test_loss_lesson_names_cells_as_the_api_does(client: FlaskClient) -> None:
+    game_id, before = lose(client)
+    page = html.unescape(client.get(f"/g/{game_id}").get_data(as_text=True))
+    safe = {rc for rc, v in oracle_verdicts(before).items() if v == "S"}
+    listed = re.search(r"provably safe\s+\(outlined in green\): (.*?)\.</p>", page, re.S)
+    assert listed
+    named = {(int(r), int(c)) for r, c in NAMED.findall(listed.group(1))}
+    assert named == set(sorted(safe)[:12])
+    example = re.search(r"For example <strong>row (\d+), col (\d+)</strong>", page)
+    assert example and (int(example.group(1)), int(example.group(2))) in safe
+    check_numbers_named_like_the_api(proof_items(page, "loss-teaching"), before["board"])
+    assert "counting from 1" not in page
+
+
+def test_analysis_proof_is_word_for_word_the_devil_check_proof(
+    client: FlaskClient, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from devil import cli
+
+    line = "121/...;mines=2"
+    position = Position.from_line(line)
+    path = tmp_path / "p.txt"
+    path.write_text(position.to_text())
+    for r, c in ((1, 0), (1, 1), (1, 2)):
+        for count in ("classic", "counted"):
+            body = client.get(f"/analyse?p={line}&cell={r},{c}&count={count}").get_data(
+                as_text=True
+            )
+            flags = ["--counted"] if count == "counted" else []
+            cli.main([str(path), "--cell", f"{r},{c}", "--explain", "--format", "json", *flags])
+            proof = json.loads(capsys.readouterr().out)["proof"]
+            assert proof_items(body, "proof") == proof["steps"]
+            heading = re.search(r'<h3 id="proof-title">The cell at row (\d+), col (\d+) is', body)
+            assert heading and (int(heading.group(1)), int(heading.group(2))) == (r, c)
+            label = re.search(rf'id="a-c-{r}-{c}"[^>]*aria-label="([^"]*)"', body)
+            assert label and label.group(1).startswith(f"row {r}, col {c},")
+
+
+def test_analysis_errors_name_cells_zero_based(client: FlaskClient) -> None:
+    body = html.unescape(client.get("/analyse?p=0.2/...").get_data(as_text=True))
+    assert "the 2 at row 0, col 2" in body
+
+
+# -- a bad paste keeps the text and says what is wrong, next to it --------------------------
+
+
+def test_bad_paste_reshows_the_form_with_the_text_and_the_error(client: FlaskClient) -> None:
+    pasted = "12\n1z\n"
+    response = client.post(
+        "/analyse", data={"text": pasted, "mines": "3", "topology": "torus", "p": "1./.."}
+    )
+    assert response.status_code == 400
+    body = response.get_data(as_text=True)
+    assert 'id="paste-form"' in body, "the analysis page again, not a dead-end error page"
+    textarea = re.search(r'<textarea id="paste-text"[^>]*>\n?(.*?)</textarea>', body, re.S)
+    assert textarea and html.unescape(textarea.group(1)) == pasted
+    assert 'aria-describedby="paste-error"' in body
+    error = re.search(r'<p class="form-error" role="alert" id="paste-error">(.*?)</p>', body, re.S)
+    assert error and "line 2" in error.group(1) and "column 2" in error.group(1)
+    form = body[body.index('id="paste-form"') :]
+    assert '<option value="torus" selected>' in form and 'name="mines"' in form
+    assert re.search(r'name="mines"[^>]*value="3"', form)
+    # the board the player was looking at is still there
+    assert 'id="a-c-1-1"' in body and 'id="a-c-2-0"' not in body
+    assert "Start a new game" not in body
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"text": "  "}, "text box is empty"),
+        ({"text": "1.\n..\n", "mines": "-1"}, "ines -1 is outside"),
+        ({"text": "1.\n..\n", "topology": "sphere"}, "sphere"),
+    ],
+)
+def test_every_bad_paste_keeps_the_form(
+    client: FlaskClient, data: dict[str, str], message: str
+) -> None:
+    response = client.post("/analyse", data=data)
+    assert response.status_code == 400
+    body = response.get_data(as_text=True)
+    error = re.search(r'id="paste-error">(.*?)</p>', body, re.S)
+    assert error and message in html.unescape(error.group(1))
+    assert 'id="paste-form"' in body
+
+
+def test_bad_paste_with_a_damaged_board_field_falls_back_to_the_sample(client: FlaskClient) -> None:
+    response = client.post("/analyse", data={"text": "1z", "p": "not a position"})
+    assert response.status_code == 400
+    assert 'id="paste-error"' in response.get_data(as_text=True)

@@ -41,7 +41,7 @@ def test_analysis_board_colours_proves_and_steps(page: Page, live_server: str, s
     # select the safe cell (1,2): its proof appears, with its numbers highlighted by the script
     page.click("#a-c-1-2")
     page.wait_for_url(re.compile(r"cell=1%2C2|cell=1,2"))
-    expect(page.locator("#proof")).to_contain_text("(2,3) is safe")
+    expect(page.locator("#proof")).to_contain_text("row 1, col 2 is safe")
     expect(page.locator("#a-c-1-2")).to_have_class(re.compile(r"\bhl-target\b"))
     assert page.locator(".cell.hl-number").count() >= 1
     page.screenshot(path=str(shots / "teach-analyse-proof.png"), full_page=True)
@@ -168,7 +168,7 @@ def test_analysis_board_by_keyboard(page: Page, live_server: str) -> None:
     expect(page.locator("#a-c-1-2")).to_be_focused()
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"cell=1%2C2|cell=1,2"))
-    expect(page.locator("#proof")).to_contain_text("(2,3) is safe")
+    expect(page.locator("#proof")).to_contain_text("row 1, col 2 is safe")
 
 
 def test_play_a_board_of_a_chosen_level(page: Page, live_server: str, shots: Path) -> None:
@@ -182,3 +182,51 @@ def test_play_a_board_of_a_chosen_level(page: Page, live_server: str, shots: Pat
     # the first click was made for the player: numbers are showing
     assert page.locator("#board .cell.open").count() > 0
     page.screenshot(path=str(shots / "teach-level-game.png"), full_page=True)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_puzzle_tools_headings_clear_the_buttons(
+    page: Page, live_server: str, shots: Path, viewport: dict[str, int]
+) -> None:
+    """QA: "Play a whole board of one level" sat right on the "New puzzle" button."""
+    page.set_viewport_size(viewport)
+    page.goto(f"{live_server}/puzzle?preset=beginner&level=2&seed=1")
+    tools = page.locator(".puzzle-tools")
+    pairs = [
+        (tools.locator("form.puzzle-form button"), tools.locator("h2").nth(1)),
+        (tools.locator("form.level-form button"), tools.locator("h3")),
+    ]
+    for button, heading in pairs:
+        above = button.bounding_box()
+        below = heading.bounding_box()
+        assert above and below
+        gap = below["y"] - (above["y"] + above["height"])
+        assert gap >= 16, f"{heading.inner_text()!r} is {gap:.0f}px under its button"
+    name = "desktop" if viewport == DESKTOP else "phone"
+    tools.screenshot(path=str(shots / f"teach-puzzle-tools-{name}.png"))
+
+
+def test_a_bad_paste_keeps_the_text_and_shows_the_error_beside_it(
+    page: Page, live_server: str, shots: Path
+) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server}/analyse?p={LINE}")
+    pasted = "1 2 1\n? z ?\n"
+    page.fill("#paste-text", pasted)
+    page.locator("#paste-form select[name=topology]").select_option("hex")
+    page.click("#paste-button")
+    error = page.locator("#paste-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("line 2")
+    expect(error).to_contain_text("column")
+    expect(page.locator("#paste-text")).to_have_value(pasted)
+    expect(page.locator("#paste-text")).to_be_focused()
+    expect(page.locator("#paste-form select[name=topology]")).to_have_value("hex")
+    expect(page.locator("#a-c-0-0")).to_be_visible()  # still the board being analysed
+    page.screenshot(path=str(shots / "teach-paste-error.png"), full_page=True)
+    # fix the typo in place and analyse: no retyping
+    page.fill("#paste-text", pasted.replace("z", "?"))
+    page.locator("#paste-form select[name=topology]").select_option("square")
+    page.click("#paste-button")
+    page.wait_for_url(re.compile(r"/analyse\?p=121"))
+    expect(page.locator("#paste-error")).to_have_count(0)
