@@ -77,8 +77,12 @@ def security_headers(response: Response) -> Response:
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "same-origin")
     headers.setdefault("X-Frame-Options", "DENY")
-    if request.path.startswith("/api/"):
+    if not request.path.startswith("/static/"):
+        # game state changes with every move: no cached page may show an old board
         headers.setdefault("Cache-Control", "no-store")
+    if response.status_code == 429 and headers.get("Retry-After") == "0":
+        # the limiter rounds down inside the current window: tell clients to wait, not hammer
+        headers["Retry-After"] = "1"
     return response
 
 

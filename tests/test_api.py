@@ -496,7 +496,7 @@ def test_rate_limit_gives_429_to_the_flooder_only(make_app) -> None:
         headers={"Authorization": f"Bearer {game['token']}"},
     )
     assert limited.status_code == 429 and "rate limit" in limited.json["error"]
-    assert "Retry-After" in limited.headers
+    assert int(limited.headers["Retry-After"]) >= 1  # never "0": that invites hammering
     assert other.move(mine, "flag", 0, 0)["board"][0][0] == "F"
     assert len(flooder.log(game["id"])) == 5
     # reading is not limited

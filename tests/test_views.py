@@ -664,3 +664,8 @@ def test_a_flood_of_clicks_gets_429_with_a_message(make_app: Any) -> None:
     assert "Too many clicks too fast" in flood.get_data(as_text=True)
     assert 'id="toast"' in flood.get_data(as_text=True)
     assert log_length(client, game_id) == 3
+
+
+def test_game_pages_are_never_cached(client) -> None:  # type: ignore[no-untyped-def]
+    for path in ("/", "/analyse"):
+        assert client.get(path).headers["Cache-Control"] == "no-store", path
