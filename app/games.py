@@ -945,7 +945,20 @@ def replay_game(game_id: str, n: int) -> Game:
 
 
 def move_log(game_id: str) -> list[dict[str, Any]]:
-    return [event_dict(e) for e in get_service().events(game_id)]
+    """The log, each entry with ``n``: the number of board moves made once it was written.
+
+    Hints are events too (they take sequence numbers) but change no cell, so ``seq`` and
+    the move count differ once a hint was asked; ``/replay/<n>`` takes ``n``.
+    """
+    log = []
+    n = 0
+    for event in get_service().events(game_id):
+        entry = event_dict(event)
+        if event.kind != "hint":
+            n += 1
+        entry["n"] = n
+        log.append(entry)
+    return log
 
 
 def record_hint(game_id: str, level: int, row: int | None = None, col: int | None = None) -> int:

@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app import games
 from tests.conftest import Api, oracle_verdicts, play_to_win, safe_unflagged
 
 STATE_FIELDS = {
@@ -390,8 +391,23 @@ def test_moves_lists_the_log(api: Api) -> None:
     assert [m["seq"] for m in log] == list(range(1, len(log) + 1))
     assert log[0]["kind"] == "reveal" and (log[0]["row"], log[0]["col"]) == (2, 2)
     for entry in log:
-        assert set(entry) == {"seq", "kind", "row", "col", "at"}
+        assert set(entry) == {"seq", "kind", "row", "col", "at", "n"}
         assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", entry["at"])
+
+
+def test_moves_number_board_moves_apart_from_hints(app: Flask, api: Api) -> None:
+    game = api.create(**SMALL)
+    opened = api.move(game, "reveal", 2, 2)
+    with app.app_context():
+        games.record_hint(game["id"], 1)
+    state = api.move(game, "flag", *safe_or_any(opened))
+    log = api.log(game["id"])
+    assert [(m["kind"], m["seq"], m["n"]) for m in log] == [
+        ("reveal", 1, 1), ("hint", 2, 1), ("flag", 3, 2)
+    ]
+    assert state["moves"] == log[-1]["n"]
+    replayed = api.client.get(f"/api/games/{game['id']}/replay/{log[-1]['n']}").json
+    assert replayed["board"] == state["board"]
 
 
 def test_replay_steps_through_the_game(api: Api, client: FlaskClient) -> None:
