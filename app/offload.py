@@ -69,11 +69,11 @@ def _read_exactly(stream: IO[bytes], size: int) -> bytes:
 
 
 class EngineProcess:
-    """One child process playing moves, one move at a time (a lock queues the callers)."""
+    """One child process playing moves, one move at a time."""
 
     def __init__(self, python: str = sys.executable) -> None:
         self.python = python
-        self._lock = threading.Lock()  # gevent-patched in a worker: greenlets queue on it
+        self._lock = threading.Lock()  # gevent-patched in a worker: held by one greenlet
         self._child: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -96,24 +96,32 @@ class EngineProcess:
         return child
 
     def play(self, game: Game, move: Move) -> Game | None:
-        """``game.play(move)`` computed in the child; None if the child could not (the
-        caller then plays it itself, which also raises the engine's own errors)."""
-        with self._lock:
-            child = None
-            try:
-                child = self._ensure()
-                assert child.stdin is not None and child.stdout is not None
-                write_frame(child.stdin, (game, move))
-                status, value = read_frame(child.stdout)
-            except Exception as exc:  # any failure: kill the child, the caller computes
-                log.warning("engine child failed (%s): computing in the worker", exc)
-                if child is not None:
-                    _discard(child)
-                self._child = None
-                return None
-            if status == "ok" and isinstance(value, Game):
-                return value
+        """``game.play(move)`` computed in the child; None if the child could not, or is
+        busy with another move (the caller then plays it itself, which also raises the
+        engine's own errors): a long first reveal on a huge board never queues others."""
+        if not self._lock.acquire(blocking=False):
             return None
+        try:
+            return self._play(game, move)
+        finally:
+            self._lock.release()
+
+    def _play(self, game: Game, move: Move) -> Game | None:
+        child = None
+        try:
+            child = self._ensure()
+            assert child.stdin is not None and child.stdout is not None
+            write_frame(child.stdin, (game, move))
+            status, value = read_frame(child.stdout)
+        except Exception as exc:  # any failure: kill the child, the caller computes
+            log.warning("engine child failed (%s): computing in the worker", exc)
+            if child is not None:
+                _discard(child)
+            self._child = None
+            return None
+        if status == "ok" and isinstance(value, Game):
+            return value
+        return None
 
     def close(self) -> None:
         """Stop the child (it exits when its stdin closes)."""

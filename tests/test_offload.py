@@ -56,3 +56,10 @@ def test_a_child_that_cannot_run_gives_none() -> None:
     game = Game.new(GameParams(height=9, width=9, mines=10, seed=4))
     assert broken.play(game, Move.parse("reveal 4 4")) is None
     broken.close()
+
+
+def test_a_busy_child_gives_none_instead_of_queueing(engine: EngineProcess) -> None:
+    game = Game.new(GameParams(height=9, width=9, mines=10, seed=4))
+    with engine._lock:  # another greenlet's move is in the child
+        assert engine.play(game, Move.parse("reveal 4 4")) is None
+    assert engine.play(game, Move.parse("reveal 4 4")) == game.play(Move.parse("reveal 4 4"))
