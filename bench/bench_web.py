@@ -24,9 +24,9 @@ layout: the heavy one), ``reveal`` (every later click: the ordinary click the ta
 about) and ``reveal, quiet`` (the reveals during which no game was being created or
 first revealed anywhere).
 
-Then the server CPU each kind of request costs, measured one request at a time on a quiet
-server (``cost``), and last the size of a click's response on a 100x100 board (JSON API
-and the browser's htmx answer).
+Then the server CPU each kind of request costs, measured one request at a time on the
+warmed-up, quiet again server (``cost``), and last the size of a click's response on a
+100x100 board (JSON API and the browser's htmx answer).
 
 ``--app-root DIR`` serves another checkout of the project (e.g. ``git archive <commit>``
 unpacked in a temp dir) with this benchmark, for before/after numbers.
@@ -738,10 +738,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         server = running_server(args.server, args.server_arg, args.app_root.resolve())
     with server as running:
-        if not args.no_cost:
-            print_costs(request_costs(running))
         for scenario in scenarios:
             print_scenario(scenario, run_scenario(running, scenario, args.processes))
+        if not args.no_cost:  # after the scenarios: a warmed-up server, quiet again
+            print_costs(request_costs(running))
         print("\n## response size of a click on a 100x100 board (1500 mines)")
         print(f"{'answer':<40} {'bytes':>8}")
         for label, size in response_sizes(running.base):
