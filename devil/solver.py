@@ -385,8 +385,9 @@ class PositionAnalysis:
         search (a 2-D lattice is too wide for the totals programme).
         """
         info = self._infos[0]
-        window: Window = (max(0, m - d), m, None)
-        if info.windowed(window) is None:
+        # the piece holds at most its own cells: clamp before building a mask of the window
+        window: Window = (max(0, m - d), min(m, info.piece.cell_count), None)
+        if window[0] > window[1] or info.windowed(window) is None:
             raise InconsistentPosition(
                 f"the {self.position.mines} mines cannot all be placed: no layout of the "
                 f"numbers leaves between 0 and {d} mines for the other covered cells"
@@ -524,16 +525,26 @@ class PositionAnalysis:
         w1, w0 = p.numerator, p.denominator - p.numerator
         known = set(self._known.values())
         if (w1 == 0 and 1 in known) or (w0 == 0 and 0 in known):
-            raise ValueError(f"mine density {p} gives every consistent layout weight zero")
+            raise self._degenerate_density(p)
         for info in self._infos:
             counts = info.counts()
             n = info.piece.cell_count
             weights = [w1**k * w0 ** (n - k) for k in range(len(counts.total))]
             norm = sum(w * t for w, t in zip(weights, counts.total, strict=False))
             if norm == 0:
-                raise ValueError(f"mine density {p} gives every consistent layout weight zero")
+                raise self._degenerate_density(p)
             _spread(out, info.piece, counts, weights, norm)
         return p
+
+    def _degenerate_density(self, p: Fraction) -> InconsistentPosition:
+        """Density 0 or 1 weighs every consistent layout zero: no probability is defined."""
+        mines = self.position.mines
+        cells = self.position.board.cell_count
+        what = "no cell" if p == 0 else "every cell"
+        return InconsistentPosition(
+            f"the {mines} mines on {cells} cells put a mine on {what} (density {p}), "
+            "but the numbers rule that out: no consistent layout has any weight"
+        )
 
     def _counted_pieces(self, out: dict[Cell, Fraction]) -> Fraction:
         """Each combination of piece layouts with ``s`` mines weighs ``C(deep, left - s)``.

@@ -210,11 +210,6 @@ def test_cli_classic_probabilities_with_more_mines_than_cells_is_inconsistent(
     assert "100 mines" in err and "Traceback" not in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug (devil/solver.py _classic_pieces): density exactly 1 (as many mines as "
-    "cells, some revealed) raises a bare ValueError: devil-check prints a traceback, exit 1",
-)
 def test_cli_classic_probabilities_with_as_many_mines_as_cells_is_inconsistent(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -599,11 +594,6 @@ def test_analysis_link_with_an_absurd_mine_total_is_a_clear_answer(client: Flask
     assert analyse_status(client, "100", "classic") in (200, 400)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug (devil/solver.py _classic_pieces): 9 mines on a 9-cell board with "
-    "revealed cells: ValueError -> 500 on /analyse",
-)
 def test_analysis_link_with_density_one_is_a_clear_answer(client: FlaskClient) -> None:
     assert analyse_status(client, "9", "classic") in (200, 400)
 
