@@ -123,8 +123,10 @@ def cell_id(row: int, col: int) -> str:
 
 
 def _where(row: int, col: int) -> str:
-    """Human (one-based) coordinates for labels and messages."""
-    return f"row {row + 1}, column {col + 1}"
+    """Cell names for labels and messages: zero-based, as in hints, proofs, the API and
+    ``devil-check`` (one convention everywhere, so a hint's cell is the cell a screen reader
+    names)."""
+    return f"row {row}, col {col}"
 
 
 def cell_view(position: Position, cell: Cell, ending: Ending | None = None) -> CellView:
@@ -212,7 +214,7 @@ def _ghost_source(board: Board, drow: int, dcol: int) -> Cell:
 # Cells are written here rather than by a Jinja macro: a 200x200 board has 40,000 of them,
 # and a format string is several times faster than a macro call. Nothing needs escaping:
 # every value comes from a CellView, built only from integers and fixed words (ids like
-# ``c-3-4``, class names, labels like "row 4, column 5, covered", digits); the tests check
+# ``c-3-4``, class names, labels like "row 3, col 4, covered", digits); the tests check
 # that no cell text contains a character HTML would treat specially.
 
 
@@ -484,5 +486,5 @@ def plural(n: int, noun: str) -> str:
 
 
 def where(row: int, col: int) -> str:
-    """Public one-based cell name used in UI text: ``row 3, column 5``."""
+    """Public zero-based cell name used in UI text: ``row 2, col 4``."""
     return _where(row, col)

@@ -215,7 +215,7 @@ def test_new_game_from_the_form(
     assert sum(a.get("tabindex") == "0" for a in board_cells.values()) == 1
     assert all(a.get("role") == "gridcell" for a in board_cells.values())
     assert 'role="grid"' in html and html.count('role="row"') == size[0]
-    assert board_cells["c-0-0"]["aria-label"] == "row 1, column 1, covered"
+    assert board_cells["c-0-0"]["aria-label"] == "row 0, col 0, covered"
     # and it is listed as a recent game of this browser
     assert f'href="/g/{game_id}"' in client.get("/").get_data(as_text=True)
 
@@ -305,7 +305,7 @@ def check_answer(html: str, before: list[str], after: list[str]) -> tuple[set[st
         r, c = (int(x) for x in cell_id.split("-")[1:])
         value = after[r][c]
         expected = {".": "covered", "F": "flagged", "0": "empty"}.get(value, value)
-        assert attrs["aria-label"] == f"row {r + 1}, column {c + 1}, {expected}"
+        assert attrs["aria-label"] == f"row {r}, col {c}, {expected}"
         if value in "012345678":
             assert f"n{value}" in (attrs.get("class") or "").split()
     return cell_ids, row_ids
@@ -449,7 +449,7 @@ def test_illegal_moves_get_409_with_an_explanation(client: FlaskClient) -> None:
     response = move(client, game_id, f"{covered[0]},{covered[1]}")
     assert response.status_code == 409
     assert (
-        f"The cell at row {covered[0] + 1}, column {covered[1] + 1} is flagged"
+        f"The cell at row {covered[0]}, col {covered[1]} is flagged"
         in response.get_data(as_text=True)
     )
     revealed = next((r, c) for r in range(9) for c in range(9) if board[r][c] in "12345678")
@@ -494,7 +494,7 @@ def test_losing_shows_the_witness_and_the_real_layout(client: FlaskClient) -> No
             assert ("wm" in classes) == (ch == "*")
             assert ("rm" in classes) == (st["layout"][r][c] == "*")
     assert "The devil wins" in html and 'id="show-real"' in html and 'id="show-witness"' in html
-    assert f"row {loss[0] + 1}, column {loss[1] + 1}" in html
+    assert f"row {loss[0]}, col {loss[1]}" in html
     assert "Boom" in ids["announce"][1].get("hx-swap-oob", "") or "Boom" in html
     assert not [a for a in board_cells.values() if a.get("type") == "button"], "no more buttons"
 
@@ -536,7 +536,7 @@ def test_replay_pages_and_fragments(client: FlaskClient) -> None:
     start = client.get(f"/g/{game_id}/replay/0", headers=HX).get_data(as_text=True)
     assert start.count("cell covered") == 81 and "Before the first move." in start
     last = client.get(f"/g/{game_id}/replay/2", headers=HX).get_data(as_text=True)
-    assert f"Move 2 of 2: flag row {covered[0] + 1}, column {covered[1] + 1}." in last
+    assert f"Move 2 of 2: flag row {covered[0]}, col {covered[1]}." in last
     # the slider's form: fragment for htmx, a redirect to the share URL otherwise
     assert 'data-n="1"' in client.get(f"/g/{game_id}/replay?n=1", headers=HX).get_data(as_text=True)
     assert 'data-n="2"' in client.get(f"/g/{game_id}/replay", headers=HX).get_data(as_text=True)

@@ -181,7 +181,7 @@ def test_lose_and_see_the_witness(page: Page, live_server: str, shots: Path) -> 
     panel = page.locator("#end-panel")
     expect(panel).to_contain_text("The devil wins")
     row, col = position.board.coord(loss)
-    expect(panel).to_contain_text(f"row {row + 1}, column {col + 1}")
+    expect(panel).to_contain_text(f"row {row}, col {col}")
     boom = page.locator(cell_selector(position, loss))
     expect(boom).to_have_class(re.compile(r"\bboom\b"))
     expect(boom).to_have_class(re.compile(r"\bwm\b"))
@@ -259,7 +259,7 @@ def test_play_by_keyboard(page: Page, live_server: str) -> None:
     expect(first).to_have_count(1)
     first.focus()
     assert focused_id(page) == "c-0-0"
-    expect(first).to_have_attribute("aria-label", "row 1, column 1, covered")
+    expect(first).to_have_attribute("aria-label", "row 0, col 0, covered")
     for key in ["ArrowDown"] * 4 + ["ArrowRight"] * 4:
         page.keyboard.press(key)
     assert focused_id(page) == "c-4-4"
