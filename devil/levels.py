@@ -404,7 +404,7 @@ def forced_cells(rules: Sequence[Rule]) -> dict[Cell, bool]:
     for start in range(len(rules)):
         if start in done:
             continue
-        comp_ids = [i for layer in _layers(graph, start) for i in layer]
+        comp_ids = [i for layer in graph.layers_from([start]) for i in layer]
         done.update(comp_ids)
         comp = [rules[i] for i in comp_ids]
         first = solve(comp)
@@ -421,23 +421,6 @@ def forced_cells(rules: Sequence[Rule]) -> dict[Cell, bool]:
             else:
                 for c, v in other.items():
                     seen[c].add(v)
-    return out
-
-
-def _layers(graph: RuleGraph, start: int) -> list[list[int]]:
-    seen = {start}
-    out = [[start]]
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for i in frontier:
-            for j in sorted(graph.adjacent(i)):
-                if j not in seen:
-                    seen.add(j)
-                    nxt.append(j)
-        if nxt:
-            out.append(nxt)
-        frontier = nxt
     return out
 
 

@@ -290,7 +290,10 @@ class RuleGraph:
 
     def layers(self, cell: Cell) -> list[list[int]]:
         """Rules by distance from ``cell``: first those touching it, then their neighbours..."""
-        first = list(self.touching(cell))
+        return self.layers_from(list(self.touching(cell)))
+
+    def layers_from(self, first: list[int]) -> list[list[int]]:
+        """Rules by distance from the rules ``first`` (breadth-first over shared cells)."""
         seen = set(first)
         out = [first] if first else []
         frontier = first
@@ -651,7 +654,7 @@ def _shrink_counted(
     for i in range(len(rules)):
         if i in placed:
             continue
-        comp = [j for layer in _layers_from(graph, i) for j in layer]
+        comp = [j for layer in graph.layers_from([i]) for j in layer]
         placed.update(comp)
         groups.append([rules[j] for j in comp])
     # nearest groups last, so they are the last candidates to drop
@@ -666,23 +669,6 @@ def _shrink_counted(
         if not holds(rest):
             kept.append(group)
     return shrink([r for g in kept for r in g], holds)
-
-
-def _layers_from(graph: RuleGraph, start: int) -> list[list[int]]:
-    seen = {start}
-    out = [[start]]
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for i in frontier:
-            for j in sorted(graph.adjacent(i)):
-                if j not in seen:
-                    seen.add(j)
-                    nxt.append(j)
-        if nxt:
-            out.append(nxt)
-        frontier = nxt
-    return out
 
 
 def _distance(position: Position, a: Cell, b: Cell) -> int:
