@@ -27,6 +27,7 @@ import contextlib
 import logging
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -146,6 +147,7 @@ def _discard(child: subprocess.Popen[bytes], grace: float = 0.0) -> None:
 
 def main() -> int:
     """The child: play every ``(game, move)`` read from stdin, answer on stdout."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the worker; EOF stops us
     requests = sys.stdin.buffer
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     sys.stdout = sys.stderr  # nothing printed by accident may corrupt the frames

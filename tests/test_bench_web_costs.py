@@ -3,6 +3,8 @@ what was measured, never how fast."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,3 +41,26 @@ def test_players_joining_over_a_ramp_still_finish_their_games(server: bench_web.
     assert [error for log in run.logs for error in log.errors] == []
     outcomes = {name for log in run.logs for name in log.outcomes}
     assert outcomes <= {"won", "unfinished"} and "won" in outcomes
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_first_reveals_run_in_the_workers_engine_child(server: bench_web.Server) -> None:
+    """Under gunicorn + gevent the no-guess search runs in app.offload's child process,
+    not in the worker (whose GIL the other players need)."""
+    assert server.group is not None
+    found = subprocess.run(
+        ["pgrep", "-g", str(server.group), "-f", "app.offload"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.split()
+    assert len(found) == 1, found  # one worker, one engine child
+    child = int(found[0])
+    before = _cpu_seconds(child)
+    costs = bench_web.request_costs(server, games=10, clicks=1)
+    assert costs[1].kind == "first reveal" and costs[1].count == 10
+    assert _cpu_seconds(child) - before > 0  # expert no-guess first reveals: tens of ms each
