@@ -127,3 +127,24 @@ def test_an_unknown_game_is_still_a_404_after_known_ones_are_cached(api: Api) ->
         headers={"Authorization": f"Bearer {game['token']}"},
     )
     assert response.status_code == 404
+
+
+def test_a_worker_freezes_its_startup_objects_out_of_full_collections(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    import gc
+    import sys
+
+    from app import serve
+
+    monkeypatch.setenv("MINE_DEVIL_DATA", str(tmp_path))
+    interval = sys.getswitchinterval()
+    try:
+        app = serve.app_factory()
+    finally:
+        frozen = gc.get_freeze_count()
+        gc.unfreeze()
+        sys.setswitchinterval(interval)
+    app.extensions["mine_devil.store"].dispose()
+    assert frozen > 10_000  # modules and the app: never walked by a collection again
+    assert "mine_devil.games" in app.extensions
