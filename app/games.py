@@ -884,13 +884,13 @@ def init_app(app: Flask) -> None:
     runner = cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread")))
     offload = None
     if runner is not None and app.config.get("ENGINE_OFFLOAD", True):
-        # A gevent worker (``mine-devil``): first reveals go to a child process.
-        from app.offload import EngineProcess
+        # A gevent worker (``mine-devil``): first reveals go to child processes.
+        from app.offload import EnginePool
 
-        engine = EngineProcess()
-        engine.start()
-        app.extensions["mine_devil.engine_process"] = engine
-        offload = engine.play
+        pool = EnginePool(int(app.config.get("ENGINE_PROCESSES", 2)))
+        pool.start()
+        app.extensions["mine_devil.engine_pool"] = pool
+        offload = pool.play
     app.extensions["mine_devil.games"] = GameService(
         get_store_for(app),
         int(app.config.get("GAME_CACHE_SIZE", 128)),

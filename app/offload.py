@@ -107,6 +107,10 @@ class EngineProcess:
         finally:
             self._lock.release()
 
+    def busy(self) -> bool:
+        """Whether a move is in the child now."""
+        return self._lock.locked()
+
     def _play(self, game: Game, move: Move) -> Game | None:
         child = None
         try:
@@ -130,6 +134,30 @@ class EngineProcess:
             child, self._child = self._child, None
         if child is not None:
             _discard(child, grace=5.0)
+
+
+class EnginePool:
+    """A few engine children: a first reveal goes to an idle one; None when all are busy
+    (the caller computes it itself) or when the child fails."""
+
+    def __init__(self, size: int = 2, python: str = sys.executable) -> None:
+        if size < 1:
+            raise ValueError(f"an engine pool needs at least 1 process, not {size}")
+        self.engines = tuple(EngineProcess(python) for _ in range(size))
+
+    def start(self) -> None:
+        for engine in self.engines:
+            engine.start()
+
+    def play(self, game: Game, move: Move) -> Game | None:
+        for engine in self.engines:
+            if not engine.busy():
+                return engine.play(game, move)
+        return None
+
+    def close(self) -> None:
+        for engine in self.engines:
+            engine.close()
 
 
 def _discard(child: subprocess.Popen[bytes], grace: float = 0.0) -> None:

@@ -9,7 +9,7 @@ worker builds its own app with ``create_app`` *after* gevent has monkey-patched 
 (the app is not preloaded), so SQLAlchemy's pool, sqlite3 and psycopg all run under
 the patched ``threading``/``socket``. The master imports as little as it can.
 
-Each worker starts one engine child process (``app.offload``) for first reveals, whose
+Each worker starts two engine child processes (``app.offload``) for first reveals, whose
 no-guess search would otherwise hold the worker's GIL for 10-150 ms; ordinary clicks
 on small boards run inline, moves on big boards in gevent's thread pool.
 
@@ -37,7 +37,7 @@ def default_workers() -> int:
     """One gevent worker per core (at most 4).
 
     A worker answers an ordinary click in about 1.3 ms of CPU, so one per core keeps
-    both cores busy; the heavy first reveals run in each worker's engine child process
+    both cores busy; the heavy first reveals run in each worker's engine child processes
     (``app.offload``), off the worker's GIL, so more workers are not needed to keep one
     heavy click from stalling the others. Measured on 2 cores (bench/bench_web.py,
     50 players): 3 workers gave worse tail latency than 2 (more processes than cores)."""

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.offload import EngineProcess
+from app.offload import EnginePool, EngineProcess
 from devil.game import Game, GameParams, Move, Status
 
 
@@ -63,3 +63,20 @@ def test_a_busy_child_gives_none_instead_of_queueing(engine: EngineProcess) -> N
     with engine._lock:  # another greenlet's move is in the child
         assert engine.play(game, Move.parse("reveal 4 4")) is None
     assert engine.play(game, Move.parse("reveal 4 4")) == game.play(Move.parse("reveal 4 4"))
+
+
+def test_a_pool_sends_a_move_to_an_idle_child_and_none_when_all_are_busy() -> None:
+    pool = EnginePool(2)
+    pool.start()
+    game = Game.new(GameParams(height=9, width=9, mines=10, seed=4))
+    move = Move.parse("reveal 4 4")
+    try:
+        first, second = pool.engines
+        with first._lock:  # busy: the second child takes it
+            assert pool.play(game, move) == game.play(move)
+            with second._lock:
+                assert pool.play(game, move) is None
+    finally:
+        pool.close()
+    with pytest.raises(ValueError, match="at least 1"):
+        EnginePool(0)
