@@ -517,13 +517,111 @@ def request_costs(server: Server, games: int = 20, clicks: int = 400) -> list[Co
     ]
 
 
+class Browser:
+    """A browser's session: cookie jar, CSRF token, form posts and htmx requests."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+        self.token = ""
+
+    def fetch(
+        self, path: str, form: dict[str, str] | None = None, htmx: bool = False
+    ) -> tuple[str, bytes, float]:
+        """(final URL, body, seconds); a page's csrf-token is kept for the next posts."""
+        data = None if form is None else urllib.parse.urlencode(form).encode()
+        req = urllib.request.Request(self.base + path, data=data)
+        if htmx:
+            req.add_header("HX-Request", "true")
+            req.add_header("X-CSRFToken", self.token)
+        start = time.perf_counter()
+        with self.opener.open(req, timeout=60) as response:
+            url, body = response.geturl(), response.read()
+        seconds = time.perf_counter() - start
+        found = re.search(rb'name="csrf-token" content="([^"]+)"', body)
+        if found is not None:
+            self.token = found.group(1).decode()
+        return url, body, seconds
+
+    def new_game(self, fields: dict[str, str]) -> tuple[str, bytes]:
+        """Create a game with the home page's form; (game id, its page)."""
+        if not self.token:
+            self.fetch("/")
+        if not self.token:
+            raise ValueError("no csrf-token meta tag on the home page")
+        url, page, _ = self.fetch("/new", {"csrf_token": self.token, **fields})
+        return urllib.parse.urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1], page
+
+    def click(self, game_id: str, row: int, col: int) -> tuple[bytes, float]:
+        move = {"csrf_token": self.token, "kind": "open", "at": f"{row},{col}"}
+        _, body, seconds = self.fetch(f"/g/{game_id}/move", move, htmx=True)
+        return body, seconds
+
+
+def browser_costs(server: Server, games: int = 10, clicks: int = 200) -> list[Cost]:
+    """Server CPU of a browser's htmx click (the page's own move route). The player reads
+    the board through the JSON API between clicks; that read's CPU is measured on its own
+    and subtracted (so the click row is a difference of two /proc measurements)."""
+    if server.group is None:
+        return []
+    group = server.group
+    browser = Browser(server.base)
+    rng = random.Random(7)
+    made = []
+    for _ in range(games):
+        fields = {"preset": "expert", "seed": str(rng.randrange(2**31)), "topology": "square"}
+        fields["no_guess"] = "on"  # a checkbox: absent means off
+        made.append(browser.new_game(fields)[0])
+    firsts: list[float] = []
+    start = group_cpu_seconds(group)
+    for game_id in made:
+        firsts.append(browser.click(game_id, 8, 15)[1])
+    first_cpu = group_cpu_seconds(group) - start
+    conn = connect(server.base)
+
+    def read(game_id: str) -> dict[str, Any]:
+        status, data, _ = request(conn, "GET", f"/api/games/{game_id}")
+        if status != 200:
+            raise ValueError(f"GET /api/games/{game_id} answered {status}")
+        return state_of(data)
+
+    times: list[float] = []
+    reads = 0
+    start = group_cpu_seconds(group)
+    live = list(made)
+    while live and len(times) < clicks:
+        for game_id in list(live):
+            state = read(game_id)
+            reads += 1
+            cells = safe_cells(state) if state["status"] == "playing" else []
+            if not cells:
+                live.remove(game_id)
+                continue
+            times.append(browser.click(game_id, *cells[0])[1])
+    both_cpu = group_cpu_seconds(group) - start
+    start = group_cpu_seconds(group)
+    for i in range(reads):
+        read(made[i % len(made)])
+    read_cpu = group_cpu_seconds(group) - start
+    conn.close()
+    costs = [Cost("htmx 1st click", len(firsts), first_cpu / len(firsts) * 1000,
+                  statistics.median(firsts) * 1000)]  # fmt: skip
+    if times:
+        click_cpu = max(0.0, both_cpu - read_cpu) / len(times) * 1000
+        costs.append(Cost("htmx click", len(times), click_cpu, statistics.median(times) * 1000))
+    return costs
+
+
 def print_costs(costs: list[Cost]) -> None:
     print("\n## cost: server CPU per request, one request at a time on a quiet server")
     print(f"{'request':<14} {'count':>6} {'CPU ms':>8} {'alone ms':>9}")
     for cost in costs:
         print(f"{cost.kind:<14} {cost.count:>6} {cost.cpu_ms:>8.2f} {cost.median_ms:>9.2f}")
     print("(CPU ms: the server's processes' user+system time / requests, /proc ticks;")
-    print(" alone ms: median wall time of one request with nothing else running)")
+    print(" alone ms: median wall time of one request with nothing else running;")
+    print(" htmx rows: a browser's clicks on expert games through the page's move route)")
 
 
 # -- the 100x100 response size -----------------------------------------------------------
@@ -741,7 +839,12 @@ def main(argv: list[str] | None = None) -> int:
         for scenario in scenarios:
             print_scenario(scenario, run_scenario(running, scenario, args.processes))
         if not args.no_cost:  # after the scenarios: a warmed-up server, quiet again
-            print_costs(request_costs(running))
+            costs = request_costs(running)
+            try:
+                costs += browser_costs(running)
+            except (OSError, ValueError) as error:
+                print(f"browser costs: not measured ({type(error).__name__}: {error})")
+            print_costs(costs)
         print("\n## response size of a click on a 100x100 board (1500 mines)")
         print(f"{'answer':<40} {'bytes':>8}")
         for label, size in response_sizes(running.base):

@@ -65,3 +65,11 @@ def test_first_reveals_run_in_the_workers_engine_children(server: bench_web.Serv
     assert costs[1].kind == "first reveal" and costs[1].count == 10
     # expert no-guess first reveals: tens of ms each, spent in the children
     assert sum(_cpu_seconds(pid) for pid in children) - before > 0
+
+
+def test_browser_costs_measure_htmx_clicks_on_no_guess_games(server: bench_web.Server) -> None:
+    costs = {cost.kind: cost for cost in bench_web.browser_costs(server, games=2, clicks=6)}
+    assert list(costs) == ["htmx 1st click", "htmx click"]
+    assert costs["htmx 1st click"].count == 2
+    assert costs["htmx click"].count >= 6  # a round over the live games may go past
+    assert all(cost.cpu_ms >= 0 and cost.median_ms > 0 for cost in costs.values())
