@@ -52,7 +52,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from collections import Counter
@@ -519,32 +518,54 @@ def request_costs(server: Server, games: int = 20, clicks: int = 400) -> list[Co
 
 
 class Browser:
-    """A browser's session: cookie jar, CSRF token, form posts and htmx requests."""
+    """A browser's session on one keep-alive connection: cookies, CSRF token, form posts
+    (redirects followed) and htmx requests."""
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
-        )
+        self.conn = connect(base)
+        self.cookies: dict[str, str] = {}
         self.token = ""
+
+    def _send(
+        self, method: str, path: str, body: bytes | None, headers: dict[str, str]
+    ) -> http.client.HTTPResponse:
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                return self.conn.getresponse()
+            except (http.client.HTTPException, ConnectionError):
+                self.conn.close()  # the server closed the idle connection: reconnect once
+                self.conn = connect(self.base)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def fetch(
         self, path: str, form: dict[str, str] | None = None, htmx: bool = False
-    ) -> tuple[str, bytes, float]:
-        """(final URL, body, seconds); a page's csrf-token is kept for the next posts."""
-        data = None if form is None else urllib.parse.urlencode(form).encode()
-        req = urllib.request.Request(self.base + path, data=data)
+    ) -> tuple[int, str, bytes, float]:
+        """(status, final path, body, seconds); a page's csrf-token is kept for later posts."""
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
         if htmx:
-            req.add_header("HX-Request", "true")
-            req.add_header("X-CSRFToken", self.token)
+            headers |= {"HX-Request": "true", "X-CSRFToken": self.token}
         start = time.perf_counter()
-        with self.opener.open(req, timeout=60) as response:
-            url, body = response.geturl(), response.read()
+        response = self._send("POST" if form is not None else "GET", path, body, headers)
+        data = response.read()
         seconds = time.perf_counter() - start
-        found = re.search(rb'name="csrf-token" content="([^"]+)"', body)
+        for cookie in response.headers.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name.strip()] = value.strip()
+        location = response.headers.get("Location")
+        if response.status in (301, 302, 303) and location:
+            return self.fetch(urllib.parse.urlsplit(location).path)
+        found = re.search(rb'name="csrf-token" content="([^"]+)"', data)
         if found is not None:
             self.token = found.group(1).decode()
-        return url, body, seconds
+        return response.status, path, data, seconds
 
     def new_game(self, fields: dict[str, str]) -> tuple[str, bytes]:
         """Create a game with the home page's form; (game id, its page)."""
@@ -552,21 +573,27 @@ class Browser:
             self.fetch("/")
         if not self.token:
             raise ValueError("no csrf-token meta tag on the home page")
-        url, page, _ = self.fetch("/new", {"csrf_token": self.token, **fields})
-        return urllib.parse.urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1], page
+        status, path, page, _ = self.fetch("/new", {"csrf_token": self.token, **fields})
+        if status != 200:
+            raise ValueError(f"creating a game from the form answered {status}")
+        return path.rstrip("/").rsplit("/", 1)[-1], page
 
-    def click(self, game_id: str, row: int, col: int) -> tuple[bytes, float]:
+    def click(self, game_id: str, row: int, col: int) -> tuple[int, float]:
+        """(status, seconds) of an htmx click (``open``) on a cell."""
         move = {"csrf_token": self.token, "kind": "open", "at": f"{row},{col}"}
-        _, body, seconds = self.fetch(f"/g/{game_id}/move", move, htmx=True)
-        return body, seconds
+        status, _, _, seconds = self.fetch(f"/g/{game_id}/move", move, htmx=True)
+        return status, seconds
+
+    def close(self) -> None:
+        self.conn.close()
 
 
 def browser_costs(server: Server, games: int = 10, clicks: int = 200) -> list[Cost]:
     """Server CPU of a browser's htmx clicks (the page's own move route) on expert
     no-guess games: the first click of each game, then cells the solver proves safe on
     the board read once per game before the measured window (a cell a cascade opened
-    meanwhile answers 409; those requests count too). urllib opens a new connection per
-    request, which a real browser would not, so these rows include a TCP accept."""
+    meanwhile answers 409; those requests count too). One keep-alive connection, like a
+    browser's."""
     if server.group is None:
         return []
     group = server.group
@@ -580,7 +607,10 @@ def browser_costs(server: Server, games: int = 10, clicks: int = 200) -> list[Co
     firsts: list[float] = []
     start = group_cpu_seconds(group)
     for game_id in made:
-        firsts.append(browser.click(game_id, 8, 15)[1])
+        status, seconds = browser.click(game_id, 8, 15)
+        if status != 200:
+            raise ValueError(f"an htmx first click answered {status}")
+        firsts.append(seconds)
     first_cpu = group_cpu_seconds(group) - start
     conn = connect(server.base)
     plan: list[tuple[str, int, int]] = []
@@ -593,11 +623,11 @@ def browser_costs(server: Server, games: int = 10, clicks: int = 200) -> list[Co
     times: list[float] = []
     start = group_cpu_seconds(group)
     for game_id, row, col in plan:
-        try:
-            times.append(browser.click(game_id, row, col)[1])
-        except urllib.error.HTTPError as error:  # opened by an earlier cascade: 409
-            error.close()
+        status, seconds = browser.click(game_id, row, col)
+        if status == 200:  # else 409: an earlier cascade opened the cell
+            times.append(seconds)
     click_cpu = group_cpu_seconds(group) - start
+    browser.close()
     costs = [Cost("htmx 1st click", len(firsts), first_cpu / len(firsts) * 1000,
                   statistics.median(firsts) * 1000)]  # fmt: skip
     if times:
@@ -613,8 +643,7 @@ def print_costs(costs: list[Cost]) -> None:
         print(f"{cost.kind:<14} {cost.count:>6} {cost.cpu_ms:>8.2f} {cost.median_ms:>9.2f}")
     print("(CPU ms: the server's processes' user+system time / requests, /proc ticks;")
     print(" alone ms: median wall time of one request with nothing else running;")
-    print(" htmx rows: a browser's clicks on expert games through the page's move route,")
-    print(" each on a new connection (urllib), so they include a TCP accept)")
+    print(" htmx rows: a browser's clicks on expert games through the page's move route)")
 
 
 # -- the 100x100 response size -----------------------------------------------------------
