@@ -1092,14 +1092,22 @@ def parse_preset(text: str | None) -> tuple[str, int, int, int]:
 _puzzle_memo = _Memo(64)
 
 
+def parse_level_choice(
+    values: Mapping[str, str],
+) -> tuple[str, int, int, int, Count, int]:
+    """Preset (name, height, width, mines), count rule and level from a query or form;
+    level 4 (the total count) exists only under the counted rule."""
+    preset, h, w, m = parse_preset(values.get("preset"))
+    count = parse_count(values.get("count"))
+    top = 4 if count is Count.COUNTED else 3
+    return preset, h, w, m, count, parse_int_arg(values.get("level"), "level", 1, top, 2)
+
+
 @bp.get("/puzzle")
 @limit_creates
 def puzzle() -> ResponseReturnValue:
     args = request.args
-    preset, h, w, m = parse_preset(args.get("preset"))
-    count = parse_count(args.get("count"))
-    top = 4 if count is Count.COUNTED else 3
-    level = parse_int_arg(args.get("level"), "level", 1, top, 2)
+    preset, h, w, m, count, level = parse_level_choice(args)
     if not args.get("seed"):
         seed = random.SystemRandom().randrange(1_000_000)
         return redirect(
@@ -1213,10 +1221,7 @@ GENERATION_SECONDS = 4.0
 def level_game() -> ResponseReturnValue:
     """A no-guess game of the preset whose board needs exactly the chosen level."""
     form = request.form
-    preset, h, w, m = parse_preset(form.get("preset"))
-    count = parse_count(form.get("count"))
-    top = 4 if count is Count.COUNTED else 3
-    level = parse_int_arg(form.get("level"), "level", 1, top, 2)
+    preset, h, w, m, count, level = parse_level_choice(form)
     base = GameParams(height=h, width=w, mines=m, rules=Rules(count=count), no_guess=True)
     first = base.board().cell(h // 2, w // 2)
     rng = random.SystemRandom()
