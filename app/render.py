@@ -101,8 +101,9 @@ class StatusView:
 
     @property
     def lcd_mines(self) -> str:
-        """Mines left as a three-digit counter: ``010``, ``-03``."""
-        n = self.mines_left
+        """Mines left as a three-digit counter: ``010``, ``-03``; ``000`` once the game is won
+        (every mine is known then, as classic Minesweeper flags them all on a win)."""
+        n = 0 if self.status == "won" else self.mines_left
         return f"{n:03d}" if n >= 0 else f"-{-n:02d}"
 
 

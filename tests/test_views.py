@@ -511,6 +511,40 @@ def test_winning_shows_time_and_moves(client: FlaskClient) -> None:
     assert 'data-end="' in html, "the clock has stopped"
 
 
+LCD_MINES = re.compile(r'<div class="lcd mines-left"[^>]*><span class="sr-only">[^<]*</span>([^<]*)</div>')
+
+
+def test_the_mine_counter_shows_000_on_a_win_only(client: FlaskClient) -> None:
+    game_id = new_game(client, seed="4")
+    first = move(client, game_id, "4,4").get_data(as_text=True)
+    assert LCD_MINES.findall(first) == ["010"], "playing: mines minus flags"
+    mine = cells_by_verdict(client, game_id, "M")
+    flagged = move(client, game_id, f"{mine[0][0]},{mine[0][1]}", kind="flag")
+    assert LCD_MINES.findall(flagged.get_data(as_text=True)) == ["009"]
+    last = None
+    while state(client, game_id)["status"] == "playing":
+        cell = cells_by_verdict(client, game_id, "S")[0]
+        last = move(client, game_id, f"{cell[0]},{cell[1]}").get_data(as_text=True)
+    assert state(client, game_id)["status"] == "won" and last is not None
+    assert LCD_MINES.findall(last) == ["000"], "the winning click's status bar"
+    page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert LCD_MINES.findall(page) == ["000"], "the won game's page"
+
+
+def test_the_mine_counter_keeps_mines_minus_flags_on_a_loss(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    move(client, game_id, "4,4")
+    covered = cells_by_verdict(client, game_id, "?") or cells_by_verdict(client, game_id, "M")
+    flag = covered[0]
+    move(client, game_id, f"{flag[0]},{flag[1]}", kind="flag")
+    risky = [c for c in covered if c != flag]
+    answer = move(client, game_id, f"{risky[-1][0]},{risky[-1][1]}").get_data(as_text=True)
+    assert state(client, game_id)["status"] == "lost"
+    assert LCD_MINES.findall(answer) == ["009"]
+    page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert LCD_MINES.findall(page) == ["009"]
+
+
 # -- replay ---------------------------------------------------------------------------------
 
 
@@ -574,6 +608,8 @@ def test_status_counter_and_clock_formats() -> None:
     bar = render.StatusView(10, 0, "classic", "playing", None, None)
     assert bar.lcd_mines == "010" and bar.clock == "0:00"
     assert render.StatusView(-3, 0, "", "playing", None, None).lcd_mines == "-03"
+    assert render.StatusView(9, 5, "", "won", 1.0, 2.0).lcd_mines == "000"
+    assert render.StatusView(9, 5, "", "lost", 1.0, 2.0).lcd_mines == "009"
 
 
 def test_torus_ghosts_follow_their_cells() -> None:
