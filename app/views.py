@@ -49,6 +49,7 @@ from app.games import (
     InputError,
     LoadedGame,
     UnknownGame,
+    UnknownMove,
 )
 from app.security import can_move, ensure_owner, limit_creates, limit_moves, recent_games
 from app.store import GameRow
@@ -510,10 +511,25 @@ def move_text(move: Move) -> str:
     return f"{verb} {render.where(move.row, move.col)}"
 
 
+def move_number(text: str) -> int:
+    """The replay's ``n`` as an integer (400 naming the text when it is not one)."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise InputError("n", f"n must be a move number, not {text!r}") from None
+
+
+def check_move_number(n: int, total: int) -> None:
+    """404 for a move the game's log does not have."""
+    if not 0 <= n <= total:
+        raise UnknownMove(
+            f"move {n} does not exist: this game has {render.plural(total, 'move')}"
+        )
+
+
 def replay_view(loaded: LoadedGame, n: int) -> render.ReplayView:
     total = loaded.moves
-    if not 0 <= n <= total:
-        raise InputError("n", f"move {n} does not exist: game {loaded.id} has {total} moves")
+    check_move_number(n, total)
     game = loaded.game if n == total else games.replay_game(loaded.id, n)
     ending = ending_of(loaded.game, show_loss=n == total)
     board = render.board_view(game.position, interactive=False, ending=ending)
@@ -527,9 +543,14 @@ def replay_view(loaded: LoadedGame, n: int) -> render.ReplayView:
     return render.ReplayView(loaded.id, n, total, board, caption, label)
 
 
-@bp.get("/g/<game_id>/replay/<int:n>")
-def replay(game_id: str, n: int) -> ResponseReturnValue:
+@bp.get("/g/<game_id>/replay/<n>")
+def replay(game_id: str, n: str) -> ResponseReturnValue:
+    """``n`` is any path text, so a negative or non-numeric move gets this site's error page."""
     loaded = games.load_game(game_id)
+    return show_replay(loaded, move_number(n))
+
+
+def show_replay(loaded: LoadedGame, n: int) -> ResponseReturnValue:
     rv = replay_view(loaded, n)
     if is_htmx():
         return render_template("_replay_view.html", rv=rv)
@@ -539,18 +560,13 @@ def replay(game_id: str, n: int) -> ResponseReturnValue:
 
 @bp.get("/g/<game_id>/replay")
 def replay_query(game_id: str) -> ResponseReturnValue:
-    games.game_record(game_id)  # 404 for an unknown game, whatever n says
     text = request.args.get("n", "").strip()
-    if not text:  # no n: the latest move
-        n = games.load_game(game_id).moves
-    else:
-        try:
-            n = int(text)
-        except ValueError:
-            raise InputError("n", f"n must be a move number, not {text!r}") from None
+    loaded = games.load_game(game_id)
+    n = move_number(text) if text else loaded.moves  # no n: the latest move
+    check_move_number(n, loaded.moves)  # before redirecting: never to a page that 404s
     if not is_htmx():
         return redirect(url_for("views.replay", game_id=game_id, n=n), 303)
-    return replay(game_id, n)
+    return show_replay(loaded, n)
 
 
 # -- errors -----------------------------------------------------------------------------
@@ -560,12 +576,12 @@ TITLES = {400: "That did not work", 403: "Watching only", 404: "No such game",
           409: "Not now", 429: "Slow down"}  # fmt: skip
 
 
-def error_response(code: int, message: str) -> ResponseReturnValue:
+def error_response(code: int, message: str, title: str | None = None) -> ResponseReturnValue:
     """An HTML error: a toast for htmx requests, a page otherwise."""
     if is_htmx():
         body = render_template("_toast.html", message=message)
         return body, code
-    title = TITLES.get(code, "Something went wrong")
+    title = title or TITLES.get(code, "Something went wrong")
     return render_template("error.html", code=code, title=title, message=message), code
 
 
@@ -577,6 +593,11 @@ def bad_input(exc: InputError) -> ResponseReturnValue:
 @bp.errorhandler(UnknownGame)
 def unknown_game(exc: UnknownGame) -> ResponseReturnValue:
     return error_response(404, f"There is no game with the id {exc.game_id} here.")
+
+
+@bp.errorhandler(UnknownMove)
+def unknown_move(exc: UnknownMove) -> ResponseReturnValue:
+    return error_response(404, str(exc), title="No such move")
 
 
 @bp.errorhandler(IllegalMove)

@@ -511,7 +511,9 @@ def test_winning_shows_time_and_moves(client: FlaskClient) -> None:
     assert 'data-end="' in html, "the clock has stopped"
 
 
-LCD_MINES = re.compile(r'<div class="lcd mines-left"[^>]*><span class="sr-only">[^<]*</span>([^<]*)</div>')
+LCD_MINES = re.compile(
+    r'<div class="lcd mines-left"[^>]*><span class="sr-only">[^<]*</span>([^<]*)</div>'
+)
 
 
 def test_the_mine_counter_shows_000_on_a_win_only(client: FlaskClient) -> None:
@@ -578,6 +580,43 @@ def test_replay_pages_and_fragments(client: FlaskClient) -> None:
     assert plain.status_code == 303 and plain.headers["Location"] == f"/g/{game_id}/replay/1"
     for bad in ("/replay/3", "/replay?n=-1", "/replay?n=x"):
         assert client.get(f"/g/{game_id}{bad}", headers=HX).status_code in (400, 404), bad
+
+
+def page_parts(html: str) -> tuple[str, str]:
+    """The error page's heading and first paragraph (the site's own page, not Werkzeug's)."""
+    page = r'<section class="panel error-page">\s*<h1>([^<]*)</h1>\s*<p>([^<]*)</p>'
+    match = re.search(page, html)
+    assert match, html[:300]
+    return match.group(1), match.group(2).replace("&#39;", "'")
+
+
+@pytest.mark.parametrize(
+    ("url", "code", "message"),
+    [
+        ("/replay?n=-1", 404, "move -1 does not exist: this game has 2 moves"),
+        ("/replay/-1", 404, "move -1 does not exist: this game has 2 moves"),
+        ("/replay?n=3", 404, "move 3 does not exist: this game has 2 moves"),
+        ("/replay/99", 404, "move 99 does not exist: this game has 2 moves"),
+        ("/replay?n=x", 400, "n must be a move number, not 'x'"),
+        ("/replay/1.5", 400, "n must be a move number, not '1.5'"),
+    ],
+)
+def test_a_replay_of_a_move_that_does_not_exist_gets_the_sites_error_page(
+    client: FlaskClient, url: str, code: int, message: str
+) -> None:
+    game_id = new_game(client)
+    move(client, game_id, "4,4")
+    move(client, game_id, "0,0", kind="flag")
+    assert log_length(client, game_id) == 2
+    page = client.get(f"/g/{game_id}{url}")
+    assert page.status_code == code, "an error page, not a redirect to one"
+    assert page.mimetype == "text/html"
+    title, text = page_parts(page.get_data(as_text=True))
+    assert text == message
+    assert title == ("No such move" if code == 404 else "That did not work")
+    fragment = client.get(f"/g/{game_id}{url}", headers=HX)
+    assert fragment.status_code == code
+    assert 'class="toast-msg"' in fragment.get_data(as_text=True), "htmx gets a toast"
 
 
 def test_replay_of_a_finished_game_shows_its_mines(client: FlaskClient) -> None:
