@@ -673,9 +673,15 @@ class GameService:
             # Pessimistic: hold the game's log while recomputing on its newest state. The
             # engine runs inline here: a greenlet holding SQLite's write lock must not
             # yield to others that would block on it inside the sqlite3 C library.
-            with self.store.locked(game_id) as log:
-                before = self._load_at(record, log.last_seq(), _reader(log), _call)
-                return self._commit(before, action, r, c, _appender(log), _call)
+            try:
+                with self.store.locked(game_id) as log:
+                    before = self._load_at(record, log.last_seq(), _reader(log), _call)
+                    return self._commit(before, action, r, c, _appender(log), _call)
+            except BaseException:
+                # ``_commit`` cached the move before this transaction committed: if it did
+                # not, the cache must not keep an event the log does not have.
+                self.forget(game_id)
+                raise
 
     def _cached_state(self, record: GameRow) -> LoadedGame | None:
         """This process's newest state of the game, unchecked against the log."""

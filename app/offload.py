@@ -120,13 +120,21 @@ class EngineProcess:
             status, value = read_frame(child.stdout)
         except Exception as exc:  # any failure: kill the child, the caller computes
             log.warning("engine child failed (%s): computing in the worker", exc)
-            if child is not None:
-                _discard(child)
-            self._child = None
+            self._drop(child)
             return None
-        if status == "ok" and isinstance(value, Game):
+        except BaseException:
+            # Interrupted (a killed greenlet, gevent.Timeout) with the request in the child:
+            # its answer must never be read as the answer to the next move.
+            self._drop(child)
+            raise
+        if status == "ok" and isinstance(value, Game) and _answers(value, game, move):
             return value
         return None
+
+    def _drop(self, child: subprocess.Popen[bytes] | None) -> None:
+        if child is not None:
+            _discard(child)
+        self._child = None
 
     def close(self) -> None:
         """Stop the child (it exits when its stdin closes)."""
@@ -158,6 +166,11 @@ class EnginePool:
     def close(self) -> None:
         for engine in self.engines:
             engine.close()
+
+
+def _answers(value: Game, game: Game, move: Move) -> bool:
+    """Whether ``value`` is ``game`` after ``move`` (and not some other game's answer)."""
+    return value.params == game.params and value.moves == (*game.moves, move)
 
 
 def _discard(child: subprocess.Popen[bytes], grace: float = 0.0) -> None:
