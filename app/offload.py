@@ -203,6 +203,8 @@ def main() -> int:
             answer = ("error", f"{type(exc).__name__}: {exc}")
         try:
             write_frame(answers, answer)
+        except BrokenPipeError:
+            return 0  # the worker went away (or dropped us mid-move): nobody to answer
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
             write_frame(answers, ("error", f"cannot send the result: {exc}"))
 
