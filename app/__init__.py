@@ -5,13 +5,14 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 from app import config
 
@@ -41,6 +42,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(config.defaults(test_config))
     if test_config is not None:
         app.config.from_mapping(test_config)
+    app.before_request(limit_streamed_body)  # first: before CSRF or a view reads the body
 
     from app import api, games, live, security, store, teach, views
 
@@ -69,6 +71,39 @@ def healthz() -> ResponseReturnValue:
             {"status": "error", "error": f"database unavailable: {type(exc).__name__}"}
         ), 503
     return jsonify({"status": "ok"})
+
+
+def limit_streamed_body() -> None:
+    """A body without Content-Length (chunked) over ``MAX_CONTENT_LENGTH``: 413, like one
+    whose Content-Length says so.
+
+    Werkzeug enforces the limit on such a stream only when a read goes past it; reading the
+    whole body stops quietly at the limit, so a view would see it cut short (a 400 for bad
+    JSON). Buffer it here, at most one byte over the limit, before anything reads it.
+    """
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    environ = request.environ
+    if limit is None or request.content_length is not None:
+        return
+    if "wsgi.input_terminated" not in environ or "stream" in request.__dict__:
+        return  # no streamed body (Werkzeug reads none), or too late to buffer it
+    body = read_at_most(environ["wsgi.input"], limit + 1)
+    if len(body) > limit:
+        raise RequestEntityTooLarge()
+    environ["wsgi.input"] = io.BytesIO(body)
+
+
+def read_at_most(stream: IO[bytes], size: int) -> bytes:
+    """Up to ``size`` bytes, reading until the stream ends (a read may return fewer)."""
+    chunks: list[bytes] = []
+    remaining = size
+    while remaining > 0:
+        chunk = stream.read(remaining)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
 
 
 def security_headers(response: Response) -> Response:

@@ -9,6 +9,8 @@ the public API state: these tests never read the hidden layout.
 from __future__ import annotations
 
 import gzip
+import io
+import json
 import re
 from html.parser import HTMLParser
 from typing import Any
@@ -744,3 +746,60 @@ def test_a_flood_of_clicks_gets_429_with_a_message(make_app: Any) -> None:
 def test_game_pages_are_never_cached(client) -> None:  # type: ignore[no-untyped-def]
     for path in ("/", "/analyse"):
         assert client.get(path).headers["Cache-Control"] == "no-store", path
+
+
+# -- request body limit (app/__init__.py) ----------------------------------------------------
+
+
+def chunked_post(client: FlaskClient, url: str, body: bytes, **kw: Any) -> Any:
+    """POST ``body`` as a chunked request: ``Transfer-Encoding: chunked`` makes Werkzeug
+    ignore the Content-Length the test client computes, and the server ends the stream
+    (``wsgi.input_terminated``, as gunicorn and Werkzeug's server set for chunked bodies)."""
+    return client.post(
+        url,
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked", **kw.pop("headers", {})},
+        environ_overrides={"wsgi.input_terminated": True},
+        **kw,
+    )
+
+
+def test_a_chunked_body_over_the_limit_is_413_like_a_long_content_length(
+    app: Flask, client: FlaskClient
+) -> None:
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    big = json.dumps({"width": 9, "height": 9, "mines": 10, "pad": "x" * limit}).encode()
+    assert len(big) > limit
+    declared = client.post("/api/games", data=big, content_type="application/json")
+    chunked = chunked_post(client, "/api/games", big, content_type="application/json")
+    assert declared.status_code == chunked.status_code == 413
+    assert chunked.get_json() == declared.get_json()
+    assert chunked.get_json() == {"error": f"the request body is larger than {limit} bytes"}
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(app: Flask, client: FlaskClient) -> None:
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    fields = {"width": 9, "height": 9, "mines": 10, "seed": 5}
+    padding = limit - len(json.dumps({**fields, "pad": ""}).encode())
+    exact = json.dumps({**fields, "pad": "x" * padding}).encode()
+    assert len(exact) == limit, "exactly at the limit is allowed"
+    created = chunked_post(client, "/api/games", exact, content_type="application/json")
+    assert created.status_code == 201, created.get_data(as_text=True)
+    assert created.get_json()["state"]["width"] == 9, "the body was read, not dropped"
+    game = created.get_json()
+    reveal = json.dumps({"row": 4, "col": 4}).encode()
+    answer = chunked_post(
+        client, f"/api/games/{game['id']}/reveal", reveal,
+        content_type="application/json", headers={"Authorization": f"Bearer {game['token']}"},
+    )  # fmt: skip
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert answer.get_json()["moves"] == 1
+
+
+def test_a_chunked_form_over_the_limit_gets_the_413_page(client: FlaskClient) -> None:
+    token = csrf_token(client)
+    form = f"csrf_token={token}&preset=beginner&pad={'x' * 20000}".encode()
+    page = chunked_post(client, "/new", form, content_type="application/x-www-form-urlencoded")
+    assert page.status_code == 413
+    assert page.mimetype == "text/html"
+    assert 'class="panel error-page"' in page.get_data(as_text=True)
