@@ -803,3 +803,20 @@ def test_a_chunked_form_over_the_limit_gets_the_413_page(client: FlaskClient) ->
     assert page.status_code == 413
     assert page.mimetype == "text/html"
     assert 'class="panel error-page"' in page.get_data(as_text=True)
+
+
+def test_the_board_has_a_busy_indicator_for_moves_in_flight(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = new_game(client)
+    html = client.get(f"/g/{game_id}").get_data(as_text=True)
+    found = by_id(html)
+    assert "board-busy" in found, "the indicator is on the page"
+    _tag, attrs = found["board-busy"]
+    assert attrs.get("aria-hidden") == "true" and "htmx-request" not in (attrs.get("class") or "")
+    for form_id in ("board-form", "flag-form"):
+        assert found[form_id][1].get("hx-indicator") == "#board-busy", form_id
+    busy = re.search(r'<div id="board-busy"[^>]*>(.*?)</div>', html)
+    assert busy and re.sub(r"<[^>]+>", "", busy.group(1)) == "Thinking\u2026", "fixed text only"
+    watcher = app.test_client()
+    assert 'id="board-busy"' not in watcher.get(f"/g/{game_id}").get_data(as_text=True)

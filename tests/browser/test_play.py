@@ -396,3 +396,58 @@ def test_a_big_board_plays(page: Page, live_server: str) -> None:
     click(page, cell_selector(position, mine), "right")
     assert read_rows(page)[0] == server_rows()
     expect(page.locator("#board .cell[tabindex='0']")).to_have_count(1)
+
+
+SHOWN = "() => getComputedStyle(document.getElementById('board-busy')).opacity === '1'"
+
+
+def test_a_slow_move_shows_the_busy_indicator(page: Page, live_server: str, shots: Path) -> None:
+    """While a move's request is in flight the board says so (held here until the test lets
+    it through); the indicator is fixed text, gone again once the answer is in."""
+    page.set_viewport_size(DESKTOP)
+    start_game(page, live_server, preset="intermediate", seed="8")
+    busy = page.locator("#board-busy")
+    expect(busy).to_be_hidden()
+    held: list[Any] = []
+    page.route("**/move", lambda route: held.append(route))
+    page.click("#c-8-8")
+    page.wait_for_function("() => document.querySelector('#board-busy.htmx-request') !== null")
+    expect(busy).to_be_visible()  # after its short delay
+    expect(busy).to_have_text("Thinking…")
+    assert page.locator("#board .cell.covered").count() == 16 * 16, "nothing answered yet"
+    page.wait_for_function(SHOWN)
+    page.screenshot(path=str(shots / "busy-desktop.png"))
+    spin = busy.locator(".spinner").evaluate("(el) => getComputedStyle(el).animationName")
+    assert spin != "none"
+    page.emulate_media(reduced_motion="reduce")
+    still = busy.locator(".spinner").evaluate("(el) => getComputedStyle(el).animationName")
+    assert still == "none", "no spinning for prefers-reduced-motion"
+    assert len(held) == 1
+    act(page, held[0].continue_)
+    page.unroute("**/move")
+    expect(busy).to_be_hidden()
+    assert page.locator("#board .cell.covered").count() < 16 * 16, "the answer is on the board"
+
+
+def test_the_busy_indicator_stays_in_view_on_a_big_board(
+    page: Page, live_server: str, shots: Path
+) -> None:
+    page.set_viewport_size(PHONE)
+    start_game(
+        page, live_server, preset="custom", width="100", height="100", mines="700",
+        no_guess=False, seed="6",
+    )  # fmt: skip
+    held: list[Any] = []
+    page.route("**/move", lambda route: held.append(route))
+    page.click("#c-3-3")
+    busy = page.locator("#board-busy")
+    expect(busy).to_be_visible()
+    page.wait_for_function(SHOWN)
+    box = busy.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    page.screenshot(path=str(shots / "busy-phone-100x100.png"))
+    act(page, held[0].continue_)
+    page.unroute("**/move")
+    expect(busy).to_be_hidden()
