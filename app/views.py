@@ -353,9 +353,7 @@ def game_view(loaded: LoadedGame, mover: bool) -> render.GameView:
     bar = render.StatusView(
         mines_left=game.mines_left,
         moves=loaded.moves,
-        rules=render.rules_text(
-            params.rules.count.value, params.rules.mercy.value, game.no_guess
-        ),
+        rules=render.rules_text(params.rules.count.value, params.rules.mercy.value, game.no_guess),
         status=game.status.value,
         started_at=_timestamp(loaded.started_at),
         ended_at=None if playing else _timestamp(loaded.last_move_at),
@@ -522,9 +520,7 @@ def move_number(text: str) -> int:
 def check_move_number(n: int, total: int) -> None:
     """404 for a move the game's log does not have."""
     if not 0 <= n <= total:
-        raise UnknownMove(
-            f"move {n} does not exist: this game has {render.plural(total, 'move')}"
-        )
+        raise UnknownMove(f"move {n} does not exist: this game has {render.plural(total, 'move')}")
 
 
 def replay_view(loaded: LoadedGame, n: int) -> render.ReplayView:

@@ -168,8 +168,11 @@ def main(argv: list[str] | None = None) -> int:
                 by_class[line.split(":", 1)[1].strip()].append(path)
                 break
     repeats = 1 if args.quick else 3
-    others = [] if args.no_others else [e for e in ("cpsat", "ms_toollib") if available(
-        "ortools" if e == "cpsat" else e)]
+    others = (
+        []
+        if args.no_others
+        else [e for e in ("cpsat", "ms_toollib") if available("ortools" if e == "cpsat" else e)]
+    )
     header = f"{'class':12} {'n':>3} {'search ms med / worst':>24} {'target':>10}"
     for e in others:
         header += f" | {e + ' med/worst':>30} {'ratio':>7}"

@@ -141,9 +141,7 @@ def covered_count(position: Position) -> int:
     return grid.count(b".") + grid.count(b"F")
 
 
-def read_number(
-    position: Position, cell: Cell, nb: NeighbourFn
-) -> tuple[frozenset[Cell], int]:
+def read_number(position: Position, cell: Cell, nb: NeighbourFn) -> tuple[frozenset[Cell], int]:
     """The covered neighbours of the revealed ``cell`` and its value.
 
     Raises ``InconsistentPosition`` when the value exceeds the covered neighbours.

@@ -45,18 +45,14 @@ class GroupProblem:
         return len(self.sizes)
 
 
-def make_problem(
-    sizes: Sequence[int], cons: Sequence[tuple[tuple[int, ...], int]]
-) -> GroupProblem:
+def make_problem(sizes: Sequence[int], cons: Sequence[tuple[tuple[int, ...], int]]) -> GroupProblem:
     n = len(sizes)
     var_cons: list[list[int]] = [[] for _ in range(n)]
     for ci, (vs, _) in enumerate(cons):
         for v in vs:
             var_cons[v].append(ci)
     order = graph_order(n, cons, var_cons)
-    return GroupProblem(
-        tuple(sizes), tuple(cons), tuple(tuple(x) for x in var_cons), tuple(order)
-    )
+    return GroupProblem(tuple(sizes), tuple(cons), tuple(tuple(x) for x in var_cons), tuple(order))
 
 
 def graph_order(

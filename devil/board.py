@@ -97,9 +97,7 @@ class Board:
 
     def cell(self, row: int, col: int) -> Cell:
         if not (0 <= row < self.height and 0 <= col < self.width):
-            raise BoardError(
-                f"cell ({row}, {col}) is outside the {self.height}x{self.width} board"
-            )
+            raise BoardError(f"cell ({row}, {col}) is outside the {self.height}x{self.width} board")
         return row * self.width + col
 
     def coord(self, cell: Cell) -> Coord:

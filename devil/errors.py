@@ -25,9 +25,7 @@ class InconsistentPosition(ValueError):
         cls, position: Position, cell: Cell, value: int, covered: int
     ) -> InconsistentPosition:
         noun = "neighbour" if covered == 1 else "neighbours"
-        return cls(
-            f"the {value} at {position.where(cell)} has only {covered} covered {noun}", cell
-        )
+        return cls(f"the {value} at {position.where(cell)} has only {covered} covered {noun}", cell)
 
     @classmethod
     def unsatisfiable(cls, position: Position, cell: Cell) -> InconsistentPosition:

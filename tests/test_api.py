@@ -403,7 +403,9 @@ def test_moves_number_board_moves_apart_from_hints(app: Flask, api: Api) -> None
     state = api.move(game, "flag", *safe_or_any(opened))
     log = api.log(game["id"])
     assert [(m["kind"], m["seq"], m["n"]) for m in log] == [
-        ("reveal", 1, 1), ("hint", 2, 1), ("flag", 3, 2)
+        ("reveal", 1, 1),
+        ("hint", 2, 1),
+        ("flag", 3, 2),
     ]
     assert state["moves"] == log[-1]["n"]
     replayed = api.client.get(f"/api/games/{game['id']}/replay/{log[-1]['n']}").json

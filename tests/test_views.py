@@ -450,9 +450,8 @@ def test_illegal_moves_get_409_with_an_explanation(client: FlaskClient) -> None:
     move(client, game_id, f"{covered[0]},{covered[1]}", kind="flag")
     response = move(client, game_id, f"{covered[0]},{covered[1]}")
     assert response.status_code == 409
-    assert (
-        f"The cell at row {covered[0]}, col {covered[1]} is flagged"
-        in response.get_data(as_text=True)
+    assert f"The cell at row {covered[0]}, col {covered[1]} is flagged" in response.get_data(
+        as_text=True
     )
     revealed = next((r, c) for r in range(9) for c in range(9) if board[r][c] in "12345678")
     chord = move(client, game_id, f"{revealed[0]},{revealed[1]}")
