@@ -38,8 +38,6 @@ FORMATS: tuple[str, ...] = ("native", "codewars", "jsminesweeper", "minesweepr")
 _HEADER = re.compile(r"#\s*([A-Za-z][A-Za-z0-9_ -]*?)\s*:\s*(.*)")
 _COMMENT = re.compile(r"#\s+\S")
 _JS_SIZE = re.compile(r"(\d+)x(\d+)x(\d+)")
-_NATIVE_CHARS = frozenset("012345678.?F#")
-_MINESWEEPR_CHARS = frozenset("012345678.xX")
 
 
 @dataclass(frozen=True)
@@ -127,7 +125,7 @@ def _is_jsminesweeper(body: tuple[Line, ...]) -> bool:
     # line looks like a minesweepr row of one width, it is a minesweepr board.
     first = body[0].text
     return not all(
-        len(line.text) == len(first) and set(line.text) <= _MINESWEEPR_CHARS for line in body
+        len(line.text) == len(first) and set(line.text) <= _MINESWEEPR_TABLE.keys() for line in body
     )
 
 
@@ -178,19 +176,29 @@ def explain_format(text: str) -> str:
 
 # -- readers -------------------------------------------------------------------------------
 
+_DIGITS = {d: d for d in "012345678"}
+_NATIVE_TABLE = {**_DIGITS, ".": ".", "?": ".", "F": "F", "#": "#"}
+_JSMINESWEEPER_TABLE = {**_DIGITS, "H": ".", "F": "F", "M": "F"}
+_MINESWEEPR_TABLE = {**_DIGITS, ".": "0", "x": ".", "X": "."}
+
+
+def _translate(line: Line, table: dict[str, str], expected: str) -> str:
+    """``line`` in native characters, each looked up in ``table``; the first character
+    missing from it is an error naming its line and column."""
+    out = []
+    for i, ch in enumerate(line.text):
+        native = table.get(ch)
+        if native is None:
+            raise PositionError(
+                f"unexpected character {ch!r} (expected {expected})", line.number, line.column(i)
+            )
+        out.append(native)
+    return "".join(out)
+
 
 def read_native(body: tuple[Line, ...]) -> Rows:
     """Native rows: ``0-8`` revealed, ``.``/``?`` covered, ``F`` flagged, ``#`` hole."""
-    rows = []
-    for line in body:
-        for i, ch in enumerate(line.text):
-            if ch not in _NATIVE_CHARS:
-                raise PositionError(
-                    f"unexpected character {ch!r} (expected 0-8, '.', '?', 'F' or '#')",
-                    line.number,
-                    line.column(i),
-                )
-        rows.append(line.text.replace("?", "."))
+    rows = [_translate(line, _NATIVE_TABLE, "0-8, '.', '?', 'F' or '#'") for line in body]
     _check_widths(rows, list(body))
     return Rows(rows, list(body))
 
@@ -244,42 +252,20 @@ def read_jsminesweeper(body: tuple[Line, ...]) -> Rows:
         )
     rows = []
     for line in lines:
-        row = []
-        for i, ch in enumerate(line.text):
-            if ch == "H":
-                row.append(".")
-            elif ch in "FM":
-                row.append("F")
-            elif ch in "012345678":
-                row.append(ch)
-            else:
-                raise PositionError(
-                    f"unexpected character {ch!r} (expected 'H', 'F', 'M' or 0-8)",
-                    line.number,
-                    line.column(i),
-                )
+        row = _translate(line, _JSMINESWEEPER_TABLE, "'H', 'F', 'M' or 0-8")
         if len(row) != width:
             raise PositionError(
                 f"row has {len(row)} cells but size line {size.text!r} says {width}",
                 line.number,
                 line.column(min(len(row), width)),
             )
-        rows.append("".join(row))
+        rows.append(row)
     return Rows(rows, lines, mines, size.number)
 
 
 def read_minesweepr(body: tuple[Line, ...]) -> Rows:
     """minesweepr rows: ``x`` covered, ``.`` a revealed zero, ``0``-``8`` revealed."""
-    rows = []
-    for line in body:
-        for i, ch in enumerate(line.text):
-            if ch not in _MINESWEEPR_CHARS:
-                raise PositionError(
-                    f"unexpected character {ch!r} (expected 'x', '.' or 0-8)",
-                    line.number,
-                    line.column(i),
-                )
-        rows.append(line.text.replace(".", "0").replace("x", ".").replace("X", "."))
+    rows = [_translate(line, _MINESWEEPR_TABLE, "'x', '.' or 0-8") for line in body]
     _check_widths(rows, list(body))
     return Rows(rows, list(body))
 
