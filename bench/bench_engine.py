@@ -26,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-POSITIONS = ROOT.parent / "shared" / "positions"
+POSITIONS = ROOT / "tests" / "data" / "positions"
 CLASSES = [
     "inter",
     "expert",

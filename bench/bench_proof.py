@@ -6,7 +6,7 @@
 Prints three tables:
 
 1. ``devil.proof.prove`` on every frontier cell of the sample positions in
-   ``/work/shared/positions`` (classes ``inter`` and ``expert``), per count rule:
+   ``tests/data/positions`` (classes ``inter`` and ``expert``), per count rule:
    median / p90 / max milliseconds per cell and the spread of proof levels.
    Target (issue 4): expert median under 50 ms.
 2. The analysis page (``GET /analyse``) of each expert position, server time through the
@@ -42,7 +42,7 @@ from devil.position import Position  # noqa: E402
 from devil.proof import prove  # noqa: E402
 from devil.rules import Count  # noqa: E402
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parents[1] / "tests" / "data" / "positions"
 PRESETS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
 
 

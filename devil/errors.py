@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from devil.board import Cell
+from devil.board import Cell, Coord
 
 if TYPE_CHECKING:
     from devil.position import Position
@@ -37,11 +37,22 @@ class InconsistentPosition(ValueError):
         )
 
 
-class IllegalMove(ValueError):
+class MoveError(ValueError):
+    """A move that cannot be played. ``coord`` is the (row, col) it named, when it named one.
+
+    Callers that show the error next to the board use ``coord``; they never parse the message.
+    """
+
+    def __init__(self, message: str, coord: Coord | None = None):
+        super().__init__(message)
+        self.coord = coord
+
+
+class IllegalMove(MoveError):
     """A move that is well formed but not allowed now (game over, cell already revealed...)."""
 
 
-class InvalidMove(ValueError):
+class InvalidMove(MoveError):
     """A move that cannot be read (bad syntax, coordinates off the board)."""
 
 

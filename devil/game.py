@@ -464,7 +464,9 @@ class Game:
     def play(self, move: Move) -> Game:
         """The game after ``move``. Raises InvalidMove, IllegalMove or GameOver."""
         if self.status is not Status.PLAYING:
-            raise GameOver(f"the game is {self.status.value}: {move} is not allowed")
+            raise GameOver(
+                f"the game is {self.status.value}: {move} is not allowed", (move.row, move.col)
+            )
         cell = self._cell(move)
         if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
             return self._mark(move, cell)
@@ -480,22 +482,27 @@ class Game:
         if move.row >= board.height or move.col >= board.width:
             raise InvalidMove(
                 f"{move}: row {move.row}, col {move.col} is off the "
-                f"{board.height}x{board.width} board"
+                f"{board.height}x{board.width} board",
+                (move.row, move.col),
             )
         cell = board.cell(move.row, move.col)
         if cell in board.holes:
-            raise InvalidMove(f"{move}: row {move.row}, col {move.col} is a hole")
+            raise InvalidMove(
+                f"{move}: row {move.row}, col {move.col} is a hole", (move.row, move.col)
+            )
         return cell
 
     def _mark(self, move: Move, cell: Cell) -> Game:
         grid = self.position.grid
         where = self.position.where(cell)
         if not self.position.is_covered(cell):
-            raise IllegalMove(f"{move}: the cell at {where} is already revealed")
+            raise IllegalMove(
+                f"{move}: the cell at {where} is already revealed", (move.row, move.col)
+            )
         flag = move.kind is MoveKind.FLAG
         if self.position.is_flagged(cell) == flag:
             state = "already flagged" if flag else "not flagged"
-            raise IllegalMove(f"{move}: the cell at {where} is {state}")
+            raise IllegalMove(f"{move}: the cell at {where} is {state}", (move.row, move.col))
         new_grid = bytearray(grid)
         new_grid[cell] = FLAG if flag else COVERED
         memo = _Memo(self._memo.shared, self._memo.counts, self._memo.counts_layout)
@@ -570,9 +577,14 @@ class _Step:
     def reveal_clicked(self, cell: Cell) -> None:
         where = self.game.position.where(cell)
         if self.grid[cell] == FLAG:
-            raise IllegalMove(f"{self.move}: the cell at {where} is flagged; unflag it first")
+            raise IllegalMove(
+                f"{self.move}: the cell at {where} is flagged; unflag it first",
+                self.board.coord(cell),
+            )
         if self.grid[cell] != COVERED:
-            raise IllegalMove(f"{self.move}: the cell at {where} is already revealed")
+            raise IllegalMove(
+                f"{self.move}: the cell at {where} is already revealed", self.board.coord(cell)
+            )
         if self.layout is None:
             self._draw_first(cell)
             self._open(cell)
@@ -583,16 +595,23 @@ class _Step:
         value = self.grid[cell] - ZERO
         where = self.game.position.where(cell)
         if not 0 <= value <= 8:
-            raise IllegalMove(f"{self.move}: the cell at {where} is not a revealed number")
+            raise IllegalMove(
+                f"{self.move}: the cell at {where} is not a revealed number",
+                self.board.coord(cell),
+            )
         near = self.board.neighbours(cell)
         flags = sum(1 for n in near if self.grid[n] == FLAG)
         if flags != value:
             raise IllegalMove(
-                f"{self.move}: the {value} at {where} has {flags} flagged neighbours, not {value}"
+                f"{self.move}: the {value} at {where} has {flags} flagged neighbours, not {value}",
+                self.board.coord(cell),
             )
         targets = [n for n in near if self.grid[n] == COVERED]
         if not targets:
-            raise IllegalMove(f"{self.move}: the {value} at {where} has nothing left to reveal")
+            raise IllegalMove(
+                f"{self.move}: the {value} at {where} has nothing left to reveal",
+                self.board.coord(cell),
+            )
         for n in targets:
             if self.grid[n] != COVERED:
                 continue  # opened by an earlier cascade of this chord

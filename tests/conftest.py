@@ -24,7 +24,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from app import create_app
 
 POSTGRES_ENV = "MINE_DEVIL_TEST_POSTGRES_URL"
-SAMPLE_POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+SAMPLE_POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -32,7 +32,7 @@ from devil.position import Position
 from devil.rules import Count
 from devil.solver import classify
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 ISSUE_STATE_FIELDS = {
     "id", "width", "height", "mines", "topology", "count", "mercy", "status", "moves", "board",
 }  # fmt: skip

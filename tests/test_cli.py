@@ -26,7 +26,7 @@ from devil.formats import read_position
 from devil.rules import Count
 
 DATA = Path(__file__).parent / "data"
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -541,7 +541,7 @@ def shared(names: list[str]) -> list[Path]:
 SAMPLES = ["inter_g00_s0", "inter_g03_s2", "expert_g01_s1", "expert_g05_s3", "adv-band_L200"]
 
 
-@pytest.mark.skipif(not POSITIONS.is_dir(), reason="../shared/positions not present")
+@pytest.mark.skipif(not POSITIONS.is_dir(), reason="tests/data/positions not present")
 @pytest.mark.parametrize("path", shared(SAMPLES), ids=lambda p: p.stem)
 def test_shared_positions_match_truth(capsys: pytest.CaptureFixture[str], path: Path) -> None:
     truth = json.loads(path.with_suffix(".truth.json").read_text())

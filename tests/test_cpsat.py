@@ -22,7 +22,7 @@ from devil.rules import Count
 
 cpsat = pytest.importorskip("devil.cpsat", reason="OR-Tools is not installed")
 
-POSITIONS = Path(__file__).parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 ROOT = Path(__file__).parents[1]
 
 

@@ -20,7 +20,7 @@ from devil.formats import (
 from devil.position import Position, PositionError
 
 DATA = Path(__file__).parent / "data"
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 
 
 def read(name: str, **kwargs: object) -> Position:
@@ -405,7 +405,7 @@ def sample_files() -> list[Path]:
     return small[:: max(1, len(small) // 12)]
 
 
-@pytest.mark.skipif(not POSITIONS.is_dir(), reason="../shared/positions not present")
+@pytest.mark.skipif(not POSITIONS.is_dir(), reason="tests/data/positions not present")
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: p.stem)
 def test_shared_positions_read_as_native(path: Path) -> None:
     text = path.read_text()

@@ -283,7 +283,7 @@ def test_board_helper_sanity() -> None:
 
 # -- the truth files -------------------------------------------------------------------
 
-POSITIONS = Path(__file__).parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 
 
 def small_truth_files() -> list[Path]:

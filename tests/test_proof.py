@@ -568,7 +568,7 @@ def test_board_level_matches_a_brute_force_grader(seed: int) -> None:
 # (row 1, col 0) and (row 1, col 1)". These tests read every such claim back out of the text and
 # check it against the board's real neighbours, never against the code that wrote it.
 
-SAMPLE_POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+SAMPLE_POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 NAME = r"row (\d+), col (\d+)"
 _LIST = rf"\({NAME}\)(?:(?:, | and )\({NAME}\))*|{NAME}"
 _TOUCH_CLAIM = re.compile(
@@ -729,7 +729,7 @@ def sample_positions() -> list[Path]:
     return picked + sorted(SAMPLE_POSITIONS.glob("expert_*.txt"))[:6]
 
 
-@pytest.mark.skipif(not SAMPLE_POSITIONS.is_dir(), reason="shared sample positions not found")
+@pytest.mark.skipif(not SAMPLE_POSITIONS.is_dir(), reason="tests/data/positions not found")
 @pytest.mark.parametrize("path", sample_positions(), ids=lambda p: p.stem)
 def test_touch_claims_on_the_sample_positions(path: Path) -> None:
     """Real mid-game positions: proofs for a spread of covered cells, both rules, and the

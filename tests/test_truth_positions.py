@@ -1,4 +1,4 @@
-"""Every sample position in ``../shared/positions`` against its exact truth file.
+"""Every sample position in ``tests/data/positions`` (the corpus) against its truth file.
 
 Both count rules: ``local`` (classic) and ``global`` (counted). The truth strings
 list the frontier cells (covered cells touching a revealed number) in row-major
@@ -18,7 +18,7 @@ from devil.position import Position
 from devil.rules import Count
 from devil.solver import classify
 
-POSITIONS = Path(__file__).parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 
 SLOW_COUNTED = {"adv-lattice_40x40"}
 """Counted rule, no deep cells, a 2-D lattice: the mine total is one cardinality over 1,200
@@ -55,7 +55,7 @@ def _letters(result: Classification, cells: list[int]) -> str:
 
 NAMES = _names()
 pytestmark = pytest.mark.skipif(
-    not NAMES, reason=f"sample positions not found in {POSITIONS} (the shared corpus)"
+    not NAMES, reason=f"sample positions not found in {POSITIONS} (the corpus in the repo)"
 )
 
 
