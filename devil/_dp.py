@@ -337,21 +337,21 @@ def counts(p: Plan, limit: int = DEFAULT_LIMIT) -> Counts:
         here = back[i]
         ways = combs[i]
         nxt: dict[int, int] = {}
-        row = 0
+        weighted: dict[int, int] = {}  # q -> sum of the value times the partial counts
         for state, poly in prev.items():
             for a in range(step.size + 1):
                 q = _advance(step, state, a, mask)
-                if q < 0:
-                    continue
-                rest = here.get(q)
-                if rest is None:
+                if q < 0 or q not in here:
                     continue
                 moved = (poly * ways[a]) << (a * width)
                 nxt[q] = nxt.get(q, 0) + moved
                 if a:
-                    row += moved * rest * a
+                    weighted[q] = weighted.get(q, 0) + moved * a
         if meter is not None:
             meter.charge(len(prev))
+        row = 0
+        for q, part in weighted.items():
+            row += part * here[q]
         mined_packed[step.group] = row
         back[i] = {}
         prev = nxt
