@@ -140,7 +140,8 @@ class PositionAnalysis:
             cons.extend((tuple(g + offset for g in gs), need) for gs, need in piece.problem.cons)
         sizes = [len(g) for g in groups]
         key = frozenset().union(*(info.piece.key for info in self._infos))
-        merged = PieceInfo(Piece(key, tuple(sources), tuple(groups), make_problem(sizes, cons)))
+        piece = Piece(key, tuple(sources), tuple(groups), make_problem(sizes, cons))
+        merged = PieceInfo(piece, self.position.board.width)
         self._infos = [merged]
         self._where = {c: (0, g) for g, cells in enumerate(groups) for c in cells}
 
