@@ -106,6 +106,12 @@ class Meter:
         if (self._limit >= 0 and self.used > self._limit) or self._clock() > self._deadline:
             raise self._exceeded()
 
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (None without one; never negative)."""
+        if self.budget.seconds is None:
+            return None
+        return max(0.0, self._deadline - self._clock())
+
     @property
     def exceeded(self) -> bool:
         return (self._limit >= 0 and self.used > self._limit) or self._clock() > self._deadline
