@@ -366,13 +366,16 @@ def sample(
     domains: Domains | None = None,
     rng: random.Random | None = None,
     limit: int = DEFAULT_LIMIT,
+    forward: list[dict[int, int]] | None = None,
 ) -> list[int] | None:
     """Group values of one solution within ``domains`` whose total is in ``allowed``.
 
     None when there is none. With ``rng`` the choices are random (not uniform over
-    layouts), otherwise the lowest value that can still be completed.
+    layouts), otherwise the lowest value that can still be completed. ``forward``: the
+    layers of ``forward_masks(p, domains)`` when the caller has them already.
     """
-    forward = forward_masks(p, domains, limit)
+    if forward is None:
+        forward = forward_masks(p, domains, limit)
     n = len(p.steps)
     if n == 0:
         return [] if allowed & 1 else None

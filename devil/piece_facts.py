@@ -15,13 +15,15 @@ shared by successive positions only recomputes the pieces a click touched.
 from __future__ import annotations
 
 import importlib.util
+import random
+from collections.abc import Sequence
 
 from devil import _dp, bits
 from devil._cdcl import Cdcl, cdcl_backbone
 from devil._components import Piece, PieceKey, make_piece
 from devil._count import PieceCounts, count_by_search
 from devil._propagate import Frontier
-from devil._search import Backbone, GroupProblem, TooHard, Window, backbone
+from devil._search import Backbone, GroupProblem, Search, TooHard, Window, backbone
 from devil.board import Cell
 
 __all__ = ["SEARCH_BUDGET", "PieceCache", "PieceInfo", "dp_totals", "has_total"]
@@ -32,6 +34,9 @@ CACHE_LIMIT = 50_000
 DP_LIMIT = 20_000
 """States per layer of the programme for totals and windows, past which the piece goes to
 the search (which decides wide pieces faster than the programme can count them)."""
+
+WITNESS_BUDGET = 3_000
+"""Values the plain search may try for a witness piece before the programme draws it."""
 
 COUNT_LIMIT = 200_000
 """States per layer for exact counts (the alternative, enumerating, is far slower)."""
@@ -47,6 +52,7 @@ class PieceInfo:
     __slots__ = (
         "_backbone",
         "_counts",
+        "_last_forward",
         "_plan",
         "_range",
         "_totals",
@@ -65,6 +71,9 @@ class PieceInfo:
         self._counts: PieceCounts | None = None
         self._windowed: dict[Window, Backbone | None] = {}
         self._plan: _dp.Plan | None = None
+        self._last_forward: (
+            tuple[tuple[tuple[int, ...], tuple[int, ...]], list[dict[int, int]]] | None
+        ) = None
         self._wide = False
         """The programme went past ``DP_LIMIT`` once: do not try again."""
 
@@ -136,6 +145,55 @@ class PieceInfo:
                     mask |= 1 << k
             self._totals = got = mask
         return got
+
+    def totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int:
+        """Bitmask of the totals of the solutions with ``lo[g] <= value[g] <= hi[g]``
+        (witnesses: the clicked cell's group pinned)."""
+        if not self._wide:
+            plan = self.plan()
+            if not plan.steps:
+                return 1
+            try:
+                return self._forward(lo, hi)[-1].get(0, 0)
+            except _dp.TooWide:
+                self._wide = True
+        search = Search(self.piece.problem)
+        mask = 0
+        for k in range(sum(lo), sum(hi) + 1):
+            if search.solve(lo, hi, (k, k, None)) is not None:
+                mask |= 1 << k
+        return mask
+
+    def solve_total(
+        self, lo: Sequence[int], hi: Sequence[int], total: int, rng: random.Random | None
+    ) -> list[int] | None:
+        """A solution within the domains with exactly ``total`` mines, or None.
+
+        The plain search first (its choices for a given ``rng`` are what stored games
+        replay); the programme's draw only where the search thrashes (wide pieces, which
+        ordinary games never have)."""
+        search = Search(self.piece.problem)
+        window: Window = (total, total, None)
+        try:
+            return search.solve(lo, hi, window, None, rng, budget=WITNESS_BUDGET)
+        except TooHard:
+            pass
+        if not self._wide:
+            try:
+                forward = self._forward(lo, hi)
+                return _dp.sample(self.plan(), 1 << total, (lo, hi), rng, DP_LIMIT, forward)
+            except _dp.TooWide:
+                self._wide = True
+        return search.solve(lo, hi, window, None, rng)
+
+    def _forward(self, lo: Sequence[int], hi: Sequence[int]) -> list[dict[int, int]]:
+        """The programme's forward layers within the domains (the last ones are kept: a
+        witness asks for the totals, then for a solution, within the same domains)."""
+        key = (tuple(lo), tuple(hi))
+        if self._last_forward is None or self._last_forward[0] != key:
+            layers = _dp.forward_masks(self.plan(), (lo, hi), DP_LIMIT)
+            self._last_forward = (key, layers)
+        return self._last_forward[1]
 
     def counts(self) -> PieceCounts:
         if self._counts is None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 
 from devil import counted
@@ -283,23 +283,25 @@ class PositionAnalysis:
             return self._classification()
 
     def _classification(self) -> Classification:
-        grid = self.position.grid
         deep = self._deep_verdict if self._counted_done else None
-        covered = (m.start() for m in _COVERED_RE.finditer(grid))
-        verdicts: dict[Cell, Verdict | None] = dict.fromkeys(covered, deep)
+        frontier: dict[Cell, Verdict] = {}
+        undecided: set[Cell] = set()
         for c, value in self._known.items():
-            verdicts[c] = Verdict.MINE if value else Verdict.SAFE
+            frontier[c] = Verdict.MINE if value else Verdict.SAFE
         for i, info in enumerate(self._infos):
             got = self._piece_verdicts(i)
             for g, cells in enumerate(info.piece.groups):
                 v = None if got is None else got[g]
-                for c in cells:
-                    verdicts[c] = v
-        if self._stopped is None:
-            return Classification(verdicts)  # type: ignore[arg-type]  # no None when complete
-        decided = {c: v for c, v in verdicts.items() if v is not None}
-        undecided = frozenset(c for c, v in verdicts.items() if v is None)
-        return Classification(decided, undecided, self._stopped if undecided else None)
+                if v is None:
+                    undecided.update(cells)
+                else:
+                    for c in cells:
+                        frontier[c] = v
+        if deep is None:
+            undecided.update(c for c in self.deep_cells())
+        verdicts = _Verdicts(self.position, frontier, frozenset(undecided), deep)
+        reason = self._stopped if undecided else None
+        return Classification(verdicts, frozenset(undecided), reason)
 
     @property
     def reason(self) -> str | None:
@@ -449,6 +451,10 @@ class PositionAnalysis:
         """The independent pieces of the undecided frontier, in group form."""
         return [info.piece for info in self._infos]
 
+    def facts(self, index: int) -> PieceInfo:
+        """The cached facts of piece ``index`` (witnesses draw solutions from them)."""
+        return self._infos[index]
+
     def group_of(self, cell: Cell) -> tuple[int, int] | None:
         """``(piece, group)`` holding ``cell``, None for a known or deep cell."""
         return self._where.get(cell)
@@ -472,6 +478,53 @@ class PositionAnalysis:
             if self._stopped is not None:
                 raise BudgetExceeded(self._stopped)
             return _witness.build(self, cell, mine, rng)
+
+
+class _Verdicts(Mapping[Cell, Verdict]):
+    """Verdicts of a classification without a dict entry per deep cell: the frontier's
+    verdicts, and one verdict shared by every other covered cell (huge boards are mostly
+    deep cells; most callers look at a few cells or only at the frontier)."""
+
+    __slots__ = ("_count", "_deep", "_frontier", "_grid", "_undecided")
+
+    def __init__(
+        self,
+        position: Position,
+        frontier: dict[Cell, Verdict],
+        undecided: frozenset[Cell],
+        deep: Verdict | None,
+    ) -> None:
+        self._grid = position.grid
+        self._frontier = frontier
+        self._undecided = undecided
+        self._deep = deep
+        self._count = -1
+
+    def __getitem__(self, cell: Cell) -> Verdict:
+        got = self._frontier.get(cell)
+        if got is not None:
+            return got
+        deep = self._deep
+        if (
+            deep is None
+            or cell in self._undecided
+            or not 0 <= cell < len(self._grid)
+            or self._grid[cell] not in _COVERED_BYTES
+        ):
+            raise KeyError(cell)
+        return deep
+
+    def __iter__(self) -> Iterator[Cell]:
+        frontier, undecided, deep = self._frontier, self._undecided, self._deep
+        for m in _COVERED_RE.finditer(self._grid):
+            c = m.start()
+            if c in frontier or (deep is not None and c not in undecided):
+                yield c
+
+    def __len__(self) -> int:
+        if self._count < 0:
+            self._count = sum(1 for _ in self)
+        return self._count
 
 
 def _spread(

@@ -112,16 +112,8 @@ class _Builder:
         self, domains: list[tuple[list[int], list[int]]], m: int, d_lo: int, d_hi: int
     ) -> list[list[int]] | None:
         """Solutions per piece whose totals plus some deep count make exactly ``m``."""
-        pieces = self.a.pieces
-        searches = [Search(piece.problem) for piece in pieces]
-        totals: list[int] = []
-        for i in range(len(pieces)):
-            lo, hi = domains[i]
-            mask = 0
-            for k in range(sum(lo), sum(hi) + 1):
-                if searches[i].solve(lo, hi, (k, k, None)) is not None:
-                    mask |= 1 << k
-            totals.append(mask)
+        facts = [self.a.facts(i) for i in range(len(self.a.pieces))]
+        totals = [info.totals_within(*domains[i]) for i, info in enumerate(facts)]
         reach = [1]
         for mask in totals:
             reach.append(sumset(reach[-1], mask))
@@ -138,7 +130,7 @@ class _Builder:
         out = []
         for i in range(len(totals)):
             lo, hi = domains[i]
-            sol = searches[i].solve(lo, hi, (picks[i], picks[i], None), None, self.rng)
+            sol = facts[i].solve_total(lo, hi, picks[i], self.rng)
             assert sol is not None
             out.append(sol)
         return out
