@@ -149,6 +149,9 @@ class PieceInfo:
     def totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int:
         """Bitmask of the totals of the solutions with ``lo[g] <= value[g] <= hi[g]``
         (witnesses: the clicked cell's group pinned)."""
+        sizes = self.piece.problem.sizes
+        if not any(lo) and list(hi) == list(sizes):
+            return self.totals()  # no group pinned: the piece's own totals, cached
         if not self._wide:
             plan = self.plan()
             if not plan.steps:
