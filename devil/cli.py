@@ -205,9 +205,10 @@ def _read_bounded(stream: IO[bytes], name: str) -> bytes:
     """At most ``MAX_INPUT_BYTES`` from ``stream``: having read one byte more, refuse."""
     data = stream.read(MAX_INPUT_BYTES + 1)
     if len(data) > MAX_INPUT_BYTES:
+        mib = f" ({MAX_INPUT_BYTES // 2**20} MiB)" if MAX_INPUT_BYTES % 2**20 == 0 else ""
         raise UsageError(
-            f"cannot read {name}: larger than {MAX_INPUT_BYTES} bytes "
-            f"({MAX_INPUT_BYTES // 2**20} MiB), the most devil-check reads"
+            f"cannot read {name}: larger than {MAX_INPUT_BYTES} bytes{mib}, "
+            "the most devil-check reads"
         )
     return data
 
