@@ -37,7 +37,7 @@ from typing import IO
 from devil.analysis import Classification, Layout, Verdict
 from devil.board import Cell, Coord, Topology
 from devil.errors import InconsistentPosition
-from devil.formats import FORMATS, FormatReport, Reading, non_ascii_digit, read
+from devil.formats import FORMATS, MAX_DIGITS, FormatReport, Reading, non_ascii_digit, read
 from devil.position import Position, PositionError
 from devil.rules import Count
 
@@ -66,8 +66,9 @@ class UsageError(Exception):
 # -- command line ---------------------------------------------------------------------------
 
 
-_CELL = re.compile(r"[ \t]*(-?[0-9]{1,18})[ \t]*,[ \t]*(-?[0-9]{1,18})[ \t]*")
-_WHOLE = re.compile(r"[ \t]*(-?[0-9]{1,18})[ \t]*")
+_NUMBER = f"(-?[0-9]{{1,{MAX_DIGITS}}})"
+_CELL = re.compile(rf"[ \t]*{_NUMBER}[ \t]*,[ \t]*{_NUMBER}[ \t]*")
+_WHOLE = re.compile(rf"[ \t]*{_NUMBER}[ \t]*")
 
 
 def _shown(text: str) -> str:
@@ -100,7 +101,7 @@ def _mines_arg(text: str) -> int:
     match = _WHOLE.fullmatch(text)
     if match is None:
         too_long = re.fullmatch(r"[ \t]*-?[0-9]+[ \t]*", text)
-        what = "a whole number of at most 18 digits" if too_long else "a whole number"
+        what = f"a whole number of at most {MAX_DIGITS} digits" if too_long else "a whole number"
         raise argparse.ArgumentTypeError(f"expected {what}, got {_shown(text)}")
     mines = int(match.group(1))
     if mines < 0:

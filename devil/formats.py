@@ -82,8 +82,9 @@ _BLANKS = " \t"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TOKEN = re.compile(r"[^ \t]+")
 _JS_SIZE = re.compile(r"([0-9]+)x([0-9]+)x([0-9]+)")
-_MAX_DIGITS = 9
-"""Longest number read anywhere (a board has at most 4,000,000 cells)."""
+MAX_DIGITS = 100
+"""Most digits in a number read anywhere (a bound for ``int``; a total that large is simply
+inconsistent, said by the solver)."""
 
 
 class FormatError(PositionError):
@@ -227,8 +228,8 @@ def non_ascii_digit(text: str) -> str | None:
 
 def ascii_digits(text: str) -> int | None:
     """``text`` as a whole number >= 0 written with ASCII digits only (at most
-    :data:`_MAX_DIGITS` of them), else None."""
-    if len(text) > _MAX_DIGITS or not text or not all("0" <= ch <= "9" for ch in text):
+    :data:`MAX_DIGITS` of them), else None."""
+    if len(text) > MAX_DIGITS or not text or not all("0" <= ch <= "9" for ch in text):
         return None
     return int(text)
 
@@ -586,7 +587,7 @@ def _size_numbers(size: Line) -> tuple[int, int, int]:
         value = ascii_digits(group)
         if value is None:
             raise FormatError(
-                f"size line {size.text!r}: {name} has more than {_MAX_DIGITS} digits",
+                f"size line {size.text!r}: {name} has more than {MAX_DIGITS} digits",
                 size.number,
                 size.column(match.start(len(numbers) + 1)),
             )
@@ -670,7 +671,7 @@ def _header_mines(source: Source) -> tuple[int | None, int | None]:
             )
         if re.fullmatch(r"[0-9]+", header.value):
             raise FormatError(
-                f"mines header {header.value!r} has more than {_MAX_DIGITS} digits", header.line
+                f"mines header {header.value!r} has more than {MAX_DIGITS} digits", header.line
             )
         raise FormatError(f"mines header {header.value!r} is not a whole number >= 0", header.line)
     return mines, header.line

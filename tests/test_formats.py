@@ -622,7 +622,7 @@ def test_comment_after_the_board_is_a_row_with_a_stray_space() -> None:
             "# mines: \uff13\n1.\n",  # FULLWIDTH DIGIT THREE
             "line 1: mines header '\uff13': '\uff13' (FULLWIDTH DIGIT THREE) is not an ASCII",
         ),
-        ("# mines: 1234567890\n1.\n", "line 1: mines header '1234567890' has more than 9 digits"),
+        ("# mines: " + "1" * 101 + "\n1.\n", "line 1: mines header '111"),
         (
             "1\u0663\n..\n",
             "line 1, column 2: unexpected character '\u0663' (ARABIC-INDIC DIGIT THREE): not an "
@@ -631,7 +631,7 @@ def test_comment_after_the_board_is_a_row_with_a_stray_space() -> None:
         ("12\n1\u00b2\n", "line 2, column 2: unexpected character '\u00b2' (SUPERSCRIPT TWO)"),
         ("? \uff11\n1 1\n", "line 1, column 3: unexpected token '\uff11': '\uff11' (FULLWIDTH"),
         ("\u0663x1x0\nH11\n", "line 1, column 1: unexpected character '\u0663'"),
-        ("1234567890x1x0\nH\n", "line 1, column 1: size line '1234567890x1x0': width has more"),
+        ("1" * 101 + "x1x0\nH\n", "line 1, column 1: size line '111"),
         (
             "2x1x\uff11\nH1\n",
             "line 1, column 5: unexpected character '\uff11' (FULLWIDTH DIGIT ONE): not an ASCII",
@@ -683,6 +683,8 @@ def test_a_stray_character_in_a_native_board_is_named_by_line_and_column(
     row, col = divmod(where, width)
     # blanks at either end of a line are indentation, not stray characters
     assume(stray not in " \t" or 0 < col < width - 1)
+    # a first line "# ..." is a comment by definition (documented), not a row of holes
+    assume(not (row == 0 and col == 1 and stray in " \t" and cells[0] == "#"))
     rows = ["".join(cells[r * width : (r + 1) * width]) for r in range(height)]
     head = ["# name: t", "# mines: 3"][:headers]
     text = "\n".join([*head, *(" " * indent + row for row in rows)]) + "\n"
