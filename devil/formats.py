@@ -76,8 +76,8 @@ DESCRIPTION_HEADERS: tuple[str, ...] = (
 )
 """Header keys that describe a position and are ignored (as is any key starting ``x-``)."""
 
-_HEADER = re.compile(r"#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)")
-_COMMENT = re.compile(r"#\s")
+_HEADER = re.compile(r"#[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*:(.*)")
+_COMMENT = re.compile(r"#[ \t]")
 _BLANKS = " \t"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TOKEN = re.compile(r"[^ \t]+")
