@@ -709,15 +709,58 @@ def test_minesweepr_is_detected_exactly_when_its_numbers_fit(rows: list[str]) ->
 @settings(max_examples=60)
 @given(positions())
 def test_every_format_round_trips_with_its_report(p: Position) -> None:
-    # native (always), and the others where they can write the position
+    # native (always), and the others where they can write the position (minesweepr only
+    # where its numbers fit: otherwise the text is a native board with stray 'x's)
     texts = {"native": p.to_text()}
     plain = all(ch not in "F#" for row in p.rows() for ch in row)
     if plain and p.board.width > 1:
         texts["codewars"] = as_codewars(p)
     if "#" not in "".join(p.rows()):
         texts["jsminesweeper"] = as_jsminesweeper(p, p.mines or 0)
+    ms_rows = _ms_rows(p)
+    ms_text = "\n".join(ms_rows)
+    if (
+        plain
+        and p.board.topology is Topology.SQUARE
+        and "x" in ms_text
+        and minesweepr_numbers_fit(ms_rows)
+        and not re.fullmatch(r"\d+x\d+x\d+", ms_rows[0])
+    ):
+        texts["minesweepr"] = ms_text
     for fmt, text in texts.items():
         reading = formats.read(text, p.board.topology, p.mines if fmt != "native" else None)
         assert reading.report.format == fmt
         assert reading.position.rows() == p.rows()
         assert (reading.report.note is None) == (fmt == "native")
+
+
+@st.composite
+def played_rows(draw: st.DrawFn) -> list[str]:
+    """Native rows of a position a real game could show: numbers counted from a layout,
+    mines always covered, any other cell revealed or not."""
+    height, width = draw(st.integers(1, 6)), draw(st.integers(2, 6))
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    mines = draw(st.sets(st.sampled_from(cells)))
+    shown = draw(st.sets(st.sampled_from(cells)))
+    rows = []
+    for r in range(height):
+        row = ""
+        for c in range(width):
+            around = sum((i, j) in mines for i in range(r - 1, r + 2) for j in range(c - 1, c + 2))
+            row += str(around) if (r, c) in shown and (r, c) not in mines else "."
+        rows.append(row)
+    return rows
+
+
+@settings(max_examples=100)
+@given(played_rows())
+def test_a_played_position_in_minesweepr_is_detected_and_round_trips(rows: list[str]) -> None:
+    ms_rows = [row.replace(".", "x").replace("0", ".") for row in rows]
+    text = "\n".join(ms_rows)
+    assume("x" in text and not re.fullmatch(r"\d+x\d+x\d+", ms_rows[0]))
+    reading = formats.read(text)
+    assert reading.report.format == "minesweepr"
+    assert reading.report.note is not None
+    first_x = next((i, row.index("x")) for i, row in enumerate(ms_rows) if "x" in row)
+    assert (reading.report.line, reading.report.column) == (first_x[0] + 1, first_x[1] + 1)
+    assert reading.position.rows() == rows
