@@ -230,7 +230,8 @@ def _rule_native(source: Source, topology: Topology) -> FormatReport:
                 column=column,
                 passed_over="minesweepr",
             )
-    return FormatReport("native", "one character per cell and no 'x'")
+    crosses = "" if _first(source.body, "xX") is None else "; its 'x' is a stray character"
+    return FormatReport("native", "one character per cell" + (crosses or " and no 'x'"))
 
 
 DETECTION_RULES: tuple[tuple[str, DetectionRule, str], ...] = (
