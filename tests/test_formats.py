@@ -764,3 +764,13 @@ def test_a_played_position_in_minesweepr_is_detected_and_round_trips(rows: list[
     first_x = next((i, row.index("x")) for i, row in enumerate(ms_rows) if "x" in row)
     assert (reading.report.line, reading.report.column) == (first_x[0] + 1, first_x[1] + 1)
     assert reading.position.rows() == rows
+
+
+@pytest.mark.parametrize("value", ["\u0663", "\uff13", "-1", "x", "1" * 101])
+def test_the_one_line_form_and_native_headers_take_ascii_digits_only(value: str) -> None:
+    # the URL form (/analyse?p=...) and Position.from_text parse numbers too
+    with pytest.raises(PositionError, match="not a whole number >= 0 in ASCII digits"):
+        Position.from_line(f"1./..;mines={value}")
+    with pytest.raises(PositionError, match="line 1: mines header"):
+        Position.from_text(f"# mines: {value}\n1.\n..\n")
+    assert Position.from_line("1./..;mines=3").mines == 3
