@@ -1,10 +1,10 @@
 """Bounds on mines and the exact search over them: the logic core of proofs and levels.
 
 A ``Bound`` says "between ``lo`` and ``hi`` of these covered cells are mines": one per
-revealed number (``number_bounds``, exact), or the total mine count (``count_bound``, counted
-rule). A small exact search (``_System``: depth-first with unit propagation) sees only the
-bounds it is given, which is what a proof needs: ``forces(bounds, cell, mine)`` asks whether
-those bounds alone decide the cell.
+revealed number (``number_bounds``, exact); the counted rule adds the total (``Totals``).
+A small exact search (``_System``: depth-first with unit propagation) sees only the bounds it
+is given, which is what a proof needs: ``forces(bounds, cell, mine)`` asks whether those
+bounds alone decide the cell.
 
 Finding minimal proofs: ``smallest_forcing_set`` tries every connected set of one, two and
 three numbers around the cell (``BoundGraph``: bounds that share a cell touch), then grows a
@@ -29,7 +29,6 @@ __all__ = [
     "Bound",
     "BoundGraph",
     "Totals",
-    "count_bound",
     "count_mask",
     "counted_allows",
     "counted_forces",
@@ -114,17 +113,6 @@ class Totals:
             raise ValueError("the counted rule needs the total number of mines (position.mines)")
         covered = sum(1 for _ in position.covered_cells())
         return cls(position.mines - len(known), covered - len(known))
-
-
-def count_bound(totals: Totals, bounds: Sequence[Bound], extra: Iterable[Cell] = ()) -> Bound:
-    """The total count as a bound over the cells ``bounds`` (and ``extra``) touch.
-
-    The covered cells outside those may hold anything from none to all of them, so the cells
-    inside hold between ``mines - outside`` and ``mines`` mines.
-    """
-    inside = frozenset(c for r in bounds for c in r.cells) | frozenset(extra)
-    outside = totals.covered - len(inside)
-    return Bound(None, inside, max(0, totals.mines - outside), totals.mines)
 
 
 class _System:

@@ -26,10 +26,9 @@ sets); ``devil.wording`` is the English of the steps; this module puts them toge
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from devil.analysis import Layout, Verdict
 from devil.board import Cell
@@ -37,17 +36,16 @@ from devil.bounds import (
     Bound,
     BoundGraph,
     Totals,
-    count_bound,
     counted_allows,
     feasible,
     number_bounds,
     smallest_counted_set,
     smallest_forcing_set,
-    solve,
 )
 from devil.errors import InconsistentPosition, InvalidMove
 from devil.position import Position
 from devil.rules import Count
+from devil.solver import witness
 from devil.wording import at, explain, explain_counted, explain_either, layout_rows
 
 __all__ = ["LEVEL_NAMES", "Proof", "either_layout", "prove"]
@@ -212,33 +210,5 @@ def _either_proof(
 
 
 def either_layout(position: Position, cell: Cell, mine: bool, count: Count) -> Layout | None:
-    """A full consistent layout with ``cell`` a mine (``mine``) or safe.
-
-    Uses ``devil.solver.witness``; falls back to this module's own search when the solver
-    is not installed (it is written by another module and may be absent in a partial build).
-    """
-    try:
-        solver = importlib.import_module("devil.solver")
-    except ImportError:
-        return _own_layout(position, cell, mine, count)
-    found = solver.witness(position, cell, mine=mine, count=count)
-    return cast("Layout | None", found)
-
-
-def _own_layout(position: Position, cell: Cell, mine: bool, count: Count) -> Layout | None:
-    bounds = list(number_bounds(position))
-    if count is Count.COUNTED:
-        bounds.append(count_bound(Totals.of(position), bounds, (cell,)))
-    found = solve(bounds, {cell: mine})
-    if found is None:
-        return None
-    layout = {c for c, m in found.items() if m}
-    if mine:
-        layout.add(cell)
-    if count is Count.COUNTED and position.mines is not None:
-        spare = (c for c in position.covered_cells() if c not in found and c != cell)
-        for c in spare:
-            if len(layout) >= position.mines:
-                break
-            layout.add(c)
-    return frozenset(layout)
+    """A full consistent layout with ``cell`` a mine (``mine``) or safe: the solver's witness."""
+    return witness(position, cell, mine=mine, count=count)
