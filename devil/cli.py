@@ -297,8 +297,6 @@ def _check_backend(backend: str) -> None:
     if backend != "cpsat":
         return
     try:
-        import ortools.sat.python.cp_model  # noqa: F401
-
         import devil.cpsat  # noqa: F401
     except ImportError:
         raise UsageError(
@@ -553,7 +551,8 @@ def section_cell(report: Report) -> Section:
 
 def section_explain(report: Report) -> Section:
     """``--explain``: the proof (``devil.proof``) for ``--cell``."""
-    from devil.proof import LEVEL_NAMES, Proof, cell_list, layout_rows
+    from devil.proof import LEVEL_NAMES, Proof
+    from devil.wording import cell_list, layout_rows
 
     proof = report.extra.get("proof")
     if not isinstance(proof, Proof):

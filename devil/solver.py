@@ -350,10 +350,17 @@ class PositionAnalysis:
         ]
 
     def witness(
-        self, cell: Cell, mine: bool = True, rng: random.Random | None = None
+        self,
+        cell: Cell,
+        mine: bool = True,
+        rng: random.Random | None = None,
+        nearest_total: bool = False,
     ) -> Layout | None:
-        """A full consistent layout with ``cell`` mined (or safe); None when none exists."""
-        return _witness.build(self, cell, mine, rng)
+        """A full consistent layout with ``cell`` mined (or safe); None when none exists.
+
+        ``rng`` and ``nearest_total``: see ``devil.witness.build``.
+        """
+        return _witness.build(self, cell, mine, rng, nearest_total)
 
 
 def _spread(
