@@ -193,7 +193,7 @@ def analysis_of(
         step=step,
         step_view=current,
         step_text=current.text if current else (),
-        step_rule=current.rule_name if current else "",
+        step_rule=current.technique_name if current else "",
         level=max((s.level for s in steps), default=0),
         draw=draw,
         highlight=highlight,
