@@ -45,6 +45,9 @@ class Component:
     mines: frozenset[XY]
     reads: int
     """How many distinct cells were read from the knowledge."""
+    complete: bool = True
+    """False when ``explore`` stopped at its limit: ``numbers`` are then only the first
+    ones reached (each with all its neighbours), a subset of the component's."""
 
 
 class _Reader:
@@ -62,8 +65,14 @@ class _Reader:
         return sym
 
 
-def explore(knowledge: Knowledge, colour: int, x: int, y: int) -> Component:
+def explore(
+    knowledge: Knowledge, colour: int, x: int, y: int, limit: int | None = None
+) -> Component:
     """The component of ``(x, y)`` on board ``colour``: breadth-first through shared unknowns.
+
+    With a ``limit`` it stops after that many numbers (nearest first) and says so
+    (``complete=False``): a subset of the constraints, enough to *prove* a cell safe or a
+    mine (fewer constraints allow more layouts), never enough for a witness.
 
     Raises ``InconsistentKnowledge`` for a number with more known mines around it than
     its value, or fewer unknown neighbours than it still needs.
@@ -76,10 +85,11 @@ def explore(knowledge: Knowledge, colour: int, x: int, y: int) -> Component:
     known: set[XY] = set()
     mines: set[XY] = set()
     todo: deque[XY] = deque()
+    queued: set[XY] = set()
 
     def found(cell: XY) -> None:
-        if cell not in numbers:
-            numbers[cell] = -1  # placeholder until its neighbours are read
+        if cell not in queued:
+            queued.add(cell)
             todo.append(cell)
 
     if click_symbol == UNKNOWN:
@@ -87,7 +97,7 @@ def explore(knowledge: Knowledge, colour: int, x: int, y: int) -> Component:
     for n in neighbours(x, y):
         if read(n) in DIGITS:
             found(n)
-    while todo:
+    while todo and (limit is None or len(numbers) < limit):
         number = todo.popleft()
         need = int(read(number))
         free = 0
@@ -121,4 +131,5 @@ def explore(knowledge: Knowledge, colour: int, x: int, y: int) -> Component:
         frozenset(known),
         frozenset(mines),
         len(read.seen),
+        not todo,
     )

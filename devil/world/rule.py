@@ -9,7 +9,8 @@ click for a reveal, safe for a flag), computed from the knowledge only, never th
 
 The pipeline: ``component.explore`` walks the click's constraint component (its cost
 depends on that component only), ``window.build`` encodes it as a holed ``Position``, and
-the exact solver (``devil.solver``) decides it. See ``devil/world/component.py`` for why
+the exact solver (``devil.solver``) decides it, first on the nearest numbers only (a proof
+from a subset is a proof), then on the whole component. See ``devil/world/component.py`` for why
 the component is all that matters.
 """
 
@@ -27,6 +28,12 @@ from devil.world.window import Box, Window, analyse, build
 
 BudgetSpec: TypeAlias = object
 """Stands for ``devil.budget.Budget`` (engineer perf) until it lands: accepted, not yet used."""
+
+STAGES: tuple[int | None, ...] = (32, 512, None)
+"""How many numbers (nearest first) each attempt to prove a click uses; the last is the
+whole component. A proof from a subset of the numbers is a proof (fewer constraints only
+allow more layouts), so most provable clicks are settled by a few dozen numbers however
+long the frontier is; a devil error needs the whole component for its witness."""
 
 LARGE_COMPONENT = 5_000
 """Components with more numbers than this are still judged exactly, with a note."""
@@ -109,15 +116,21 @@ def _judge(k: Knowledge, colour: int, x: int, y: int, mine: bool) -> WorldVerdic
     symbol = k.symbol(colour, x, y)
     if symbol != UNKNOWN and (symbol == MINE) != mine:
         return WorldVerdict(True, None)  # known safe for a reveal, known mine for a flag
-    comp = explore(k, colour, x, y)
-    window = _window(comp)
-    analysis = analyse(window)
     if symbol == UNKNOWN:
-        verdict = analysis.verdict(window.cell(click))
-        if verdict is (Verdict.SAFE if mine else Verdict.MINE):
-            return _verdict(comp, True, None)
+        for limit in STAGES:
+            comp = explore(k, colour, x, y, limit)
+            window = _window(comp)
+            analysis = analyse(window)
+            verdict = analysis.verdict(window.cell(click))
+            if verdict is (Verdict.SAFE if mine else Verdict.MINE):
+                return _verdict(comp, True, None)
+            if comp.complete:
+                break
         layout = analysis.witness(window.cell(click), mine=mine)
     else:
+        comp = explore(k, colour, x, y)
+        window = _window(comp)
+        analysis = analyse(window)
         layout = _any_layout(analysis, window, comp)
     if layout is None:  # the verdict said a witness exists
         raise AssertionError(f"no witness for ({x}, {y}) although the verdict allows one")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -32,6 +34,18 @@ def clicks(scene: Scene) -> list[XY]:
 @profile()
 @given(scenes())
 def test_reveal_and_flag_agree_with_the_oracle(scene: Scene) -> None:
+    agree_with_oracle(scene)
+
+
+@profile()
+@given(scenes())
+def test_proofs_from_the_nearest_numbers_agree_with_the_oracle(scene: Scene) -> None:
+    """With tiny stages most clicks are first tried on one or three numbers only."""
+    with patch("devil.world.rule.STAGES", (1, 3, None)):
+        agree_with_oracle(scene)
+
+
+def agree_with_oracle(scene: Scene) -> None:
     symbols = scene.symbols()
     table = oracle(symbols)
     for x, y in clicks(scene):
