@@ -35,6 +35,10 @@ whole component. A proof from a subset of the numbers is a proof (fewer constrai
 allow more layouts), so most provable clicks are settled by a few dozen numbers however
 long the frontier is; a devil error needs the whole component for its witness."""
 
+WITNESS_SIDE = 64
+"""A witness shows at most this many cells each way around the click (what a player can
+look at; a component around a big cleared region can span thousands of cells)."""
+
 LARGE_COMPONENT = 5_000
 """Components with more numbers than this are still judged exactly, with a note."""
 
@@ -43,9 +47,11 @@ LARGE_COMPONENT = 5_000
 class Witness:
     """A layout of board ``i`` around a click: ``*`` a mine of colour ``i``, ``.`` not.
 
-    The rows cover the judged component: its numbers with all their neighbours, and the
-    click. Every number of the component is satisfied by the ``*`` cells; cells the
-    component does not constrain are shown ``.`` (they are free under the classic rule).
+    The rows cover the judged component (its numbers with all their neighbours, and the
+    click), cropped to ``WITNESS_SIDE`` cells each way around the click. Every number of
+    the component is satisfied by the layout (those whose neighbours all lie inside the
+    rows can be checked on them); cells the component does not constrain are shown ``.``
+    (they are free under the classic rule), known mines next to its numbers ``*``.
     """
 
     x0: int
@@ -55,7 +61,7 @@ class Witness:
     def __post_init__(self) -> None:
         if not self.rows or any(len(r) != len(self.rows[0]) for r in self.rows):
             raise ValueError("witness rows must be a non-empty rectangle")
-        if any(ch not in "*." for r in self.rows for ch in r):
+        if not set("".join(self.rows)) <= {"*", "."}:
             raise ValueError("witness rows hold only '*' and '.'")
 
     @property
@@ -157,17 +163,32 @@ def _any_layout(analysis: PositionAnalysis, window: Window, comp: Component) -> 
 
 
 def _witness(window: Window, comp: Component, layout: Layout) -> Witness:
-    box = window.box
-    grid = bytearray(b"." * box.area)
-    for cell in layout:
-        grid[cell] = ord("*")
-    for xy in comp.mines:
-        grid[window.cell(xy)] = ord("*")
+    crop = _crop(window.box, comp.click)
+    mines = [window.xy(cell) for cell in layout]
+    mines.extend(comp.mines)
     if comp.click_symbol == MINE:
-        grid[window.cell(comp.click)] = ord("*")
+        mines.append(comp.click)
+    grid = bytearray(b"." * crop.area)
+    for x, y in mines:
+        if crop.holds(x, y):
+            grid[(y - crop.y0) * crop.width + (x - crop.x0)] = ord("*")
     text = grid.decode("ascii")
-    rows = tuple(text[i : i + box.width] for i in range(0, box.area, box.width))
-    return Witness(box.x0, box.y0, rows)
+    rows = tuple(text[i : i + crop.width] for i in range(0, crop.area, crop.width))
+    return Witness(crop.x0, crop.y0, rows)
+
+
+def _crop(box: Box, click: XY) -> Box:
+    """At most ``WITNESS_SIDE`` x ``WITNESS_SIDE`` cells of ``box``, the click near the middle."""
+
+    def span(lo: int, size: int, at: int) -> tuple[int, int]:
+        if size <= WITNESS_SIDE:
+            return lo, size
+        start = min(max(at - WITNESS_SIDE // 2, lo), lo + size - WITNESS_SIDE)
+        return start, WITNESS_SIDE
+
+    x0, width = span(box.x0, box.width, click[0])
+    y0, height = span(box.y0, box.height, click[1])
+    return Box(x0, y0, width, height)
 
 
 def _verdict(comp: Component, proved: bool, witness: Witness | None) -> WorldVerdict:

@@ -58,20 +58,28 @@ def agree_with_oracle(scene: Scene) -> None:
         assert (flag.witness is None) == flag.proved
 
 
-def check_witness(symbols: dict[XY, str], click: XY, witness: Witness, mine: bool) -> None:
-    """The witness is a consistent layout of the click's component (see ``Witness``)."""
+def check_witness(
+    symbols: dict[XY, str], click: XY, witness: Witness, mine: bool, side: int | None = None
+) -> None:
+    """The witness is a consistent layout of the click's component (see ``Witness``);
+    ``side``: the crop in force (every component number is then checked only when its
+    neighbourhood lies inside the rows), None: no crop, every one must be inside."""
     assert witness.covers(*click)
     mines = witness.mines()
     assert (click in mines) == mine
     comp = component(symbols, click)
     nums = numbers(symbols)
     for c in comp:
-        assert all(witness.covers(*n) for n in [c, *around(*c)]), c
-        assert sum(1 for n in around(*c) if n in mines) == nums[c], c
+        inside = all(witness.covers(*n) for n in [c, *around(*c)])
+        assert inside or side is not None, c
+        if inside:
+            assert sum(1 for n in around(*c) if n in mines) == nums[c], c
     allowed = {u for c in comp for u in around(*c) if symbols.get(u, ".") in ".F"}
     for m in mines:
         assert symbols.get(m, ".") in ".F", f"witness mine on known safe cell {m}"
         assert m == click or m in allowed, f"witness mine {m} outside the component"
+    if side is not None:
+        assert witness.width <= side and witness.height <= side
 
 
 @profile()
@@ -83,6 +91,18 @@ def test_witnesses_are_consistent_layouts(scene: Scene) -> None:
             got = judge(scene.knowledge, scene.board, x, y)
             if got.witness is not None:
                 check_witness(symbols, (x, y), got.witness, mine)
+
+
+@profile()
+@given(scenes(), st.integers(1, 4))
+def test_witnesses_are_cropped_around_the_click(scene: Scene, side: int) -> None:
+    symbols = scene.symbols()
+    with patch("devil.world.rule.WITNESS_SIDE", side):
+        for x, y in clicks(scene):
+            for judge, mine in ((judge_reveal, True), (judge_flag, False)):
+                got = judge(scene.knowledge, scene.board, x, y)
+                if got.witness is not None:
+                    check_witness(symbols, (x, y), got.witness, mine, side)
 
 
 @profile()
