@@ -22,7 +22,7 @@ from typing import TypeAlias
 from devil.analysis import Layout, Verdict
 from devil.solver import PositionAnalysis
 from devil.world.cells import XY, check, neighbours
-from devil.world.component import Component, InconsistentKnowledge, explore
+from devil.world.component import Component, Explorer, InconsistentKnowledge, explore
 from devil.world.knowledge import DIGITS, MINE, UNKNOWN, Knowledge
 from devil.world.window import Box, Window, analyse, build
 
@@ -123,8 +123,9 @@ def _judge(k: Knowledge, colour: int, x: int, y: int, mine: bool) -> WorldVerdic
     if symbol != UNKNOWN and (symbol == MINE) != mine:
         return WorldVerdict(True, None)  # known safe for a reveal, known mine for a flag
     if symbol == UNKNOWN:
+        explorer = Explorer(k, colour, x, y)
         for limit in STAGES:
-            comp = explore(k, colour, x, y, limit)
+            comp = explorer.grow(limit)
             window = _window(comp)
             analysis = analyse(window)
             verdict = analysis.verdict(window.cell(click))
