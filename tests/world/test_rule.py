@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from devil.world import MemoryKnowledge, OutOfWorld, Witness, judge_flag, judge_reveal
+from devil.world import (
+    MemoryKnowledge,
+    OutOfWorld,
+    WindowTooLarge,
+    Witness,
+    judge_flag,
+    judge_reveal,
+)
 from devil.world.component import InconsistentKnowledge
 from devil.world.rule import WorldVerdict
 from tests.strategies import profile
@@ -232,3 +239,13 @@ def test_inconsistent_knowledge_names_the_number() -> None:
         judge_reveal(k, 0, 4, 5)
     assert err.value.cell == (3, 4)
     assert "(3, 4)" in str(err.value)
+
+
+def test_a_component_too_big_for_the_solver_is_refused_by_name() -> None:
+    """A diagonal chain of 1s 2,100 cells long is one component spanning over MAX_CELLS
+    cells; a click next to its start cannot be proved from the nearest numbers."""
+    k = MemoryKnowledge()
+    for i in range(0, 2100, 2):
+        k.reveal(0, i, i, 1)
+    with pytest.raises(WindowTooLarge, match="spans 2101x2101 cells from \\(-1, -1\\)"):
+        judge_reveal(k, 0, 1, 0)
