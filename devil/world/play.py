@@ -112,7 +112,7 @@ def _cascade(
     if col(start) == colour:
         raise UnsoundKnowledge(f"cell {start} was proved safe on board {colour} but is a mine")
     opened: list[OpenCell] = []
-    queued = {start}
+    seen = {start}  # queued, or known not to open
     todo: deque[XY] = deque([start])
     while todo:
         if len(opened) == limit:
@@ -123,9 +123,10 @@ def _cascade(
         if n:
             continue
         for nb in neighbours(*cell):
-            if nb not in queued and k.symbol(colour, nb[0], nb[1]) in _OPENABLE:
-                queued.add(nb)
-                todo.append(nb)
+            if nb not in seen:
+                seen.add(nb)
+                if k.symbol(colour, nb[0], nb[1]) in _OPENABLE:
+                    todo.append(nb)
     return tuple(opened), False
 
 

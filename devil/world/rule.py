@@ -101,8 +101,10 @@ def judge_reveal(
 ) -> WorldVerdict:
     """Is ``(x, y)`` safe on board ``colour`` in every layout consistent with ``k``?
 
-    Raises ``OutOfWorld`` beyond ``2**62`` and ``InconsistentKnowledge`` when the
-    knowledge around the click fits no layout.
+    Raises ``OutOfWorld`` beyond ``2**62``, ``InconsistentKnowledge`` when the knowledge
+    around the click fits no layout and ``WindowTooLarge`` for a component spanning more
+    than ``devil.board.MAX_CELLS`` cells. ``budget`` is accepted for the solver budget
+    (``devil.budget``, engineer perf) and passed on once the solver takes one.
     """
     return _judge(k, colour, x, y, mine=True)
 
@@ -110,7 +112,10 @@ def judge_reveal(
 def judge_flag(
     k: Knowledge, colour: int, x: int, y: int, budget: BudgetSpec | None = None
 ) -> WorldVerdict:
-    """Is ``(x, y)`` a mine on board ``colour`` in every layout consistent with ``k``?"""
+    """Is ``(x, y)`` a mine on board ``colour`` in every layout consistent with ``k``?
+
+    Errors and ``budget`` as for ``judge_reveal``.
+    """
     return _judge(k, colour, x, y, mine=False)
 
 
