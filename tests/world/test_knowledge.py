@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from devil.world import MemoryKnowledge
 from devil.world.knowledge import Knowledge, KnowledgeError, ViewKnowledge
+
+Change = Callable[[MemoryKnowledge], object]
 
 
 def test_symbols_per_board() -> None:
@@ -41,7 +45,11 @@ def test_apply_records_move_cells() -> None:
         (lambda k: None, lambda k: k.apply(0, [(1, 2, "*")]), "symbol '*'"),
     ],
 )
-def test_contradictions_are_refused(setup, move, words) -> None:  # type: ignore[no-untyped-def]
+def test_contradictions_are_refused(
+    setup: Callable[[MemoryKnowledge], object],
+    move: Callable[[MemoryKnowledge], object],
+    words: str,
+) -> None:
     k = MemoryKnowledge()
     setup(k)
     with pytest.raises(KnowledgeError, match=words.replace("(", r"\(").replace(")", r"\)")):

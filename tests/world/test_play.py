@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,15 +17,13 @@ from tests.world.worlds import XY, Scene, around, scenes
 class Truth:
     """A truth callback that records what it was asked."""
 
-    def __init__(self, colour_of: object):
+    def __init__(self, colour_of: Callable[[int, int], int]):
         self.colour_of = colour_of
         self.asked: set[XY] = set()
 
     def __call__(self, x: int, y: int) -> int:
         self.asked.add((x, y))
-        got = self.colour_of(x, y)  # type: ignore[operator]
-        assert isinstance(got, int)
-        return got
+        return self.colour_of(x, y)
 
 
 def check_opened(k: MemoryKnowledge, truth: Truth, colour: int, result: MoveResult) -> None:
@@ -32,8 +32,8 @@ def check_opened(k: MemoryKnowledge, truth: Truth, colour: int, result: MoveResu
     cells = [(x, y) for x, y, _ in result.cells]
     assert len(set(cells)) == len(cells)
     for x, y, sym in result.cells:
-        assert truth.colour_of(x, y) != colour  # type: ignore[operator]
-        assert sym == str(sum(1 for n in around(x, y) if truth.colour_of(*n) == colour))  # type: ignore[operator]
+        assert truth.colour_of(x, y) != colour
+        assert sym == str(sum(1 for n in around(x, y) if truth.colour_of(*n) == colour))
         assert not k.symbol(colour, x, y).isdigit()
     if not result.truncated:
         opened = set(cells)
