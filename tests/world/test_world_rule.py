@@ -249,3 +249,28 @@ def test_a_component_too_big_for_the_solver_is_refused_by_name() -> None:
         k.reveal(0, i, i, 1)
     with pytest.raises(WindowTooLarge, match="spans 2101x2101 cells from \\(-1, -1\\)"):
         judge_reveal(k, 0, 1, 0)
+
+
+def test_proofs_read_only_near_the_click_on_a_long_frontier() -> None:
+    """A 5,000-number chain (one component): under it known safe cells, above it unknown
+    ones, mines above every x = 2 (mod 3); the 0 at its start settles everything by
+    propagation. Proofs near the start read a few hundred cells; a devil error (whose
+    witness needs every number) reads the whole chain."""
+    n = 5_000
+    k = MemoryKnowledge()
+    for x in range(-1, n + 1):
+        k.flag(1, x, 1)
+    k.flag(1, -1, 0)
+    k.flag(1, -1, -1)
+    for x in range(n):
+        k.reveal(0, x, 0, sum(1 for c in (x - 1, x, x + 1) if c >= 0 and c % 3 == 2))
+    assert k.symbol(0, 0, 0) == "0"
+    for judge, x, proved in ((judge_reveal, 1, True), (judge_flag, 2, True), (judge_flag, 8, True)):
+        fenced = Fenced(k, {(0, 0)}, reach=10**9)
+        got = judge(fenced, 0, x, -1)
+        assert got.proved == proved and got.numbers <= 32
+        assert fenced.asked < 600
+    fenced = Fenced(k, {(0, 0)}, reach=10**9)
+    devil = judge_reveal(fenced, 0, 8, -1)
+    assert not devil.proved and devil.numbers == n
+    assert fenced.asked > 3 * n
