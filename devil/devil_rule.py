@@ -5,7 +5,11 @@ position alone (never from the hidden layout):
 
 - ``Safe()``: no consistent layout has a mine on ``cell``; the game opens it.
 - ``Lose(witness)``: the cell could be a mine (it is a mine in some consistent layout) and
-  the rules do not spare the player; ``witness`` is such a layout, the devil's proof.
+  the rules do not spare the player; ``witness`` is such a layout, the devil's proof. It
+  looks like a real board: a random solution of the numbers, the mines no number forces
+  spread uniformly over the deep cells (covered cells no number touches), and exactly the
+  position's total whenever a layout with the cell mined can have it (always under the
+  counted rule); otherwise, under the classic rule, the count nearest that total.
 - ``Redraw(layout)``: fair mercy only: the cell could be safe but no covered cell is
   provably safe, so the hidden layout becomes ``layout``, a consistent layout with the cell
   safe; the game then opens it.
@@ -74,12 +78,13 @@ def judge(analysis: PositionAnalysis, cell: Cell, rules: Rules, seed: int) -> Ju
     if verdict is Verdict.SAFE:
         return Safe()
     where = analysis.position.where(cell)
+    rng = random.Random(seed)
     if verdict is Verdict.MINE or rules.mercy is Mercy.STRICT or analysis.any_safe():
-        witness = analysis.witness(cell, True)
+        witness = analysis.witness(cell, True, rng, nearest_total=True)
         if witness is None:
             raise AssertionError(f"no witness for a mine at {where}")
         return Lose(witness)
-    layout = analysis.witness(cell, False, random.Random(seed))
+    layout = analysis.witness(cell, False, rng)
     if layout is None:
         raise AssertionError(f"no safe witness at {where}")
     return Redraw(layout)

@@ -119,9 +119,9 @@ class GameParams:
         room = board.cell_count - keep
         if mines > room:
             raise ParamsError(
-                f"{mines} mines do not fit on the {height}x{width} board: it has "
-                f"{board.cell_count} cells and the first click keeps up to {keep} free, "
-                f"so at most {room} mines"
+                f"{mines} mines do not fit on the {height}x{width} board: the first click and "
+                f"its neighbours (up to {keep} cells) are always kept free of mines, so its "
+                f"{board.cell_count} cells hold at most {room} mines"
             )
 
     def board(self) -> Board:

@@ -478,15 +478,21 @@ class PositionAnalysis:
         ]
 
     def witness(
-        self, cell: Cell, mine: bool = True, rng: random.Random | None = None
+        self,
+        cell: Cell,
+        mine: bool = True,
+        rng: random.Random | None = None,
+        nearest_total: bool = False,
     ) -> Layout | None:
         """A full consistent layout with ``cell`` mined (or safe); None when none exists.
 
-        Raises ``BudgetExceeded`` when the budget runs out first."""
+        ``rng`` and ``nearest_total``: see ``devil.witness.build``. Raises ``BudgetExceeded``
+        when the budget runs out first.
+        """
         with metering(self._meter):
             if self._stopped is not None:
                 raise BudgetExceeded(self._stopped)
-            return _witness.build(self, cell, mine, rng)
+            return _witness.build(self, cell, mine, rng, nearest_total)
 
 
 class _Verdicts(Mapping[Cell, Verdict]):

@@ -30,25 +30,42 @@ CLASSIC_EXACT_NODES = 2_000
 
 
 def build(
-    analysis: PositionAnalysis, cell: Cell, mine: bool, rng: random.Random | None = None
+    analysis: PositionAnalysis,
+    cell: Cell,
+    mine: bool,
+    rng: random.Random | None = None,
+    nearest_total: bool = False,
 ) -> Layout | None:
     """A full consistent layout with ``cell`` mined (or safe); None when none exists.
 
-    ``rng``: None for a deterministic layout, else the random choices it makes.
+    ``rng``: None for a deterministic layout (the first solution of each piece, the deep
+    mines in the first deep cells); else the random choices it makes: a random solution of
+    each piece (values tried in random order), its mines spread uniformly over each group,
+    the deep mines spread uniformly over the deep cells.
+
+    ``nearest_total``: under the classic rule with a total that no such layout meets, the
+    layout whose mine count is nearest that total (by default: as few deep mines as
+    possible).
     """
-    return _Builder(analysis, cell, mine, rng).build()
+    return _Builder(analysis, cell, mine, rng, nearest_total).build()
 
 
 class _Builder:
     """Builds one full layout for ``build``."""
 
     def __init__(
-        self, analysis: PositionAnalysis, cell: Cell, mine: bool, rng: random.Random | None
+        self,
+        analysis: PositionAnalysis,
+        cell: Cell,
+        mine: bool,
+        rng: random.Random | None,
+        nearest_total: bool,
     ) -> None:
         self.a = analysis
         self.cell = cell
         self.mine = mine
         self.rng = rng
+        self.nearest = nearest_total and analysis.count is Count.CLASSIC
 
     def build(self) -> Layout | None:
         a = self.a
@@ -82,12 +99,18 @@ class _Builder:
                 better = self._exact_or_give_up(domains, m, d_lo, d_hi)
                 if better is not None:
                     values = better
+                    exact = d_lo <= m - sum(sum(v) for v in values) <= d_hi  # else: nearest
                 elif a.count is Count.COUNTED:
                     return None
                 else:
                     exact = False
         total = sum(sum(v) for v in values)
-        deep_mines = m - total if exact and m is not None else d_lo
+        if exact and m is not None:
+            deep_mines = m - total
+        elif self.nearest and m is not None:
+            deep_mines = min(max(m - total, d_lo), d_hi)
+        else:
+            deep_mines = d_lo
         return self._layout(values, deep_mines, deep_target)
 
     def _domains(self, i: int, target: tuple[int, int] | None) -> tuple[list[int], list[int]]:
@@ -134,13 +157,18 @@ class _Builder:
     def _exact(
         self, domains: list[tuple[list[int], list[int]]], m: int, d_lo: int, d_hi: int
     ) -> list[list[int]] | None:
-        """Solutions per piece whose totals plus some deep count make exactly ``m``."""
+        """Solutions per piece whose totals plus some deep count make exactly ``m``.
+
+        None when no totals do; with ``nearest`` (classic rule), the pieces' total nearest
+        to the range the deep cells can make up (fewer mines on a tie)."""
         facts = [self.a.facts(i) for i in range(len(self.a.pieces))]
         totals = [info.totals_within(*domains[i]) for i, info in enumerate(facts)]
         reach = [1]
         for mask in totals:
             reach.append(sumset(reach[-1], mask))
         goal = reach[-1] & interval(m - d_hi, m - d_lo)
+        if not goal and self.nearest and reach[-1]:
+            goal = 1 << min(members(reach[-1]), key=lambda t: max(m - d_hi - t, t - m + d_lo))
         if not goal:
             return None
         s = lowest(goal) if self.rng is None else self.rng.choice(list(members(goal)))
