@@ -302,6 +302,27 @@ def _unpack(value: int, width: int, length: int) -> list[int]:
     return out
 
 
+def _forward_counts(p: Plan, combs: list[list[int]], limit: int) -> list[dict[int, int]]:
+    """Per step: state after it -> the number of layouts of the groups placed so far."""
+    if p.open_max > MAX_OPEN:
+        raise TooWide
+    meter = current()
+    mask = p.mask
+    layers: list[dict[int, int]] = []
+    prev: dict[int, int] = {0: 1}
+    for step, ways in zip(p.steps, combs, strict=True):
+        nxt: dict[int, int] = {}
+        for state, got in prev.items():
+            for a in range(step.size + 1):
+                q = _advance(step, state, a, mask)
+                if q >= 0:
+                    nxt[q] = nxt.get(q, 0) + got * ways[a]
+        _charge(meter, len(prev), len(nxt), limit)
+        layers.append(nxt)
+        prev = nxt
+    return layers
+
+
 def counts(p: Plan, limit: int = DEFAULT_LIMIT) -> Counts:
     """Exact counts by a backward pass (packed polynomials) and one forward pass."""
     n = p.n
@@ -310,15 +331,17 @@ def counts(p: Plan, limit: int = DEFAULT_LIMIT) -> Counts:
         return Counts([1], [[0] for _ in range(n)])
     meter = current()
     mask = p.mask
-    width = p.cells + max(p.sizes).bit_length() + 2
-    """No coefficient of a partial count, a completion count or their product exceeds
-    2**cells (a count of layouts of at most ``cells`` cells), times a group's size."""
-    forward = forward_masks(p, None, limit)  # reachable states (the masks are not needed)
     steps = p.steps
+    combs = [[comb(s.size, a) for a in range(s.size + 1)] for s in steps]
+    forward = _forward_counts(p, combs, limit)  # reachable states, and the layouts in all
+    layouts = forward[n - 1].get(0, 0)
+    width = (layouts * max(p.sizes)).bit_length() + 1
+    """Every coefficient below counts distinct layouts of the piece (a live prefix and a
+    completion make one layout), at most ``layouts``, times a group's size for the mined
+    counts: ``width`` bits hold any of them, so packed products never carry over."""
     # backward: state after step i -> packed polynomial of the completions' mine counts
     back: list[dict[int, int]] = [{} for _ in range(n)]
     back[n - 1] = {0: 1} if 0 in forward[n - 1] else {}
-    combs = [[comb(s.size, a) for a in range(s.size + 1)] for s in steps]
     for i in range(n - 1, 0, -1):
         step = steps[i]
         here = back[i]
