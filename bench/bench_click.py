@@ -196,6 +196,8 @@ def sample_clicks(args: argparse.Namespace) -> None:
             (ln.split(":", 1)[1].strip() for ln in text.splitlines() if ln.startswith("# class:")),
             path.stem,
         )
+        if args.classes and cls not in args.classes.split(","):
+            continue
         for rule in ("classic", "counted"):
             if rule == "counted" and "# mines:" not in text:
                 continue
@@ -242,6 +244,7 @@ def main() -> None:
     ap.add_argument("--samples", action="store_true", help="clicks on every sample position")
     ap.add_argument("--clicks", type=int, default=20, help="--samples: clicks per position")
     ap.add_argument("--timeout", type=float, default=120.0, help="--samples: s per position")
+    ap.add_argument("--classes", default="", help="--samples: only these classes (a,b)")
     args = ap.parse_args()
     if args.samples:
         sample_clicks(args)
