@@ -44,6 +44,27 @@
     if (input && input.classList && input.classList.contains("share-url")) input.select();
   }
 
+  /* A paste longer than the board takes is stopped here, with the text still in the box
+     (the server would have to refuse it without reading it). */
+  function checkPaste(event) {
+    var form = event.target;
+    if (!form || form.id !== "paste-form") return;
+    var box = form.querySelector("textarea[data-max]");
+    var note = document.getElementById("paste-error");
+    if (!box || !note) return;
+    var max = parseInt(box.getAttribute("data-max"), 10);
+    if (box.value.length <= max) return;
+    event.preventDefault();
+    note.textContent = "The text is " + box.value.length.toLocaleString("en") +
+      " characters long: the analysis board reads at most " + max.toLocaleString("en") +
+      " (10,000 cells). Cut it down and analyse again.";
+    note.hidden = false;
+    box.setAttribute("aria-invalid", "true");
+    box.setAttribute("aria-describedby", "paste-error");
+    box.focus();
+  }
+
+  document.addEventListener("submit", checkPaste);
   document.addEventListener("DOMContentLoaded", apply);
   document.addEventListener("htmx:afterSettle", apply);
   document.addEventListener("htmx:oobAfterSwap", apply);

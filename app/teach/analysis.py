@@ -217,3 +217,7 @@ class PasteForm:
     topology: str = ""
     mines: str = ""
     error: str = ""
+    fmt: str = ""
+    """The format chosen in the form (empty: detect)."""
+    note: str = ""
+    """How the last pasted text was read, when that is worth saying (``FormatReport.note``)."""
