@@ -54,7 +54,8 @@ class UnknownMove(LookupError):
 
 
 TITLES = {400: "That did not work", 403: "Watching only", 404: "No such game",
-          405: "Not allowed", 409: "Not now", 413: "Too much at once", 429: "Slow down"}  # fmt: skip
+          405: "Not allowed", 409: "Not now", 413: "Too much at once",
+          429: "Slow down"}  # fmt: skip
 """The error page's heading by status."""
 
 

@@ -10,7 +10,7 @@
   "use strict";
 
   var CLASSES = ["teach-hl", "hl-number", "hl-known", "hl-target", "hl-region", "hl-safe",
-    "hl-new-safe", "hl-new-mine"];
+    "hl-new-safe", "hl-new-mine", "hl-is-safe", "hl-is-mine", "hl-is-either"];
 
   function clear() {
     var marked = document.querySelectorAll(".teach-hl");

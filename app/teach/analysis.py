@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import url_for
 
-from app.teach.facts import ids, level_text
+from app.teach.facts import ids, level_text, verdict_mark
 from app.teach.grid import ARow, grid_rows, layout_grid
 from app.teach.query import analyse_url, position_param
 from devil import solver
@@ -128,6 +128,7 @@ def analysis_of(
             )
         highlight["hl-number"] = ids(board, proof.numbers, "a-")
         highlight["hl-target"] = ids(board, [selected], "a-")
+        highlight[verdict_mark(proof.verdict)] = ids(board, [selected], "a-")
     if current is not None:
         highlight["hl-number"] = ids(board, current.numbers, "a-")
         highlight["hl-known"] = ids(board, current.known, "a-")

@@ -23,7 +23,7 @@ def test_a_100x100_paste_is_read_though_it_is_over_the_site_body_limit(
 ) -> None:
     text = big_board_text()
     assert len(text) > MAX_CONTENT_LENGTH  # the size the old limit refused with a bare 413
-    assert 100 * 100 <= ANALYSE_MAX_CELLS
+    assert ANALYSE_MAX_CELLS >= 100 * 100
     response = client.post("/analyse", data={"text": text, "count": "classic"})
     assert response.status_code == 303, response.get_data(as_text=True)[:400]
     assert "/analyse?z=" in response.headers["Location"]
@@ -61,9 +61,7 @@ def test_unknown_addresses_get_the_site_404_page(client: FlaskClient) -> None:
         body = response.get_data(as_text=True)
         assert 'class="site-header"' in body, path
         assert "Page not found" in body or "No such" in body, path
-    assert "There is no page at /no/such/page" in client.get("/no/such/page").get_data(
-        as_text=True
-    )
+    assert "There is no page at /no/such/page" in client.get("/no/such/page").get_data(as_text=True)
     api = client.get("/api/nope")
     assert api.status_code == 404 and api.is_json, "the API still answers JSON"
 
@@ -85,9 +83,7 @@ def test_a_format_other_than_native_is_said_after_the_paste(client: FlaskClient)
 def test_a_native_paste_says_nothing_about_formats(client: FlaskClient) -> None:
     response = client.post("/analyse", data={"text": "1110\n1..1\n1..1\n0111"})
     assert response.status_code == 303
-    assert 'id="format-note"' not in client.get(response.headers["Location"]).get_data(
-        as_text=True
-    )
+    assert 'id="format-note"' not in client.get(response.headers["Location"]).get_data(as_text=True)
 
 
 def test_a_stray_character_is_named_next_to_the_paste(client: FlaskClient) -> None:
