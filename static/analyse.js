@@ -50,15 +50,21 @@
     var form = event.target;
     if (!form || form.id !== "paste-form") return;
     var box = form.querySelector("textarea[data-max]");
-    var note = document.getElementById("paste-error");
-    if (!box || !note) return;
+    if (!box) return;
     var max = parseInt(box.getAttribute("data-max"), 10);
     if (box.value.length <= max) return;
     event.preventDefault();
+    var note = document.getElementById("paste-error");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "form-error";
+      note.id = "paste-error";
+      note.setAttribute("role", "alert");
+      box.parentNode.insertBefore(note, box);
+    }
     note.textContent = "The text is " + box.value.length.toLocaleString("en") +
       " characters long: the analysis board reads at most " + max.toLocaleString("en") +
       " (10,000 cells). Cut it down and analyse again.";
-    note.hidden = false;
     box.setAttribute("aria-invalid", "true");
     box.setAttribute("aria-describedby", "paste-error");
     box.focus();

@@ -357,8 +357,10 @@
       var scroller = frame && (frame.classList.contains("scroller") ? frame : frame.querySelector(".scroller"));
       var grid = scroller && scroller.querySelector("[role=grid]");
       if (!grid) return;
-      var room = scroller.clientWidth - 14; // the frame's padding
-      setZoom(Math.max(0.25, Math.min(1.5, z * room / grid.offsetWidth)));
+      // the cells scale with the zoom, the frame's padding and the board's border do not
+      var room = scroller.clientWidth - 12 - 6 - 2;
+      var cells = grid.offsetWidth - 6;
+      setZoom(Math.max(0.25, Math.min(1.5, Math.floor(100 * z * room / cells) / 100)));
     }
   });
 
