@@ -75,6 +75,11 @@ def loss_lesson(service: GameService, loaded: LoadedGame) -> LossLesson:
     )
 
 
+COUNTED_NOTE_CELLS = 2500
+"""Up to this many cells the loss note asks the counted rule about the click; on bigger boards
+it only says that the classic rule ignores the total (the question is not worth its time)."""
+
+
 def counted_note(game: Game, before: Position) -> str:
     """A classic-rule loss, said plainly: the classic rule ignores the total, and what the
     counted rule (the same position with the total as a clue) says about the clicked cell.
@@ -82,7 +87,9 @@ def counted_note(game: Game, before: Position) -> str:
     if game.params.rules.count is not Count.CLASSIC or game.loss is None:
         return ""
     total = game.params.mines
-    verdict = solver.classify(before, Count.COUNTED).verdicts.get(game.loss)
+    verdict = None
+    if before.board.size <= COUNTED_NOTE_CELLS:
+        verdict = solver.classify(before, Count.COUNTED).verdicts.get(game.loss)
     where = before.where(game.loss)
     shown = len(game.witness or ())
     layout = (
@@ -98,8 +105,10 @@ def counted_note(game: Game, before: Position) -> str:
         )
     elif verdict is Verdict.MINE:
         said = f"With the total of {total} counted, {where} was a mine all the same."
-    else:
+    elif verdict is Verdict.EITHER:
         said = f"With the total of {total} counted, {where} could still have been a mine."
+    else:
+        said = "The counted rule (the total as a clue too) is a choice on the new-game form."
     return f"{opening[:1].upper()}{opening[1:]} {said}"
 
 
