@@ -366,6 +366,53 @@
 
   window.addEventListener("resize", function () { fitZoomBars(); });
 
+  /* pinch with two fingers on a wide board: zoom it (the page keeps its own pinch elsewhere) */
+  var pinch = { pointers: {}, start: 0, zoom: 1, grid: null };
+
+  function spread() {
+    var ids = Object.keys(pinch.pointers);
+    if (ids.length < 2) return 0;
+    var a = pinch.pointers[ids[0]], b = pinch.pointers[ids[1]];
+    return Math.hypot(a.x - b.x, a.y - b.y);
+  }
+
+  document.addEventListener("pointerdown", function (e) {
+    if (e.pointerType !== "touch") return;
+    var grid = e.target && e.target.closest ? e.target.closest(".board:not(.fit):not(.mini)") : null;
+    if (!grid) return;
+    pinch.pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+    if (Object.keys(pinch.pointers).length === 2) {
+      cancelPress(); // two fingers: not a long press
+      pinch.start = spread();
+      pinch.zoom = zoomOf();
+      pinch.grid = grid;
+    }
+  });
+
+  document.addEventListener("pointermove", function (e) {
+    if (!pinch.pointers[e.pointerId]) return;
+    pinch.pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+    if (pinch.grid && pinch.start > 0) {
+      var z = Math.max(0.25, Math.min(1.5, pinch.zoom * spread() / pinch.start));
+      pinch.grid.style.setProperty("--zoom", String(z));
+    }
+  });
+
+  function endPinch(e) {
+    if (!pinch.pointers[e.pointerId]) return;
+    delete pinch.pointers[e.pointerId];
+    if (pinch.grid && Object.keys(pinch.pointers).length < 2) {
+      var z = parseFloat(pinch.grid.style.getPropertyValue("--zoom")) || pinch.zoom;
+      pinch.grid = null;
+      pinch.start = 0;
+      suppressClickUntil = Date.now() + 400; // lifting the fingers opens nothing
+      setZoom(z);
+    }
+  }
+
+  document.addEventListener("pointerup", endPinch);
+  document.addEventListener("pointercancel", endPinch);
+
   // -- cells named in texts: links that show the cell on the board ---------------------------
 
   var CELL_NAME = /\brow (\d+), col (\d+)\b/g;

@@ -435,3 +435,40 @@ def test_proof_cells_on_the_analysis_board_are_links(
     first.click()
     expect(page.locator(f"#{target}")).to_have_class(re.compile(r"\bhl-ref\b"))
     page.screenshot(path=str(shots / "new-proof-links-phone.png"))
+
+
+def test_two_fingers_pinch_a_wide_board(browser: Any, live_server: str, shots: Path) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        start_game(page, live_server, preset="expert", seed="12")
+        cdp = context.new_cdp_session(page)
+        cell = box(page, "#c-5-5")
+        x, y = cell["x"] + 5, cell["y"] + 5
+
+        def touch(kind: str, points: list[tuple[float, float]]) -> None:
+            cdp.send(
+                "Input.dispatchTouchEvent",
+                {
+                    "type": kind,
+                    "touchPoints": [
+                        {"x": px, "y": py, "id": i} for i, (px, py) in enumerate(points)
+                    ],
+                },
+            )
+
+        touch("touchStart", [(x, y), (x + 120, y)])
+        for step in range(1, 9):
+            touch("touchMove", [(x + 5 * step, y), (x + 120 - 5 * step, y)])
+        touch("touchEnd", [])
+        page.wait_for_function(
+            "() => { const s = document.querySelector('#game .scroller');"
+            " return s.scrollWidth <= s.clientWidth + 1; }"
+        )
+        zoom = float(page.evaluate("() => localStorage.getItem('mine-devil-zoom')"))
+        assert 0.25 <= zoom < 0.5, zoom
+        expect(page.locator("#status .pill")).to_have_text("Playing")
+        assert page.locator("#board .cell.open").count() == 0, "pinching opened nothing"
+        page.screenshot(path=str(shots / "new-expert-pinched-phone.png"))
+    finally:
+        context.close()
