@@ -546,6 +546,12 @@ def get_store() -> Store:
     return store
 
 
+def get_engine(app: Flask) -> Engine:
+    """``app``'s store engine (for extensions such as the notifier)."""
+    store: Store = app.extensions["mine_devil.store"]
+    return store.engine
+
+
 def init_app(app: Flask) -> None:
     """Open the store for ``app.config["DATABASE_URL"]``, migrate it, add ``init-db``."""
     store = Store(app.config["DATABASE_URL"])
