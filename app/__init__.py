@@ -44,16 +44,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     app.before_request(limit_streamed_body)  # first: before CSRF or a view reads the body
 
-    from app import api, games, live, notify, security, store, teach, views
+    from app import api, games, live, notify, security, store, teach, views, world
 
     store.init_app(app)
     notify.init_app(app, store.get_engine(app))
+    world.init_app(app, store.get_engine(app))
     games.init_app(app)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(live.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(teach.bp)
     security.init_app(app)  # after the blueprints: wraps the rate-limited views
+    world.exempt_from_csrf(app)
 
     app.add_url_rule("/healthz", "healthz", healthz)
     register_error_handlers(app)

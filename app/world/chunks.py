@@ -96,6 +96,13 @@ class ChunkKnowledge:
         self.prefetch(((colour, cx, cy), (FLAGS, cx, cy)))
         return self._cache[key]
 
+    def raw(self, layer: int, cx: int, cy: int) -> bytearray | None:
+        """A cached chunk's bytes (None: absent), fetching it if needed."""
+        key = (layer, cx, cy)
+        if key not in self._cache:
+            self.prefetch((key,))
+        return self._cache[key]
+
     def cached(self) -> int:
         """How many chunk slots (present or known absent) this request has looked at."""
         return len(self._cache)
