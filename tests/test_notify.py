@@ -119,20 +119,20 @@ def test_one_publication_wakes_every_waiter_of_the_topic() -> None:
     notifier = LocalNotifier()
     delays = wake_many(notifier, 100, "hot", lambda: notifier.publish("hot", {"seq": 1}))
     assert len(delays) == 100
-    assert max(delays) < 2.0
+    assert max(delays) < 5.0  # generous: the machine is shared
     assert notifier.subscribers() == 0
 
 
-def test_make_notifier_picks_the_local_notifier_for_sqlite(tmp_path: Path) -> None:
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+def test_make_notifier_picks_the_local_notifier_for_sqlite_in_memory() -> None:
+    engine = sa.create_engine("sqlite://")
     assert isinstance(make_notifier(engine), LocalNotifier)
     engine.dispose()
 
 
 def test_the_app_has_one_notifier(app) -> None:  # type: ignore[no-untyped-def]
-    from app.notify import EXTENSION
+    from app.notify import EXTENSION, HostNotifier
 
-    assert isinstance(app.extensions[EXTENSION], LocalNotifier)
+    assert isinstance(app.extensions[EXTENSION], HostNotifier)
 
 
 # -- PostgreSQL ------------------------------------------------------------------------
@@ -196,7 +196,7 @@ def test_one_listening_connection_serves_many_waiters(
             before = listeners(conn, name)
         delays = wake_many(receiver, 60, "many", lambda: sender.publish("many", {"seq": 1}))
         assert len(delays) == 60
-        assert max(delays) < 2.0
+        assert max(delays) < 5.0
         with pg_engines[0].connect() as conn:
             assert listeners(conn, name) == before == 1
     finally:
@@ -302,3 +302,80 @@ def test_under_gevent_the_postgres_listener_is_cooperative() -> None:
     base = postgres_base_url()
     assert base is not None
     run_gevent(base)
+
+
+# -- one host, several processes (SQLite) ----------------------------------------------
+
+
+def test_make_notifier_picks_the_host_notifier_for_a_sqlite_file(tmp_path: Path) -> None:
+    from app.notify import HostNotifier
+
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    notifier = make_notifier(engine)
+    assert isinstance(notifier, HostNotifier)
+    assert notifier.directory == tmp_path / "x.sqlite3.notify"
+    engine.dispose()
+
+
+def test_host_notifiers_on_one_directory_wake_each_other(tmp_path: Path) -> None:
+    from app.notify import HostNotifier
+
+    first, second = HostNotifier(tmp_path / "n"), HostNotifier(tmp_path / "n")
+    try:
+        with second.subscribe("t") as sub, first.subscribe("t") as own:
+            first.publish("t", {"seq": 1})
+            assert own.wait(1.0)  # this process: directly
+            assert sub.wait(2.0)  # the other: by datagram
+            assert sub.payload == {"seq": 1}
+            assert not sub.wait(0.05)
+        assert len(list((tmp_path / "n").iterdir())) == 2
+    finally:
+        first.close()
+        second.close()
+    assert list((tmp_path / "n").iterdir()) == []
+
+
+def test_a_host_notifier_forgets_a_dead_peer(tmp_path: Path) -> None:
+    from app.notify import HostNotifier
+
+    directory = tmp_path / "n"
+    directory.mkdir()
+    (directory / "999999-dead").touch()  # a peer that died without cleaning up
+    notifier = HostNotifier(directory)
+    notifier.publish("t", {})
+    assert not (directory / "999999-dead").exists()
+    notifier.close()
+
+
+HOST_SCRIPT = """
+import sys, time
+from pathlib import Path
+from app.notify import HostNotifier
+n = HostNotifier(Path(sys.argv[1]))
+with n.subscribe("t") as sub:
+    print("ready", flush=True)
+    print("woken" if sub.wait(10) else "timeout", sub.payload, flush=True)
+n.close()
+"""
+
+
+def test_a_host_notifier_wakes_another_process(tmp_path: Path) -> None:
+    from app.notify import HostNotifier
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOST_SCRIPT, str(tmp_path / "n")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        notifier = HostNotifier(tmp_path / "n")
+        notifier.publish("t", {"seq": 3})
+        assert child.stdout.readline().strip() == "woken {'seq': 3}"
+        notifier.close()
+    finally:
+        child.wait(10)
+        if child.stdout is not None:
+            child.stdout.close()

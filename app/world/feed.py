@@ -55,7 +55,7 @@ def event_stream(
                 if len(batch) == BATCH:
                     continue
             remaining = max_seconds - (time.monotonic() - started)
-            if remaining <= 0:
+            if remaining <= 0 or notifier.closed:
                 return
             if not subscription.wait(min(heartbeat, remaining)):
                 yield ": keep-alive\n\n"
