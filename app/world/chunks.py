@@ -91,6 +91,22 @@ class ChunkKnowledge:
                 self._cache[key] = bytearray(stored.cells)
                 self._versions[key] = stored.version
 
+    def prefetch_around(
+        self, colour: int, cells: Iterable[tuple[int, int]], limit: int = 72
+    ) -> None:
+        """Load, in one query, the chunks a move at each of ``cells`` is likely to read: its
+        chunk and the 8 around it, for board ``colour`` and the flags (at most ``limit``
+        keys; beyond that only the cells' own chunks). A judgement explores the click's
+        component, which rarely leaves that block; anything further is fetched on demand."""
+        spots = dict.fromkeys((x >> SHIFT, y >> SHIFT) for x, y in cells)
+        block = dict.fromkeys(
+            (cx + dx, cy + dy) for cx, cy in spots for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+        )
+        chosen = block if 2 * len(block) <= limit else spots
+        self.prefetch(
+            (layer, cx, cy) for cx, cy in list(chosen)[: limit // 2] for layer in (colour, FLAGS)
+        )
+
     def _fetch(self, key: ChunkKey, colour: int) -> bytearray | None:
         _, cx, cy = key
         self.prefetch(((colour, cx, cy), (FLAGS, cx, cy)))

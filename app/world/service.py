@@ -138,6 +138,7 @@ def play_raft(
         me = tx.player(player.id)  # its colour now, under the team's lock
         _check_drops(me, moves, drop_seconds, now or tx.at)
         k = tx.knowledge
+        k.prefetch_around(me.colour, ((m.x, m.y) for m in moves))
         for move in moves:
             result = _judge(k, colouring, me.colour, move)
             k.apply(me.colour, result.cells)

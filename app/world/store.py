@@ -287,21 +287,26 @@ def _event(row: sa.RowMapping) -> WorldEvent:
     )
 
 
+_LOAD_CHUNKS = sa.select(
+    chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version
+).where(
+    chunks.c.world == _W,
+    chunks.c.team == _T,
+    sa.tuple_(chunks.c.layer, chunks.c.cx, chunks.c.cy).in_(sa.bindparam("keys", expanding=True)),
+)
+"""One statement for any set of chunk keys (expanding IN): compiled once."""
+
+
 def load_chunks(
     conn: Connection, world: str, team: str, keys: Collection[ChunkKey]
 ) -> dict[ChunkKey, StoredChunk]:
     """The stored chunks among ``keys`` (one query)."""
     if not keys:
         return {}
-    query = sa.select(chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version)
-    query = query.where(
-        chunks.c.world == world,
-        chunks.c.team == team,
-        sa.tuple_(chunks.c.layer, chunks.c.cx, chunks.c.cy).in_(list(keys)),
-    )
+    rows = conn.execute(_LOAD_CHUNKS, {"w": world, "t": team, "keys": list(keys)})
     return {
         (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
-        for layer, cx, cy, cells, version in conn.execute(query)
+        for layer, cx, cy, cells, version in rows
     }
 
 
