@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden, NotFound, TooManyRequests, Unauthorized
 
@@ -355,6 +356,23 @@ def pareto(teams: list[tuple[str, int, int, int]]) -> list[str]:
         return at_least and (a[1], a[2], a[3]) != (b[1], b[2], b[3])
 
     return sorted(t[0] for t in teams if not any(beats(o, t) for o in teams))
+
+
+# -- timing ----------------------------------------------------------------------------
+
+
+@bp.before_request
+def _start_timer() -> None:
+    g.world_started = time.perf_counter()
+
+
+@bp.after_request
+def _server_timing(response: Response) -> Response:
+    """``Server-Timing: app;dur=<ms>``: the request's time inside the app (benchmarks)."""
+    started = g.get("world_started")
+    if started is not None and not response.is_streamed:
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1e3:.2f}"
+    return response
 
 
 # -- errors ----------------------------------------------------------------------------

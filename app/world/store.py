@@ -433,6 +433,7 @@ class WorldStore:
         self.engine = engine
         self.dialect = engine.dialect.name
         self._worlds: dict[str, WorldRow] = {}  # immutable rows: id, colours, key
+        self._tokens: dict[str, PlayerRow] = {}  # token hash -> player (world, team fixed)
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
@@ -539,9 +540,21 @@ class WorldStore:
         return NewPlayer(row, token)
 
     def player_by_token(self, token: str) -> PlayerRow | None:
+        """The token's player. Its id, world and team never change, so they are remembered
+        (bounded); its colour and last drop are read again under the team's lock by moves."""
+        digest = hash_token(token)
+        known = self._tokens.get(digest)
+        if known is not None:
+            return known
         with self._read() as conn:
-            row = conn.execute(_PLAYER_BY_TOKEN, {"h": hash_token(token)}).mappings().first()
-        return None if row is None else _player(row)
+            row = conn.execute(_PLAYER_BY_TOKEN, {"h": digest}).mappings().first()
+        if row is None:
+            return None
+        player = _player(row)
+        if len(self._tokens) >= 10_000:
+            self._tokens.clear()
+        self._tokens[digest] = player
+        return player
 
     def player(self, player_id: str) -> PlayerRow:
         with self._read() as conn:
