@@ -313,7 +313,7 @@ class Player:
         self.rng.shuffle(raft)
         raft = raft[:cap]
         self.moves(raft)
-        self.focus = (raft[0]["x"], raft[0]["y"])
+        self.focus = (int(raft[0]["x"]), int(raft[0]["y"]))
         return len(raft)
 
 
