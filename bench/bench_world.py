@@ -304,7 +304,7 @@ class Player:
 
     def step(self, cap: int = 64) -> int:
         safe, mines = self.provable()
-        raft = [{"kind": "reveal", "x": x, "y": y} for x, y in safe]
+        raft: list[dict[str, Any]] = [{"kind": "reveal", "x": x, "y": y} for x, y in safe]
         raft += [{"kind": "flag", "x": x, "y": y} for x, y in mines]
         if not raft:
             fx, fy = self.focus
