@@ -61,6 +61,7 @@ from devil.world import deduce  # noqa: E402
 
 WORLD = "main"
 TIMING = re.compile(r"app;dur=([0-9.]+)")
+CPU = re.compile(r"cpu;dur=([0-9.]+)")
 
 
 # -- processes -------------------------------------------------------------------------
@@ -97,6 +98,7 @@ def postgres() -> Iterator[tuple[str, Path | None]]:
 class Server:
     port: int
     process: subprocess.Popen[bytes]
+    log: Path
 
 
 @contextmanager
@@ -109,9 +111,11 @@ def servers(db_url: str, count: int, streams: int) -> Iterator[list[Server]]:
     }
     started: list[Server] = []
     data = Path(tempfile.mkdtemp(prefix="bench-world-"))
+    data.mkdir(exist_ok=True)
     try:
         for i in range(count):
             port = free_port()
+            log = open(data / f"s{i}.log", "wb")  # noqa: SIM115 - kept open while it runs
             process = subprocess.Popen(
                 [
                     *(sys.executable, "-m", "app.serve", "--port", str(port)),
@@ -121,10 +125,11 @@ def servers(db_url: str, count: int, streams: int) -> Iterator[list[Server]]:
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
+                stderr=log,
                 start_new_session=True,
             )
-            started.append(Server(port, process))
+            log.close()
+            started.append(Server(port, process, data / f"s{i}.log"))
         for server in started:
             wait_up(server)
         yield started
@@ -136,15 +141,18 @@ def servers(db_url: str, count: int, streams: int) -> Iterator[list[Server]]:
                 server.process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(server.process.pid, signal.SIGKILL)
-            if server.process.stderr:
-                server.process.stderr.close()
+            errors = server.log.read_text(errors="replace").strip()
+            if errors:
+                print(
+                    f"--- server on port {server.port} logged:\n{errors[-3000:]}", file=sys.stderr
+                )
 
 
 def wait_up(server: Server) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
-            err = server.process.stderr.read().decode() if server.process.stderr else ""
+            err = server.log.read_text(errors="replace")
             raise SystemExit(f"server exited {server.process.returncode}: {err[-2000:]}")
         try:
             status, *_ = Conn(server.port).call("GET", "/healthz")
@@ -221,6 +229,8 @@ class Conn:
     def __init__(self, port: int):
         self.port = port
         self.http: http.client.HTTPConnection | None = None
+        self.cpu: float | None = None
+        """The last answer's server CPU ms (``Server-Timing: cpu``)."""
 
     def call(
         self, method: str, path: str, body: Any = None, token: str | None = None
@@ -244,8 +254,10 @@ class Conn:
                     raise
                 continue
             elapsed = time.perf_counter() - started
-            timing = TIMING.search(response.headers.get("Server-Timing", ""))
+            header = response.headers.get("Server-Timing", "")
+            timing, cpu = TIMING.search(header), CPU.search(header)
             server = float(timing.group(1)) if timing else None
+            self.cpu = float(cpu.group(1)) if cpu else None
             return response.status, json.loads(raw or b"null"), elapsed, server
         raise AssertionError("unreachable")
 
@@ -271,7 +283,7 @@ class Player:
     rng: random.Random
     focus: tuple[int, int] = (0, 0)
     side: int = 32
-    requests: list[tuple[float, float | None, int]] = field(default_factory=list)
+    requests: list[tuple[float, float | None, int, float | None]] = field(default_factory=list)
     seqs: list[int] = field(default_factory=list)
     errors: int = 0
 
@@ -280,7 +292,7 @@ class Player:
             "POST", f"/api/worlds/{WORLD}/moves", {"moves": raft}, self.token
         )
         assert status == 200, body
-        self.requests.append((elapsed, server, len(raft)))
+        self.requests.append((elapsed, server, len(raft), self.conn.cpu))
         results: list[dict[str, Any]] = body["results"]
         self.seqs.extend(r["seq"] for r in results)
         self.errors += sum(r["outcome"] == "devil" for r in results)
@@ -417,6 +429,11 @@ SIZES_SQL = (
 )
 
 
+def both(times: tuple[list[float], list[float]]) -> str:
+    """``wall p50 / p99; CPU p50 / p99`` in ms."""
+    return f"{pct(times[0])}; CPU {pct(times[1])}"
+
+
 def pct(values: list[float], digits: int = 2) -> str:
     """``p50 / p99``."""
     return f"{percentile(values, 50):.{digits}f} / {percentile(values, 99):.{digits}f}"
@@ -429,14 +446,22 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def reveal_times(player: Player, samples: int) -> list[float]:
-    """Server ms of single reveals of provably safe cells."""
+def reveal_times(
+    player: Player, samples: int, per_opening: int = 40
+) -> tuple[list[float], list[float]]:
+    """Server ms of single reveals of provably safe cells; after ``per_opening`` samples the
+    player drops far away, so the samples come from frontiers of the size a bot's usually
+    is (a judgement's cost grows with the click's component, not with what else is known)."""
     times: list[float] = []
+    cpus: list[float] = []
+    here = 0
     while len(times) < samples:
         safe, _ = player.provable()
-        if not safe:
+        if not safe or here >= per_opening:
             fx, fy = player.focus
-            player.drop(fx + player.rng.randint(-200, 200), fy + player.rng.randint(-200, 200))
+            jump = 100_000 if here >= per_opening else 200
+            here = 0
+            player.drop(fx + player.rng.randint(-jump, jump), fy + player.rng.randint(-jump, jump))
             continue
         for x, y in safe[: samples - len(times)]:
             before = len(player.requests)
@@ -444,8 +469,10 @@ def reveal_times(player: Player, samples: int) -> list[float]:
             server = player.requests[before][1]
             if result["outcome"] == "revealed" and result["cells"] and server is not None:
                 times.append(server)
+                cpus.append(player.conn.cpu or 0.0)
+                here += 1
         player.focus = safe[-1]
-    return times
+    return times, cpus
 
 
 def seed_million(db_url: str, team: str, colour: int) -> int:
@@ -469,15 +496,19 @@ def seed_million(db_url: str, team: str, colour: int) -> int:
     return len(rows) * 4096
 
 
-def view_times(conn: Conn, team: str, colour: int, x0: int, y0: int, samples: int) -> list[float]:
-    times = []
+def view_times(
+    conn: Conn, team: str, colour: int, x0: int, y0: int, samples: int
+) -> tuple[list[float], list[float]]:
+    times: list[float] = []
+    cpus: list[float] = []
     for i in range(samples):
         query = f"colour={colour}&x0={x0 + i % 7}&y0={y0}&width=128&height=128"
         status, body, _, server = conn.call("GET", f"/api/worlds/{WORLD}/teams/{team}/view?{query}")
         assert status == 200, body
         if server is not None:
             times.append(server)
-    return times
+            cpus.append(conn.cpu or 0.0)
+    return times, cpus
 
 
 def notify_commit_cost(db_url: str, n: int) -> tuple[float, float]:
@@ -543,10 +574,10 @@ def main(argv: list[str] | None = None) -> int:
         after = reveal_times(solo, args.samples)
         views_million = view_times(a, "solo", 0, 10_000 * 64 + 100, 10_000 * 64 + 100, 50)
         results += [
-            ("reveal, server ms p50 / p99", f"{pct(before)}  (n={len(before)})"),
-            (f"reveal, team knows {known:,} more cells", f"{pct(after)}  (n={len(after)})"),
-            ("view 128x128 over play, ms p50 / p99", pct(views_play)),
-            ("view 128x128 over 1M cells, ms p50 / p99", pct(views_million)),
+            ("reveal: server ms p50 / p99 (wall; CPU)", f"{both(before)}  n={len(before[0])}"),
+            (f"reveal, team knows {known:,} more", f"{both(after)}  n={len(after[0])}"),
+            ("view 128x128 over play", both(views_play)),
+            ("view 128x128 over 1M known cells", both(views_million)),
         ]
 
         # 3. bots with one watcher per team
@@ -582,7 +613,8 @@ def main(argv: list[str] | None = None) -> int:
         watch.close()
         requests = [r for o in outs for r in o["requests"]]
         seqs = [s for o in outs for s in o["seqs"]]
-        moves = sum(n for *_, n in requests)
+        moves = sum(r[2] for r in requests)
+        cpu_ms = [r[3] for r in requests if r[3] is not None]
         client_ms = [r[0] * 1e3 for r in requests]
         server_ms = [r[1] for r in requests if r[1] is not None]
         # the log: gapless, every acknowledged move once; the watchers: each event once
@@ -624,6 +656,8 @@ def main(argv: list[str] | None = None) -> int:
             ),
             ("bots: raft client ms p50 / p99", pct(client_ms, 1)),
             ("bots: raft server ms p50 / p99", pct(server_ms, 1)),
+            ("bots: raft server CPU ms p50 / p99", pct(cpu_ms, 1)),
+            ("bots: server CPU per move, ms", f"{sum(cpu_ms) / max(moves, 1):.2f}"),
             ("bots: devil errors", str(sum(o["errors"] for o in outs))),
             ("log: gapless / acknowledged missing / dup", f"{gapless} / {missing_ack} / {dup_ack}"),
             ("watchers (1 per team): duplicated / not in log", f"{dup} / {extra}"),

@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -37,15 +37,14 @@ EVENT_KINDS = (*MOVE_KINDS, "colour")
 
 
 def utcnow() -> datetime:
-    from app.store import utcnow as now
-
-    return now()
+    return datetime.now(UTC)
 
 
 def as_utc(value: datetime | None) -> datetime | None:
-    from app.store import as_utc as utc
-
-    return None if value is None else utc(value)
+    """SQLite hands back naive datetimes: they were stored in UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
 
 
 def hash_token(token: str) -> str:
