@@ -31,6 +31,7 @@ from app.notify import get_notifier
 from app.security import client_key
 from app.world import limits
 from app.world.feed import event_stream
+from app.world.records import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists
 from app.world.service import (
     MAX_RAFT,
     MAX_VIEW_SIDE,
@@ -42,7 +43,7 @@ from app.world.service import (
     switch_colour,
     view,
 )
-from app.world.store import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists, WorldStore
+from app.world.store import WorldStore
 from devil.world.cells import MAX_COORD
 
 bp = Blueprint("world_api", __name__)

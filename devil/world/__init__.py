@@ -18,6 +18,7 @@ from devil.world.deduce import Deductions, deduce
 from devil.world.knowledge import Knowledge, MemoryKnowledge
 from devil.world.play import MoveResult, drop, flag, reveal
 from devil.world.rule import InconsistentKnowledge, Witness, WorldVerdict, judge_flag, judge_reveal
+from devil.world.window import WindowTooLarge
 
 __all__ = [
     "MAX_COORD",
@@ -28,6 +29,7 @@ __all__ = [
     "MemoryKnowledge",
     "MoveResult",
     "OutOfWorld",
+    "WindowTooLarge",
     "Witness",
     "WorldVerdict",
     "cell_colour",

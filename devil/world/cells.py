@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TypeAlias
 
 XY: TypeAlias = tuple[int, int]
@@ -41,9 +40,12 @@ def check(x: int, y: int) -> None:
         raise OutOfWorld(x, y)
 
 
-def neighbours(x: int, y: int) -> Iterator[XY]:
+def neighbours(x: int, y: int) -> list[XY]:
     """The up to 8 cells touching ``(x, y)`` that exist (fewer on the world's edge)."""
-    for dx, dy in _STEPS:
-        nx, ny = x + dx, y + dy
-        if -MAX_COORD <= nx <= MAX_COORD and -MAX_COORD <= ny <= MAX_COORD:
-            yield nx, ny
+    if -MAX_COORD < x < MAX_COORD and -MAX_COORD < y < MAX_COORD:
+        return [
+            (x - 1, y - 1), (x, y - 1), (x + 1, y - 1),
+            (x - 1, y), (x + 1, y),
+            (x - 1, y + 1), (x, y + 1), (x + 1, y + 1),
+        ]  # fmt: skip
+    return [(x + dx, y + dy) for dx, dy in _STEPS if inside(x + dx, y + dy)]

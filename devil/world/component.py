@@ -45,6 +45,9 @@ class Component:
     mines: frozenset[XY]
     reads: int
     """How many distinct cells were read from the knowledge."""
+    complete: bool = True
+    """False when ``explore`` stopped at its limit: ``numbers`` are then only the first
+    ones reached (each with all its neighbours), a subset of the component's."""
 
 
 class _Reader:
@@ -62,63 +65,86 @@ class _Reader:
         return sym
 
 
-def explore(knowledge: Knowledge, colour: int, x: int, y: int) -> Component:
+def explore(
+    knowledge: Knowledge, colour: int, x: int, y: int, limit: int | None = None
+) -> Component:
     """The component of ``(x, y)`` on board ``colour``: breadth-first through shared unknowns.
+
+    With a ``limit`` it stops after that many numbers (nearest first) and says so
+    (``complete=False``): a subset of the constraints, enough to *prove* a cell safe or a
+    mine (fewer constraints allow more layouts), never enough for a witness.
 
     Raises ``InconsistentKnowledge`` for a number with more known mines around it than
     its value, or fewer unknown neighbours than it still needs.
     """
-    read = _Reader(knowledge, colour)
-    click = (x, y)
-    click_symbol = read(click)
-    numbers: dict[XY, int] = {}
-    unknown: set[XY] = set()
-    known: set[XY] = set()
-    mines: set[XY] = set()
-    todo: deque[XY] = deque()
+    return Explorer(knowledge, colour, x, y).grow(limit)
 
-    def found(cell: XY) -> None:
-        if cell not in numbers:
-            numbers[cell] = -1  # placeholder until its neighbours are read
-            todo.append(cell)
 
-    if click_symbol == UNKNOWN:
-        unknown.add(click)
-    for n in neighbours(x, y):
-        if read(n) in DIGITS:
-            found(n)
-    while todo:
-        number = todo.popleft()
-        need = int(read(number))
+class Explorer:
+    """``explore`` in steps: ``grow(32)``, then ``grow(512)`` goes on from where it stopped."""
+
+    def __init__(self, knowledge: Knowledge, colour: int, x: int, y: int):
+        self.read = _Reader(knowledge, colour)
+        self.colour = colour
+        self.click = (x, y)
+        self.click_symbol = self.read(self.click)
+        self.numbers: dict[XY, int] = {}
+        self.unknown: set[XY] = set()
+        self.known: set[XY] = set()
+        self.mines: set[XY] = set()
+        self.todo: deque[XY] = deque()
+        self.queued: set[XY] = set()
+        if self.click_symbol == UNKNOWN:
+            self.unknown.add(self.click)
+        self._look_around(self.click)
+
+    def _look_around(self, cell: XY) -> None:
+        """Queue the numbers touching ``cell``."""
+        for n in neighbours(*cell):
+            if n not in self.queued and self.read(n) in DIGITS:
+                self.queued.add(n)
+                self.todo.append(n)
+
+    def _take(self, number: XY) -> None:
+        """Read one number's neighbours: its reduced value, its unknown cells."""
+        read = self.read
+        value = need = int(read(number))
         free = 0
         for n in neighbours(*number):
             sym = read(n)
             if sym == UNKNOWN:
                 free += 1
-                if n not in unknown:
-                    unknown.add(n)
-                    for m in neighbours(*n):
-                        if read(m) in DIGITS:
-                            found(m)
+                if n not in self.unknown:
+                    self.unknown.add(n)
+                    self._look_around(n)
             else:
-                known.add(n)
+                self.known.add(n)
                 if sym == MINE:
-                    mines.add(n)
+                    self.mines.add(n)
                     need -= 1
-        if need < 0 or need > free:
-            raise InconsistentKnowledge(
-                f"the {read(number)} at ({number[0]}, {number[1]}) on board {colour} cannot be "
-                f"satisfied: {need} more mines among {free} unknown neighbours",
-                number,
+        if not 0 <= need <= free:
+            x, y = number
+            why = (
+                f"{value - need} flagged mines around it"
+                if need < 0
+                else f"{need} more mines to place but {free} unknown neighbours"
             )
-        numbers[number] = need
-    known.difference_update(numbers)
-    return Component(
-        click,
-        click_symbol,
-        numbers,
-        frozenset(unknown),
-        frozenset(known),
-        frozenset(mines),
-        len(read.seen),
-    )
+            raise InconsistentKnowledge(
+                f"the {value} at ({x}, {y}) on board {self.colour} has {why}", number
+            )
+        self.numbers[number] = need
+
+    def grow(self, limit: int | None = None) -> Component:
+        """Take numbers until ``limit`` of them (None: all) and describe what was taken."""
+        while self.todo and (limit is None or len(self.numbers) < limit):
+            self._take(self.todo.popleft())
+        return Component(
+            self.click,
+            self.click_symbol,
+            dict(self.numbers),
+            frozenset(self.unknown),
+            frozenset(self.known.difference(self.numbers)),
+            frozenset(self.mines),
+            len(self.read.seen),
+            not self.todo,
+        )

@@ -15,7 +15,7 @@ from typing import Literal
 
 from devil.world.cells import XY, check, inside, neighbours
 from devil.world.knowledge import DIGITS, MINE, SAFE, UNKNOWN, Knowledge
-from devil.world.rule import Witness, judge_flag, judge_reveal
+from devil.world.rule import BudgetSpec, Witness, judge_flag, judge_reveal
 
 Truth = Callable[[int, int], int]
 """The colour of a cell (the server's ``Colouring.colour``)."""
@@ -74,7 +74,13 @@ class _Colours:
 
 
 def reveal(
-    k: Knowledge, truth: Truth, colour: int, x: int, y: int, limit: int = CASCADE_LIMIT
+    k: Knowledge,
+    truth: Truth,
+    colour: int,
+    x: int,
+    y: int,
+    limit: int = CASCADE_LIMIT,
+    budget: BudgetSpec | None = None,
 ) -> MoveResult:
     """Reveal ``(x, y)`` on board ``colour`` if the team's knowledge proves it safe.
 
@@ -85,7 +91,7 @@ def reveal(
     symbol = k.symbol(colour, x, y)
     if symbol in DIGITS:
         return MoveResult("revealed")
-    verdict = judge_reveal(k, colour, x, y)
+    verdict = judge_reveal(k, colour, x, y, budget)
     if not verdict.proved:
         return MoveResult("devil", witness=verdict.witness)
     cells, truncated = _cascade(k, _Colours(truth), colour, (x, y), limit)
@@ -106,7 +112,7 @@ def _cascade(
     if col(start) == colour:
         raise UnsoundKnowledge(f"cell {start} was proved safe on board {colour} but is a mine")
     opened: list[OpenCell] = []
-    queued = {start}
+    seen = {start}  # queued, or known not to open
     todo: deque[XY] = deque([start])
     while todo:
         if len(opened) == limit:
@@ -117,18 +123,19 @@ def _cascade(
         if n:
             continue
         for nb in neighbours(*cell):
-            if nb not in queued and k.symbol(colour, nb[0], nb[1]) in _OPENABLE:
-                queued.add(nb)
-                todo.append(nb)
+            if nb not in seen:
+                seen.add(nb)
+                if k.symbol(colour, nb[0], nb[1]) in _OPENABLE:
+                    todo.append(nb)
     return tuple(opened), False
 
 
-def flag(k: Knowledge, colour: int, x: int, y: int) -> MoveResult:
+def flag(k: Knowledge, colour: int, x: int, y: int, budget: BudgetSpec | None = None) -> MoveResult:
     """Flag ``(x, y)`` as colour ``colour`` if every consistent layout mines it."""
     check(x, y)
     if k.symbol(colour, x, y) == MINE:
         return MoveResult("flagged")
-    verdict = judge_flag(k, colour, x, y)
+    verdict = judge_flag(k, colour, x, y, budget)
     if not verdict.proved:
         return MoveResult("devil", witness=verdict.witness)
     return MoveResult("flagged", ((x, y, MINE),), at=(x, y))

@@ -28,8 +28,10 @@ from devil.world.cells import XY
 from devil.world.component import InconsistentKnowledge
 
 
-class WindowTooLarge(ValueError):
-    """A problem whose bounding rectangle exceeds what the solver accepts."""
+class WindowTooLarge(RuntimeError):
+    """A component whose bounding rectangle exceeds what the solver accepts (more than
+    ``devil.board.MAX_CELLS`` cells: a frontier spanning over 2000 cells each way). Not
+    bad input: like an exhausted budget, the click cannot be judged within the limits."""
 
 
 @dataclass(frozen=True)
