@@ -1,0 +1,101 @@
+"""The proof level of a decided cell, found locally (fast enough for every move of a game).
+
+The level is the one ``devil.proof.prove`` gives (see docs/teaching.md): the size of the
+smallest connected set of revealed numbers that forces the cell, where 1 is one number, 2 two
+numbers, 3 more numbers or cases, and 4 when the total mine count is needed as well. Like the
+hint ladder, the player's flags that the solver confirms count as known mines (a number next
+to one needs one mine fewer among its other cells).
+
+``prove`` builds a whole explanation; annotating a game needs only the level, so this module
+tries the one- and two-number sets around the cell with ``devil.proof.forces`` and decides
+between 3 and 4 by asking whether the numbers alone (the classic rule) decide the cell, which
+the caller answers from a classic analysis. Everything read is within two numbers of the cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from devil.board import Cell
+from devil.position import COVERED, FLAG, ZERO, Position
+from devil.proof import Rule, forces
+
+KnownMine = Callable[[Cell], bool]
+"""Whether a flagged cell is a mine the player may rely on (a confirmed flag)."""
+
+
+class _Rules:
+    """Rules of the numbers near one cell, built on demand (known mines taken out)."""
+
+    def __init__(self, position: Position, known: KnownMine) -> None:
+        self.position = position
+        self.board = position.board
+        self.known = known
+        self._rules: dict[Cell, Rule | None] = {}
+
+    def rule(self, source: Cell) -> Rule | None:
+        if source in self._rules:
+            return self._rules[source]
+        grid = self.position.grid
+        value = grid[source] - ZERO
+        rule: Rule | None = None
+        if 0 <= value <= 8:
+            cells: list[Cell] = []
+            found: list[Cell] = []
+            for n in self.board.neighbours(source):
+                byte = grid[n]
+                if byte == FLAG and self.known(n):
+                    found.append(n)
+                elif byte in (COVERED, FLAG):
+                    cells.append(n)
+            need = value - len(found)
+            if cells and need >= 0:
+                rule = Rule(source, frozenset(cells), need, need, value, len(found), tuple(found))
+        self._rules[source] = rule
+        return rule
+
+    def around(self, cells: frozenset[Cell] | tuple[Cell, ...]) -> list[Rule]:
+        """Rules of the numbers touching any of ``cells`` (each once, in cell order)."""
+        seen: set[Cell] = set()
+        out: list[Rule] = []
+        for c in sorted(cells):
+            for n in self.board.neighbours(c):
+                if n not in seen:
+                    seen.add(n)
+                    r = self.rule(n)
+                    if r is not None:
+                        out.append(r)
+        return out
+
+
+def local_level(position: Position, cell: Cell, mine: bool, known: KnownMine) -> int | None:
+    """1 or 2 when one number or two connected numbers force ``cell`` (a mine when ``mine``,
+    else safe); None when more is needed. The caller has established that the cell is forced."""
+    rules = _Rules(position, known)
+    first = [r for r in rules.around((cell,)) if cell in r.cells]
+    for r in first:
+        if forces([r], cell, mine):
+            return 1
+    for r in first:
+        for other in rules.around(tuple(r.cells)):
+            if other.source != r.source and forces([r, other], cell, mine):
+                return 2
+    return None
+
+
+def proof_level(
+    position: Position,
+    cell: Cell,
+    mine: bool,
+    known: KnownMine,
+    numbers_decide: Callable[[], bool],
+) -> int:
+    """The level of the proof that ``cell`` is a mine (``mine``) or safe, which it is.
+
+    ``numbers_decide()`` answers whether the numbers alone (the classic rule) decide the cell;
+    it is asked only when one or two numbers do not suffice.
+    """
+    level = local_level(position, cell, mine, known)
+    if level is not None:
+        return level
+    return 3 if numbers_decide() else 4
