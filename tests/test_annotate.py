@@ -148,12 +148,8 @@ def test_every_annotation_agrees_with_the_oracle(game: Game) -> None:
         elif note.judgement is Judgement.FATAL:
             assert note.n == len(game.moves) and game.status is Status.LOST
             assert note.opened == ()
-            lost = game.loss
-            assert (
-                lost is not None
-                and verdicts.get(lost, Verdict.SAFE) is not Verdict.SAFE
-                or (note.move.kind is MoveKind.CHORD)
-            )
+            assert game.loss in targets
+            assert verdicts[game.loss] is not Verdict.SAFE or note.move.kind is MoveKind.CHORD
             if note.move.kind is MoveKind.REVEAL:
                 assert (
                     verdicts[cell] is Verdict.MINE
