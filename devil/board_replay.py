@@ -56,21 +56,29 @@ def _cell(board: Board, n: int, move: Move) -> Cell:
     return cell
 
 
-def replay_on_board(
-    board: Board, mines: int, layout: Layout, moves: Iterable[Move]
-) -> Iterator[ReplayStep]:
-    """The steps of ``moves`` played on ``layout`` (the mined cells), in order."""
-    counts = mine_counts(board, layout)
-    nb = neighbours_fn(board)
-    grid = bytearray(Position.covered(board, mines).grid)
-    before = Position(board, bytes(grid), mines)
-    safe_left = board.cell_count - len(layout)
-    over = False
-    for n, move in enumerate(moves, start=1):
+class BoardPlay:
+    """Moves played one by one on a fixed layout (``play``); ``grid`` is what is visible."""
+
+    def __init__(self, board: Board, mines: int, layout: Layout) -> None:
+        self.board = board
+        self.mines = mines
+        self.layout = layout
+        self.counts = mine_counts(board, layout)
+        self.nb = neighbours_fn(board)
+        self.grid = bytearray(Position.covered(board, mines).grid)
+        self.position = Position(board, bytes(self.grid), mines)
+        self.safe_left = board.cell_count - len(layout)
+        self.over = False
+        self.n = 0
+
+    def play(self, move: Move) -> ReplayStep:
+        """Play ``move``; raises ``IllegalMove``/``InvalidMove`` naming it and its number."""
+        n = self.n + 1
         coord = (move.row, move.col)
-        if over:
+        if self.over:
             raise IllegalMove(f"move {n} ({move}): the game is already over", coord)
-        cell = _cell(board, n, move)
+        cell = _cell(self.board, n, move)
+        grid = self.grid
         opened: list[Cell] = []
         lost: Cell | None = None
         if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
@@ -80,20 +88,46 @@ def replay_on_board(
                 _check_reveal(grid, cell, n, move)
                 targets = [cell]
             else:
-                targets = _chord_targets(grid, nb, cell, n, move)
+                targets = _chord_targets(grid, self.nb, cell, n, move)
             for t in targets:
                 if grid[t] != COVERED:
                     continue  # opened by an earlier cascade of this chord
-                if t in layout:
+                if t in self.layout:
                     lost = t
                     break
-                opened.extend(open_cells(grid, counts, nb, t))
-        safe_left -= len(opened)
-        won = lost is None and safe_left == 0
-        over = won or lost is not None
-        after = Position(board, bytes(grid), mines)
-        yield ReplayStep(n, move, before, after, tuple(sorted(opened)), lost, won)
-        before = after
+                opened.extend(open_cells(grid, self.counts, self.nb, t))
+        self.n = n
+        self.safe_left -= len(opened)
+        won = lost is None and self.safe_left == 0
+        self.over = won or lost is not None
+        before = self.position
+        self.position = Position(self.board, bytes(grid), self.mines)
+        return ReplayStep(n, move, before, self.position, tuple(sorted(opened)), lost, won)
+
+    def allows(self, move: Move) -> bool:
+        """Whether ``move`` would be legal now (used to read mouse clicks into moves)."""
+        if self.over:
+            return False
+        try:
+            cell = _cell(self.board, self.n + 1, move)
+            if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
+                _mark(bytearray(self.grid[cell : cell + 1]), 0, 0, move)
+            elif move.kind is MoveKind.REVEAL:
+                _check_reveal(self.grid, cell, 0, move)
+            else:
+                _chord_targets(self.grid, self.nb, cell, 0, move)
+        except (IllegalMove, InvalidMove):
+            return False
+        return True
+
+
+def replay_on_board(
+    board: Board, mines: int, layout: Layout, moves: Iterable[Move]
+) -> Iterator[ReplayStep]:
+    """The steps of ``moves`` played on ``layout`` (the mined cells), in order."""
+    play = BoardPlay(board, mines, layout)
+    for move in moves:
+        yield play.play(move)
 
 
 def _mark(grid: bytearray, cell: Cell, n: int, move: Move) -> None:
