@@ -123,6 +123,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --cell: print why (the fewest numbers that force it, or two layouts)",
     )
+    parser.add_argument(
+        "--annotate",
+        action="store_true",
+        help="FILE is a replay (move list, EVF, AVF): judge every move (docs/annotations.md)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--backend", choices=BACKENDS, default="search")
     parser.add_argument(
@@ -511,6 +516,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
     if isinstance(args, int):
         return args
+    if args.annotate:
+        from devil import annotate_cli
+
+        return annotate_cli.run(args.file, args.format, PROG)
     try:
         position, input_format = _load(args)
         report = analyse(args, position, input_format)
