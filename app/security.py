@@ -25,14 +25,15 @@ import secrets
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, current_app, request, session
+from flask import Flask, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.exceptions import Forbidden
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from app.store import GameRow, get_store, hash_token
+from app.store.records import GameRow, hash_token
+from app.store.setup import get_store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -85,18 +86,6 @@ def can_move(record: GameRow) -> bool:
     return is_owner(record) or token_matches(record, bearer_token())
 
 
-def require_mover(record: GameRow) -> None:
-    """Abort with 403 unless ``can_move(record)``."""
-    if can_move(record):
-        return
-    if bearer_token() is not None:
-        raise Forbidden(f"the bearer token is not valid for game {record.id}")
-    raise Forbidden(
-        f"only the player who created game {record.id} may move: send its token as "
-        "'Authorization: Bearer <token>'"
-    )
-
-
 def require_token(record: GameRow) -> None:
     """Abort with 403 unless the request carries the game's bearer token.
 
@@ -141,11 +130,6 @@ limit_moves = _limited("MOVE_RATE_LIMIT")
 
 limit_creates = _limited("CREATE_RATE_LIMIT")
 """Mark a view as creating a game: limited by ``CREATE_RATE_LIMIT`` per client."""
-
-
-def get_limiter() -> Limiter:
-    limiter: Limiter = current_app.extensions["mine_devil.limiter"]
-    return limiter
 
 
 def _apply_limits(app: Flask, limiter: Limiter) -> None:

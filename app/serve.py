@@ -9,7 +9,7 @@ worker builds its own app with ``create_app`` *after* gevent has monkey-patched 
 (the app is not preloaded), so SQLAlchemy's pool, sqlite3 and psycopg all run under
 the patched ``threading``/``socket``. The master imports as little as it can.
 
-Each worker starts two engine child processes (``app.offload``) for first reveals, whose
+Each worker starts two engine child processes (``app.play.offload``) for first reveals, whose
 no-guess search would otherwise hold the worker's GIL for 10-150 ms; ordinary clicks
 on small boards run inline, moves on big boards in gevent's thread pool.
 
@@ -38,7 +38,7 @@ def default_workers() -> int:
 
     A worker answers an ordinary click in about 1.3 ms of CPU, so one per core keeps
     both cores busy; the heavy first reveals run in each worker's engine child processes
-    (``app.offload``), off the worker's GIL, so more workers are not needed to keep one
+    (``app.play.offload``), off the worker's GIL, so more workers are not needed to keep one
     heavy click from stalling the others. Measured on 2 cores (bench/bench_web.py,
     50 players): 3 workers gave worse tail latency than 2 (more processes than cores)."""
     return max(1, min(4, os.cpu_count() or 1))
@@ -110,7 +110,7 @@ def prepare(data: str) -> Path:
 def migrate() -> None:
     """Bring the configured database to the newest schema (``--migrate-only``)."""
     from app.config import defaults
-    from app.store import Store
+    from app.store.log import Store
 
     store = Store(defaults()["DATABASE_URL"])
     try:
@@ -142,7 +142,7 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
 
 SWITCH_INTERVAL = 0.001
 """Seconds between GIL hand-offs in a worker: engine work on big boards (and replays)
-runs in a thread (see ``app.games.cpu_runner``), and a short interval lets the gevent hub
+runs in a thread (see ``app.play.runner.cpu_runner``), and a short interval lets the gevent hub
 answer cheap requests meanwhile (Python's default is 0.005)."""
 
 

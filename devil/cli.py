@@ -6,8 +6,10 @@ The flags, the output and the exit codes are a contract scripts rely on (see
 How it works, as a pipeline of small steps:
 
 1. ``build_parser`` / ``_parse_args``: the command line (argparse errors exit 2).
-2. ``_load``: the text (a file or ``-`` for stdin), read by ``devil.formats.read_position``.
-3. ``analyse``: the solver's answers, gathered into a :class:`Report`.
+2. ``_load``: the text (a file or ``-`` for stdin, at most :data:`MAX_INPUT_BYTES`), read by
+   ``devil.formats.read`` into a ``Reading`` (the position and how its format was detected).
+3. ``analyse``: the solver's answers and the notes for the user, gathered into a
+   :class:`Report`.
 4. ``SECTIONS``: one small function per part of the output. Each returns a :class:`Section`
    holding its text lines and its JSON fields; ``render_text`` / ``render_json`` put them
    together. To add a part of the output (``--explain``, say): add the flag in
@@ -16,21 +18,26 @@ How it works, as a pipeline of small steps:
 
 Exit codes: 0 success (with ``--cell``: the cell is safe), 1 the ``--cell`` could be a mine,
 2 bad usage or unreadable input, 3 an inconsistent position.
+
+Notes (the format detected when it is not native, a total the classic rule does not use) go
+to stderr as ``devil-check: note: ...``; with ``--format json`` they are the ``notes`` key
+instead, so stderr stays empty on success.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import IO
 
 from devil.analysis import Classification, Layout, Verdict
 from devil.board import Cell, Coord, Topology
 from devil.errors import InconsistentPosition
-from devil.formats import FORMATS, detect_format, read_position
+from devil.formats import FORMATS, MAX_DIGITS, FormatReport, Reading, non_ascii_digit, read
 from devil.position import Position, PositionError
 from devil.rules import Count
 
@@ -47,6 +54,10 @@ EXIT_INCONSISTENT = 3
 
 BACKENDS = ("search", "cpsat")
 
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+"""Largest input read (16 MiB: the biggest board, 4,000,000 cells, in any format, fits).
+A larger file or stdin is refused after reading ``MAX_INPUT_BYTES + 1`` bytes."""
+
 
 class UsageError(Exception):
     """A user error: printed as one line on stderr, exit code 2."""
@@ -55,27 +66,66 @@ class UsageError(Exception):
 # -- command line ---------------------------------------------------------------------------
 
 
-def _cell_arg(text: str) -> Coord:
-    parts = text.split(",")
-    try:
-        row, col = (int(p.strip()) for p in parts)
-    except ValueError:
+_NUMBER = f"(-?[0-9]{{1,{MAX_DIGITS}}})"
+_CELL = re.compile(rf"[ \t]*{_NUMBER}[ \t]*,[ \t]*{_NUMBER}[ \t]*")
+_WHOLE = re.compile(rf"[ \t]*{_NUMBER}[ \t]*")
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut short when long."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
+def _ascii_only(text: str) -> None:
+    digit = non_ascii_digit(text)
+    if digit is not None:
         raise argparse.ArgumentTypeError(
-            f"expected ROW,COL (two whole numbers, zero-based), got {text!r}"
-        ) from None
-    if row < 0 or col < 0:
-        raise argparse.ArgumentTypeError(f"ROW and COL must be >= 0, got {text!r}")
-    return row, col
+            f"{digit} in {_shown(text)} is not an ASCII digit (numbers are written with 0-9 only)"
+        )
+
+
+def _cell_arg(text: str) -> Coord:
+    """``ROW,COL`` in ASCII digits; negative numbers parse (``_target`` says they are off
+    the board, with the board's size)."""
+    _ascii_only(text)
+    match = _CELL.fullmatch(text)
+    if match is None:
+        raise argparse.ArgumentTypeError(
+            f"expected ROW,COL (two whole numbers, zero-based), got {_shown(text)}"
+        )
+    return int(match.group(1)), int(match.group(2))
 
 
 def _mines_arg(text: str) -> int:
-    try:
-        mines = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    _ascii_only(text)
+    match = _WHOLE.fullmatch(text)
+    if match is None:
+        too_long = re.fullmatch(r"[ \t]*-?[0-9]+[ \t]*", text)
+        what = f"a whole number of at most {MAX_DIGITS} digits" if too_long else "a whole number"
+        raise argparse.ArgumentTypeError(f"expected {what}, got {_shown(text)}")
+    mines = int(match.group(1))
     if mines < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {mines}")
     return mines
+
+
+def _glue_negative_values(argv: Sequence[str]) -> list[str]:
+    """``--opt -1,0`` as ``--opt=-1,0``: argparse takes a value starting with ``-`` for an
+    option and answers "expected one argument"; glued, the value reaches the option's own
+    check (``--cell -1,0`` is off the board, ``--mines -1`` must be >= 0)."""
+    out: list[str] = []
+    for arg in argv:
+        option = out[-1] if out else ""
+        if (
+            option.startswith("--")
+            and option != "--"
+            and "=" not in option
+            and re.match(r"-[0-9]", arg)
+        ):
+            out[-1] = f"{out[-1]}={arg}"
+        else:
+            out.append(arg)
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -95,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--cell",
         type=_cell_arg,
         metavar="ROW,COL",
-        help="zero-based cell to ask about; exit 0 if safe, 1 if it could be a mine",
+        help="zero-based cell to ask about; exit 0 if safe, 1 if it could be a mine "
+        "(a certain mine or either)",
     )
     parser.add_argument(
         "--mines",
@@ -146,8 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace | int:
     """The parsed arguments, or the exit code argparse chose (2 on errors, 0 for --help)."""
+    args = _glue_negative_values(sys.argv[1:] if argv is None else argv)
     try:
-        return build_parser().parse_args(argv)
+        return build_parser().parse_args(args)
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
 
@@ -155,36 +207,61 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace | int:
 # -- input ----------------------------------------------------------------------------------
 
 
+def _read_bounded(stream: IO[bytes], name: str) -> bytes:
+    """At most ``MAX_INPUT_BYTES`` from ``stream``: having read one byte more, refuse."""
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        mib = f" ({MAX_INPUT_BYTES // 2**20} MiB)" if MAX_INPUT_BYTES % 2**20 == 0 else ""
+        raise UsageError(
+            f"cannot read {name}: larger than {MAX_INPUT_BYTES} bytes{mib}, "
+            "the most devil-check reads"
+        )
+    return data
+
+
+def _decode(data: bytes, name: str) -> str:
+    """``data`` as UTF-8; an invalid byte is named by its line and column."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = len(data[line_start : exc.start].decode("utf-8", errors="replace")) + 1
+        raise UsageError(
+            f"cannot read {name}: not UTF-8 text "
+            f"(line {line}, column {column}: byte 0x{data[exc.start]:02x})"
+        ) from None
+
+
 def _read_text(path: str) -> tuple[str, str]:
-    """``(display name, text)`` of ``path``; ``-`` is stdin."""
+    """``(display name, text)`` of ``path``; ``-`` is stdin. Bounded by MAX_INPUT_BYTES."""
     if path == "-":
         return "<stdin>", _read_stdin()
     try:
-        return path, Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"cannot read {path}: not UTF-8 text") from None
+        with open(path, "rb") as stream:
+            data = _read_bounded(stream, path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return path, _decode(data, path)
 
 
 def _read_stdin() -> str:
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # a text stream without bytes underneath (tests use StringIO)
-        return sys.stdin.read()
-    try:
-        return bytes(buffer.read()).decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError("cannot read <stdin>: not UTF-8 text") from None
+        text = sys.stdin.read(MAX_INPUT_BYTES + 1)
+        if len(text) > MAX_INPUT_BYTES:
+            raise UsageError(f"cannot read <stdin>: larger than {MAX_INPUT_BYTES} characters")
+        return text
+    return _decode(_read_bounded(buffer, "<stdin>"), "<stdin>")
 
 
-def _load(args: argparse.Namespace) -> tuple[Position, str]:
-    """The position and the name of the format it was read in."""
+def _load(args: argparse.Namespace) -> Reading:
+    """The position, and how its format was detected."""
     name, text = _read_text(args.file)
     topology = Topology(args.topology) if args.topology else None
     fmt = None if args.input_format == "auto" else args.input_format
     try:
-        position = read_position(text, topology, args.mines, fmt)
-        return position, fmt or detect_format(text)
+        return read(text, topology, args.mines, fmt)
     except PositionError as exc:
         raise UsageError(f"{name}: {exc}") from None
 
@@ -205,7 +282,7 @@ def _target(args: argparse.Namespace, position: Position) -> Cell | None:
         return None
     row, col = args.cell
     board = position.board
-    if row >= board.height or col >= board.width:
+    if not (0 <= row < board.height and 0 <= col < board.width):
         raise UsageError(
             f"--cell {row},{col} is off the {board.height}x{board.width} board "
             f"(rows 0-{board.height - 1}, columns 0-{board.width - 1})"
@@ -225,8 +302,6 @@ def _check_backend(backend: str) -> None:
     if backend != "cpsat":
         return
     try:
-        import ortools.sat.python.cp_model  # noqa: F401
-
         import devil.cpsat  # noqa: F401
     except ImportError:
         raise UsageError(
@@ -238,20 +313,42 @@ def _check_backend(backend: str) -> None:
 # -- analysis -------------------------------------------------------------------------------
 
 
+def reading_notes(args: argparse.Namespace, reading: Reading) -> tuple[str, ...]:
+    """What the user should know about how the input was read: the format when it is not
+    native (and why), and a total from the file that the classic rule does not use."""
+    notes = []
+    if reading.report.note is not None:
+        notes.append(reading.report.note)
+    if reading.total_from is not None and args.mines is None and not args.counted:
+        mines = reading.position.mines
+        used = "; it only sets the density behind --probabilities" if args.probabilities else ""
+        notes.append(
+            f"the total of {mines} {'mine' if mines == 1 else 'mines'} ({reading.total_from}) "
+            "changes no verdict: the classic rule ignores the total, add --counted to use it" + used
+        )
+    return tuple(notes)
+
+
 @dataclass(frozen=True)
 class Report:
     """Everything the output sections show: the question and the solver's answers."""
 
     position: Position
     count: Count
-    input_format: str
+    detection: FormatReport
     classification: Classification
     cell: Cell | None = None
     witness_asked: bool = False
     witness: Layout | None = None
     probabilities: Mapping[Cell, float] | None = None
+    notes: tuple[str, ...] = ()
+    """Notes about the input (``reading_notes``): stderr in text mode, ``notes`` in JSON."""
     extra: dict[str, object] = field(default_factory=dict)
     """Room for later sections' data without changing this class."""
+
+    @property
+    def input_format(self) -> str:
+        return self.detection.format
 
     def verdict(self, cell: Cell) -> Verdict:
         return self.classification.verdict(cell)
@@ -284,10 +381,11 @@ def _solver_witness(position: Position, cell: Cell, count: Count, backend: str) 
     return solver.witness(position, cell, True, count)
 
 
-def analyse(args: argparse.Namespace, position: Position, input_format: str) -> Report:
+def analyse(args: argparse.Namespace, reading: Reading) -> Report:
     """Ask the solver what the arguments want. Raises InconsistentPosition, UsageError."""
     from devil import solver
 
+    position = reading.position
     count = _count(args, position)
     cell = _target(args, position)
     _check_backend(args.backend)
@@ -306,12 +404,13 @@ def analyse(args: argparse.Namespace, position: Position, input_format: str) -> 
     return Report(
         position=position,
         count=count,
-        input_format=input_format,
+        detection=reading.report,
         classification=classification,
         cell=cell,
         witness_asked=args.witness,
         witness=witness,
         probabilities=probabilities,
+        notes=reading_notes(args, reading),
         extra=extra,
     )
 
@@ -436,7 +535,7 @@ def section_witness(report: Report) -> Section:
 
 _CELL_TEXT = {
     Verdict.SAFE: "safe (no consistent layout has a mine there)",
-    Verdict.MINE: "could be a mine (every consistent layout has a mine there)",
+    Verdict.MINE: "is a mine (every consistent layout has a mine there)",
     Verdict.EITHER: "could be a mine (some consistent layouts have a mine there, some do not)",
 }
 
@@ -457,7 +556,8 @@ def section_cell(report: Report) -> Section:
 
 def section_explain(report: Report) -> Section:
     """``--explain``: the proof (``devil.proof``) for ``--cell``."""
-    from devil.proof import LEVEL_NAMES, Proof, cell_list, layout_rows
+    from devil.proof import LEVEL_NAMES, Proof
+    from devil.wording import cell_list, layout_rows
 
     proof = report.extra.get("proof")
     if not isinstance(proof, Proof):
@@ -476,9 +576,15 @@ def section_explain(report: Report) -> Section:
     return Section(lines, {"proof": data})
 
 
+def section_input(report: Report) -> Section:
+    """How the input was read (JSON only: text mode prints the notes on stderr)."""
+    return Section([], {"detection": report.detection.to_json(), "notes": list(report.notes)})
+
+
 SECTIONS: list[Callable[[Report], Section]] = [
     section_board,
     section_summary,
+    section_input,
     section_probabilities,
     section_witness,
     section_cell,
@@ -511,6 +617,11 @@ def _error(message: str) -> None:
     print(f"{PROG}: {message}", file=sys.stderr)
 
 
+def _print_notes(notes: Sequence[str]) -> None:
+    for note in notes:
+        _error(f"note: {note}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``devil-check`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
     args = _parse_args(argv)
@@ -521,14 +632,22 @@ def main(argv: list[str] | None = None) -> int:
 
         return annotate_cli.run(args.file, args.format, PROG)
     try:
-        position, input_format = _load(args)
-        report = analyse(args, position, input_format)
+        reading = _load(args)
+    except UsageError as exc:
+        _error(str(exc))
+        return EXIT_USAGE
+    try:
+        report = analyse(args, reading)
     except UsageError as exc:
         _error(str(exc))
         return EXIT_USAGE
     except InconsistentPosition as exc:
+        # the numbers may be impossible only as read: say how, when it was not native
+        _print_notes([reading.report.note] if reading.report.note else [])
         _error(f"inconsistent position: {exc}")
         return EXIT_INCONSISTENT
+    if args.format != "json":
+        _print_notes(report.notes)
     render = render_json if args.format == "json" else render_text
     try:
         sys.stdout.write(render(report))

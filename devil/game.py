@@ -4,10 +4,11 @@ A ``Game`` is a value: ``play(move)`` returns a new ``Game`` and never changes t
 one. Interpreting a click is the caller's job (it yields a ``Move``); executing a move is
 ``Game.play``; the move log plus the parameters *are* the game (``Game.replay``).
 
-The devil rule: a reveal on a cell that could be a mine (under ``rules.count``) loses,
-and the loss carries a witness, a full consistent layout with a mine on that cell.
-Under fair mercy, when no covered cell is provably safe, a click on a cell that could be
-safe redraws the hidden layout among consistent layouts where it is safe.
+The devil rule is ``devil.devil_rule.judge``: a reveal on a cell that could be a mine
+(under ``rules.count``) loses, and the loss carries a witness, a full consistent layout
+with a mine on that cell. Under fair mercy, when no covered cell is provably safe, a click
+on a cell that could be safe redraws the hidden layout among consistent layouts where it is
+safe. ``Game.play`` asks it about every cell a reveal or chord opens after the first.
 
 Speed: each game lineage (a game and everything played from it) shares one
 ``devil.solver.Solver``; the analysis of a position is computed once, lazily, and the
@@ -31,6 +32,7 @@ from typing import Any
 
 from devil.analysis import Layout, Verdict
 from devil.board import MAX_CELLS, Board, BoardError, Cell, Topology
+from devil.devil_rule import Lose, Redraw, judge, move_seed
 from devil.errors import GameOver, IllegalMove, InvalidMove
 from devil.generate import Method, mine_counts, neighbours_fn, no_guess_layout, open_cells
 from devil.generate import draw_layout as _draw_layout
@@ -117,9 +119,9 @@ class GameParams:
         room = board.cell_count - keep
         if mines > room:
             raise ParamsError(
-                f"{mines} mines do not fit on the {height}x{width} board: it has "
-                f"{board.cell_count} cells and the first click keeps up to {keep} free, "
-                f"so at most {room} mines"
+                f"{mines} mines do not fit on the {height}x{width} board: the first click and "
+                f"its neighbours (up to {keep} cells) are always kept free of mines, so its "
+                f"{board.cell_count} cells hold at most {room} mines"
             )
 
     def board(self) -> Board:
@@ -554,7 +556,7 @@ class _Step:
             self.layout = _draw_layout(board, p.mines, board.neighbourhood(cell), rng)
         self.counts = mine_counts(board, self.layout)
 
-    def _analysis(self, cell: Cell) -> tuple[PositionAnalysis, Verdict]:
+    def _analysis(self, cell: Cell) -> PositionAnalysis:
         """An analysis deciding ``cell``: the latest one if it says SAFE, else a fresh one.
 
         Verdicts only sharpen as cells get revealed (every layout consistent with the
@@ -566,13 +568,12 @@ class _Step:
         if verdict is not Verdict.SAFE and self.stale:
             analysis = self.game._shared().analyse(self._position())
             self.analysis, self.stale = analysis, False
-            verdict = analysis.verdict(cell)
-        return analysis, verdict
+        return analysis
 
     def _position(self) -> Position:
         return Position(self.board, bytes(self.grid), self.params.mines)
 
-    # -- the devil rule -----------------------------------------------------------------
+    # -- reveal and chord -----------------------------------------------------------------
 
     def reveal_clicked(self, cell: Cell) -> None:
         where = self.game.position.where(cell)
@@ -620,32 +621,28 @@ class _Step:
                 return
 
     def _judge_and_open(self, cell: Cell, sub: Cell | None) -> None:
-        analysis, verdict = self._analysis(cell)
-        if verdict is Verdict.SAFE:
+        """The devil rule (``devil.devil_rule.judge``) on ``cell``, then open it unless lost.
+
+        ``sub``: the cell a chord is opening (None for a reveal); it seeds the devil's choices
+        together with the game's seed and the move number.
+        """
+        analysis = self._analysis(cell)
+        seed = move_seed(self.params.seed, len(self.game.moves), sub)
+        judgement = judge(analysis, cell, self.params.rules, seed)
+        if isinstance(judgement, Lose):
+            self.status, self.loss, self.witness = Status.LOST, cell, judgement.witness
+            return
+        if isinstance(judgement, Redraw):
+            self.layout = judgement.layout
+            self.counts = mine_counts(self.board, judgement.layout)
+            self.guaranteed = False
+        else:
             assert self.layout is not None
             if cell in self.layout:
                 raise AssertionError(
                     f"devil invariant broken: {self.game.position.where(cell)} is provably "
                     "safe but mined in the hidden layout"
                 )
-        elif (
-            verdict is Verdict.MINE
-            or self.params.rules.mercy is Mercy.STRICT
-            or analysis.any_safe()
-        ):
-            proof = analysis.witness(cell, True)
-            if proof is None:
-                raise AssertionError(f"no witness for a mine at {self.game.position.where(cell)}")
-            self.status, self.loss, self.witness = Status.LOST, cell, proof
-            return
-        else:
-            rng = random.Random(f"mercy/{self.params.seed}/{len(self.game.moves)}/{sub}")
-            layout = analysis.witness(cell, False, rng)
-            if layout is None:
-                raise AssertionError(f"no safe witness at {self.game.position.where(cell)}")
-            self.layout = layout
-            self.counts = mine_counts(self.board, layout)
-            self.guaranteed = False
         self._open(cell)
 
     # -- opening ------------------------------------------------------------------------

@@ -2,15 +2,15 @@
 
 A player who never guesses works from what they already know: the revealed numbers, the mines
 they have found (flags) and the cells they have shown safe. ``Deducer`` keeps that knowledge and
-finds the next *step*: one rule, applied to the fewest numbers that give something, that reveals
-or flags cells. It always takes the lowest level available:
+finds the next *step*: one technique (``TECHNIQUE_NAMES``), applied to the fewest numbers that
+give something, that reveals or flags cells. It always takes the lowest level available:
 
 1. a single number (it already has all its mines: the rest are safe; or it has as many unknown
    cells as missing mines: they are all mines);
 2. two numbers (the subset rule, and its overlap form: the mines one number must put in the
    cells it shares with another);
 3. three or more numbers, or a case analysis (the smallest set of numbers that forces a cell,
-   from ``devil.proof``);
+   from ``devil.bounds``);
 4. the total mine count (counted rule only).
 
 ``deduction_steps`` runs it on a position (for the analysis board: cells shown safe stay covered,
@@ -30,19 +30,10 @@ from typing import Any
 
 from devil.analysis import Layout
 from devil.board import Board, Cell
+from devil.bounds import Bound, BoundGraph, count_mask, mask_counts, smallest_forcing_set, solve
 from devil.position import COVERED, FLAG, ZERO, Position
-from devil.proof import (
-    Rule,
-    RuleGraph,
-    cell_list,
-    count_mask,
-    explain,
-    mask_counts,
-    number_name,
-    smallest_forcing_set,
-    solve,
-)
 from devil.rules import Count, Rules
+from devil.wording import cell_list, explain, number_name
 
 __all__ = [
     "Deducer",
@@ -57,7 +48,7 @@ __all__ = [
     "make_puzzle",
 ]
 
-RULE_NAMES = {
+TECHNIQUE_NAMES = {
     "satisfied": "a satisfied number",
     "all-mines": "a number with no room to spare",
     "subset": "the subset rule",
@@ -69,12 +60,12 @@ RULE_NAMES = {
 
 @dataclass(frozen=True)
 class Step:
-    """One deduction: ``rule`` (a key of ``RULE_NAMES``) at ``level`` applied to ``numbers``
-    (revealed cells) and the mines already found (``known``) shows ``safe`` cells safe and
-    ``mines`` cells mines. ``text``: the reasoning in sentences."""
+    """One deduction: ``technique`` (a key of ``TECHNIQUE_NAMES``) at ``level`` applied to
+    ``numbers`` (revealed cells) and the mines already found (``known``) shows ``safe`` cells
+    safe and ``mines`` cells mines. ``text``: the reasoning in sentences."""
 
     level: int
-    rule: str
+    technique: str
     numbers: tuple[Cell, ...]
     safe: tuple[Cell, ...]
     mines: tuple[Cell, ...]
@@ -82,8 +73,8 @@ class Step:
     known: tuple[Cell, ...] = ()
 
     @property
-    def rule_name(self) -> str:
-        return RULE_NAMES[self.rule]
+    def technique_name(self) -> str:
+        return TECHNIQUE_NAMES[self.technique]
 
     def to_json(self, board: Board) -> dict[str, Any]:
         def coords(cells: Sequence[Cell]) -> list[list[int]]:
@@ -91,8 +82,8 @@ class Step:
 
         return {
             "level": self.level,
-            "rule": self.rule,
-            "rule_name": self.rule_name,
+            "technique": self.technique,
+            "technique_name": self.technique_name,
             "numbers": coords(self.numbers),
             "known": coords(self.known),
             "safe": coords(self.safe),
@@ -120,7 +111,7 @@ class Deducer:
         self._nb: dict[Cell, tuple[Cell, ...]] = {}
         self.active: set[Cell] = {c for c in range(board.size) if ZERO <= self.grid[c] <= ZERO + 8}
         """Revealed numbers that may still touch an unknown cell (the rest are done)."""
-        self._rules: dict[Cell, Rule] = {}
+        self._bounds: dict[Cell, Bound] = {}
         self._dirty: set[Cell] = set(self.active)
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
@@ -145,23 +136,23 @@ class Deducer:
             and cell not in self.known_safe
         )
 
-    def rules(self) -> list[Rule]:
-        """One rule per revealed number with unknown neighbours, known mines taken away.
+    def bounds(self) -> list[Bound]:
+        """One bound per revealed number with unknown neighbours, known mines taken away.
 
-        Rules are cached per number; only numbers next to cells that changed since the last
+        Bounds are cached per number; only numbers next to cells that changed since the last
         call (``touch``) are recomputed.
         """
         for cell in sorted(self._dirty & self.active):
-            rule = self._rule_of(cell)
-            if rule is None:
+            bound = self._bound_of(cell)
+            if bound is None:
                 self.active.discard(cell)
-                self._rules.pop(cell, None)
+                self._bounds.pop(cell, None)
             else:
-                self._rules[cell] = rule
+                self._bounds[cell] = bound
         self._dirty.clear()
-        return [self._rules[c] for c in sorted(self._rules)]
+        return [self._bounds[c] for c in sorted(self._bounds)]
 
-    def _rule_of(self, cell: Cell) -> Rule | None:
+    def _bound_of(self, cell: Cell) -> Bound | None:
         grid, mines, safe = self.grid, self.known_mines, self.known_safe
         value = grid[cell] - ZERO
         cells = []
@@ -175,10 +166,10 @@ class Deducer:
             return None
         need = value - len(known)
         around = tuple(sorted(known))
-        return Rule(cell, frozenset(cells), need, need, value, len(around), around)
+        return Bound(cell, frozenset(cells), need, need, value, len(around), around)
 
     def touch(self, cells: Iterable[Cell]) -> None:
-        """Cells changed (revealed, found safe or a mine): their numbers need new rules."""
+        """Cells changed (revealed, found safe or a mine): their numbers need new bounds."""
         grid = self.grid
         for c in cells:
             if ZERO <= grid[c] <= ZERO + 8:
@@ -202,77 +193,77 @@ class Deducer:
 
     def next_step(self, max_level: int = 4) -> Step | None:
         """The lowest-level step available (None when nothing can be deduced)."""
-        rules = self.rules()
+        bounds = self.bounds()
         finders = (self._single, self._pair, self._several, self._counted)
         for level, finder in enumerate(finders, start=1):
             if level > max_level:
                 break
-            step = finder(rules)
+            step = finder(bounds)
             if step is not None:
                 return step
         return None
 
     def steps_at_level_one(self) -> list[Step]:
         """Every single-number step available now (they never conflict)."""
-        return [s for r in self.rules() if (s := self._single_rule(r)) is not None]
+        return [s for r in self.bounds() if (s := self._single_bound(r)) is not None]
 
-    def _known_around(self, rule: Rule) -> tuple[Cell, ...]:
-        assert rule.source is not None
-        return tuple(sorted(n for n in self.neighbours(rule.source) if n in self.known_mines))
+    def _known_around(self, bound: Bound) -> tuple[Cell, ...]:
+        assert bound.source is not None
+        return tuple(sorted(n for n in self.neighbours(bound.source) if n in self.known_mines))
 
-    def _single(self, rules: Sequence[Rule]) -> Step | None:
-        for rule in rules:
-            step = self._single_rule(rule)
+    def _single(self, bounds: Sequence[Bound]) -> Step | None:
+        for bound in bounds:
+            step = self._single_bound(bound)
             if step is not None:
                 return step
         return None
 
-    def _single_rule(self, rule: Rule) -> Step | None:
-        if rule.exact not in (0, len(rule.cells)):
+    def _single_bound(self, bound: Bound) -> Step | None:
+        if bound.exact not in (0, len(bound.cells)):
             return None
         pos = self.position()
-        assert rule.source is not None
-        name = number_name(pos, rule).capitalize()
-        cells = cell_list(pos, rule.cells)
-        known = self._known_around(rule)
-        if rule.exact == 0:
+        assert bound.source is not None
+        name = number_name(pos, bound).capitalize()
+        cells = cell_list(pos, bound.cells)
+        known = self._known_around(bound)
+        if bound.exact == 0:
             why = (
-                f"{name} already has its {_count_word(rule.value)}, at {cell_list(pos, known)}"
+                f"{name} already has its {_count_word(bound.value)}, at {cell_list(pos, known)}"
                 if known
                 else f"{name} has no mine around it"
             )
-            text = f"{why}, so {cells} {_is_are(len(rule.cells))} safe."
+            text = f"{why}, so {cells} {_is_are(len(bound.cells))} safe."
             return Step(
-                1, "satisfied", (rule.source,), tuple(sorted(rule.cells)), (), (text,), known
+                1, "satisfied", (bound.source,), tuple(sorted(bound.cells)), (), (text,), known
             )
-        if rule.exact == len(rule.cells):
+        if bound.exact == len(bound.cells):
             more = (
-                f" needs {_mines(rule.exact)} more besides {cell_list(pos, known)}"
+                f" needs {_mines(bound.exact)} more besides {cell_list(pos, known)}"
                 if known
-                else f" needs {_mines(rule.exact)}"
+                else f" needs {_mines(bound.exact)}"
             )
             text = (
                 f"{name}{more} and has only {cells} left, so "
-                f"{'it is a mine' if len(rule.cells) == 1 else 'all of them are mines'}."
+                f"{'it is a mine' if len(bound.cells) == 1 else 'all of them are mines'}."
             )
             return Step(
-                1, "all-mines", (rule.source,), (), tuple(sorted(rule.cells)), (text,), known
+                1, "all-mines", (bound.source,), (), tuple(sorted(bound.cells)), (text,), known
             )
         return None
 
-    def _pair(self, rules: Sequence[Rule]) -> Step | None:
-        graph = RuleGraph(rules)
-        for i, a in enumerate(rules):
+    def _pair(self, bounds: Sequence[Bound]) -> Step | None:
+        graph = BoundGraph(bounds)
+        for i, a in enumerate(bounds):
             for j in sorted(graph.adjacent(i)):
                 if j <= i:
                     continue
-                b = rules[j]
+                b = bounds[j]
                 safe, mines = pair_forced(a, b)
                 if safe or mines:
                     return self._pair_step(a, b, safe, mines)
         return None
 
-    def _pair_step(self, a: Rule, b: Rule, safe: set[Cell], mines: set[Cell]) -> Step:
+    def _pair_step(self, a: Bound, b: Bound, safe: set[Cell], mines: set[Cell]) -> Step:
         pos = self.position()
         first = min(safe | mines)
         text = explain(pos, first, first in mines, [a, b])
@@ -290,12 +281,12 @@ class Deducer:
             known,
         )
 
-    def _several(self, rules: Sequence[Rule]) -> Step | None:
-        forced = forced_cells(rules)
+    def _several(self, bounds: Sequence[Bound]) -> Step | None:
+        forced = forced_cells(bounds)
         if not forced:
             return None
-        graph = RuleGraph(rules)
-        best: list[Rule] | None = None
+        graph = BoundGraph(bounds)
+        best: list[Bound] | None = None
         best_cell = -1
         for cell in sorted(forced, key=lambda c: len(graph.touching(c)))[:8]:
             found = smallest_forcing_set(graph, cell, forced[cell])
@@ -322,20 +313,20 @@ class Deducer:
             known,
         )
 
-    def _counted(self, rules: Sequence[Rule]) -> Step | None:
+    def _counted(self, bounds: Sequence[Bound]) -> Step | None:
         if self.count is not Count.COUNTED or self.mines is None:
             return None
         left = self.mines - len(self.known_mines)
         unknown = self.unknown_cells()
-        forced = counted_forced(rules, unknown, left)
+        forced = counted_forced(bounds, unknown, left)
         if not forced:
             return None
         safe = {c for c, m in forced.items() if not m}
         mines = {c for c, m in forced.items() if m}
         pos = self.position()
-        edge = {c for r in rules for c in r.cells}
+        edge = {c for r in bounds for c in r.cells}
         deep = len(unknown) - len(edge)
-        mask = count_mask(rules, {})
+        mask = count_mask(bounds, {})
         totals = mask_counts(mask)
         shown = " or ".join(str(k) for k in totals[:6]) + (" ..." if len(totals) > 6 else "")
         text = [
@@ -351,7 +342,7 @@ class Deducer:
         return Step(
             4,
             "count",
-            tuple(sorted(r.source for r in rules if r.source is not None)),
+            tuple(sorted(r.source for r in bounds if r.source is not None)),
             tuple(sorted(safe)),
             tuple(sorted(mines)),
             tuple(text),
@@ -359,14 +350,14 @@ class Deducer:
         )
 
 
-# -- the rules as functions -----------------------------------------------------------------
+# -- the techniques as functions--------------------------------------------------------------
 
 
-def pair_forced(a: Rule, b: Rule) -> tuple[set[Cell], set[Cell]]:
-    """Cells two exact rules force together: (safe, mines).
+def pair_forced(a: Bound, b: Bound) -> tuple[set[Cell], set[Cell]]:
+    """Cells two exact bounds force together: (safe, mines).
 
     With ``I`` the shared cells, the mines in ``I`` lie between the largest lower bound and the
-    smallest upper bound the two rules give; each rule's own cells then hold its value minus
+    smallest upper bound the two bounds give; each bound's own cells then hold its value minus
     that. A group of cells is forced when its count can only be 0 or only be its size.
     """
     shared = a.cells & b.cells
@@ -378,10 +369,10 @@ def pair_forced(a: Rule, b: Rule) -> tuple[set[Cell], set[Cell]]:
     mines: set[Cell] = set()
     if lo > hi:
         return safe, mines  # inconsistent pair: leave it to the exact steps to report
-    for rule, own in ((a, only_a), (b, only_b)):
+    for bound, own in ((a, only_a), (b, only_b)):
         if not own:
             continue
-        most, least = rule.exact - lo, rule.exact - hi
+        most, least = bound.exact - lo, bound.exact - hi
         if most == 0:
             safe |= own
         elif least == len(own):
@@ -393,20 +384,20 @@ def pair_forced(a: Rule, b: Rule) -> tuple[set[Cell], set[Cell]]:
     return safe, mines
 
 
-def forced_cells(rules: Sequence[Rule]) -> dict[Cell, bool]:
-    """Every cell the rules force (True: a mine), by one exact check per cell and value.
+def forced_cells(bounds: Sequence[Bound]) -> dict[Cell, bool]:
+    """Every cell the bounds force (True: a mine), by one exact check per cell and value.
 
     Every solution found rules out the opposite value for all of its cells at once.
     """
     out: dict[Cell, bool] = {}
-    graph = RuleGraph(rules)
+    graph = BoundGraph(bounds)
     done: set[int] = set()
-    for start in range(len(rules)):
+    for start in range(len(bounds)):
         if start in done:
             continue
         comp_ids = [i for layer in graph.layers_from([start]) for i in layer]
         done.update(comp_ids)
-        comp = [rules[i] for i in comp_ids]
+        comp = [bounds[i] for i in comp_ids]
         first = solve(comp)
         if first is None:
             continue  # inconsistent: nothing sound to say
@@ -424,9 +415,9 @@ def forced_cells(rules: Sequence[Rule]) -> dict[Cell, bool]:
     return out
 
 
-def counted_forced(rules: Sequence[Rule], unknown: Sequence[Cell], left: int) -> dict[Cell, bool]:
-    """Cells forced by the rules together with "exactly ``left`` mines among ``unknown``"."""
-    edge = sorted({c for r in rules for c in r.cells})
+def counted_forced(bounds: Sequence[Bound], unknown: Sequence[Cell], left: int) -> dict[Cell, bool]:
+    """Cells forced by the bounds together with "exactly ``left`` mines among ``unknown``"."""
+    edge = sorted({c for r in bounds for c in r.cells})
     deep = [c for c in unknown if c not in set(edge)]
     n_deep = len(deep)
 
@@ -434,7 +425,7 @@ def counted_forced(rules: Sequence[Rule], unknown: Sequence[Cell], left: int) ->
         return any(deep_lo <= left - k <= deep_hi for k in mask_counts(mask))
 
     out: dict[Cell, bool] = {}
-    base = count_mask(rules, {})
+    base = count_mask(bounds, {})
     if not fits(base, 0, n_deep):
         return out  # inconsistent with the count: nothing sound to say
     if deep:
@@ -445,7 +436,7 @@ def counted_forced(rules: Sequence[Rule], unknown: Sequence[Cell], left: int) ->
             out.update({c: True for c in deep})
     for cell in edge:
         for value in (True, False):
-            if not fits(count_mask(rules, {cell: value}), 0, n_deep):
+            if not fits(count_mask(bounds, {cell: value}), 0, n_deep):
                 out[cell] = not value
     return out
 

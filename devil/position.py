@@ -40,6 +40,13 @@ class PositionError(ValueError):
         self.column = column
 
 
+def _whole_number(text: str, what: str, line: int | None = None) -> int:
+    """``text`` as a whole number >= 0 in ASCII digits 0-9 (no other digits, no sign)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 100):
+        raise PositionError(f"{what} {text!r} is not a whole number >= 0 in ASCII digits", line)
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Constraint:
     """A revealed number: exactly ``mines`` of ``cells`` (its covered neighbours) are mines.
@@ -129,12 +136,7 @@ class Position:
                 key, _, value = line[1:].partition(":")
                 key = key.strip().lower()
                 if key == "mines":
-                    try:
-                        mines = int(value.strip())
-                    except ValueError:
-                        raise PositionError(
-                            f"mines header {value.strip()!r} is not a whole number", number
-                        ) from None
+                    mines = _whole_number(value.strip(), "mines header", number)
                 elif key == "topology" and topology is None:
                     topo = Topology.parse(value)
                 continue
@@ -154,7 +156,7 @@ class Position:
         for opt in options:
             key, _, value = opt.partition("=")
             if key == "mines":
-                mines = int(value)
+                mines = _whole_number(value, "mines option")
             elif key == "topology":
                 topology = Topology.parse(value)
             else:

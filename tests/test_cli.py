@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -81,11 +82,36 @@ EXPECTED = {
 }
 
 
+# The notes on stderr (issue 7): the format when it is not native, and why; a total in the
+# file that the classic rule does not use.
+UNUSED = "changes no verdict: the classic rule ignores the total, add --counted to use it"
+EXPECTED_NOTES = {
+    "native.txt": [f"the total of 2 mines (the '# mines: 2' header on line 2) {UNUSED}"],
+    "codewars.txt": [
+        "read as codewars ('?' covered, cells separated by spaces): board lines hold "
+        "space-separated tokens (line 1, column 2)"
+    ],
+    "jsminesweeper.txt": [
+        "read as jsminesweeper (a WxHxM size line, then 'H' hidden, 'F' or 'M' flagged): the "
+        "first board line is a WxHxM size line '5x3x2' (line 1)",
+        f"the total of 2 mines (the size line on line 1) {UNUSED}",
+    ],
+    "minesweepr.txt": [
+        "read as minesweepr ('x' covered, '.' a revealed 0): board lines use 'x' for covered "
+        "cells (line 1, column 1)"
+    ],
+}
+
+
+def notes_err(name: str) -> str:
+    return "".join(f"devil-check: note: {note}\n" for note in EXPECTED_NOTES[name])
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_board_and_summary_for_each_format(capsys: pytest.CaptureFixture[str], name: str) -> None:
     rows, summary = EXPECTED[name]
     code, out, err = run(capsys, data(name))
-    assert code == 0 and err == ""
+    assert code == 0 and err == notes_err(name)
     assert out == "\n".join([*rows, f"{summary} (classic rule)"]) + "\n"
     assert rows == oracle_board(DATA / name)
 
@@ -116,9 +142,10 @@ def test_input_format_flag_forces_a_reader(
     ("cell", "code", "text"),
     [
         ("0,3", 0, "cell 0,3: safe (no consistent layout has a mine there)"),
-        ("0,2", 1, "cell 0,2: could be a mine (every consistent layout has a mine there)"),
+        # a certain mine "is a mine" (issue 7), the exit code is still 1
+        ("0,2", 1, "cell 0,2: is a mine (every consistent layout has a mine there)"),
         # the flagged cell: flags are marks only, it is asked about like any covered cell
-        ("1,0", 1, "cell 1,0: could be a mine (every consistent layout has a mine there)"),
+        ("1,0", 1, "cell 1,0: is a mine (every consistent layout has a mine there)"),
     ],
 )
 def test_cell_exit_codes(
@@ -142,16 +169,25 @@ def test_cell_either_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     [
         ("3,0", "--cell 3,0 is off the 3x4 board (rows 0-2, columns 0-3)"),
         ("0,4", "--cell 0,4 is off the 3x4 board (rows 0-2, columns 0-3)"),
+        # negative coordinates (issue 8): off the board, not argparse's "expected one argument"
+        ("-1,2", "--cell -1,2 is off the 3x4 board (rows 0-2, columns 0-3)"),
+        ("0,-1", "--cell 0,-1 is off the 3x4 board (rows 0-2, columns 0-3)"),
+        ("0,2", None),
         ("0,0", "--cell 0,0 is a hole: it does not exist"),
         ("1,1", "--cell 1,1 is already revealed (a 2): ask about a covered cell"),
     ],
 )
 def test_cell_not_a_covered_cell(
-    capsys: pytest.CaptureFixture[str], cell: str, message: str
+    capsys: pytest.CaptureFixture[str], cell: str, message: str | None
 ) -> None:
-    code, out, err = run(capsys, data("native.txt"), "--cell", cell)
-    assert code == 2 and out == ""
-    assert err == f"devil-check: {message}\n"
+    # both spellings, "--cell R,C" and "--cell=R,C", reach the same check
+    for argv in (["--cell", cell], [f"--cell={cell}"]):
+        code, out, err = run(capsys, data("native.txt"), *argv)
+        if message is None:  # a covered cell: answered
+            assert code == 1 and out
+            continue
+        assert code == 2 and out == ""
+        assert err == f"devil-check: {message}\n"
 
 
 @pytest.mark.parametrize(
@@ -160,7 +196,18 @@ def test_cell_not_a_covered_cell(
         ("x", "expected ROW,COL (two whole numbers, zero-based), got 'x'"),
         ("1", "expected ROW,COL (two whole numbers, zero-based), got '1'"),
         ("1,2,3", "expected ROW,COL (two whole numbers, zero-based), got '1,2,3'"),
-        ("-1,2", "ROW and COL must be >= 0, got '-1,2'"),
+        ("+1,2", "expected ROW,COL (two whole numbers, zero-based), got '+1,2'"),
+        ("1_0,2", "expected ROW,COL (two whole numbers, zero-based), got '1_0,2'"),
+        (
+            "\u0661,2",
+            "'\u0661' (ARABIC-INDIC DIGIT ONE) in '\u0661,2' is not an ASCII digit "
+            "(numbers are written with 0-9 only)",
+        ),
+        (
+            "1,\uff12",
+            "'\uff12' (FULLWIDTH DIGIT TWO) in '1,\uff12' is not an ASCII digit "
+            "(numbers are written with 0-9 only)",
+        ),
     ],
 )
 def test_bad_cell_syntax(capsys: pytest.CaptureFixture[str], value: str, message: str) -> None:
@@ -211,11 +258,22 @@ def test_counted_without_a_total(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [("-1", "must be >= 0, got -1"), ("many", "expected a whole number, got 'many'")],
+    [
+        ("-1", "must be >= 0, got -1"),
+        ("many", "expected a whole number, got 'many'"),
+        ("1_000", "expected a whole number, got '1_000'"),
+        ("1" * 101, f"expected a whole number of at most 100 digits, got '{'1' * 37}'..."),
+        ("\u0663", "'\u0663' (ARABIC-INDIC DIGIT THREE) in '\u0663' is not an ASCII digit"),
+        ("\uff13", "'\uff13' (FULLWIDTH DIGIT THREE) in '\uff13' is not an ASCII digit"),
+        ("\u00b2", "'\u00b2' (SUPERSCRIPT TWO) in '\u00b2' is not an ASCII digit"),
+    ],
 )
 def test_bad_mines(capsys: pytest.CaptureFixture[str], value: str, message: str) -> None:
     code, _, err = run(capsys, data("native.txt"), f"--mines={value}")
     assert code == 2 and f"argument --mines: {message}" in err
+    if value.startswith("-"):  # "--mines -1" too (issue 8), not "expected one argument"
+        code, _, err = run(capsys, data("native.txt"), "--mines", value)
+        assert code == 2 and f"argument --mines: {message}" in err
 
 
 # -- --witness -------------------------------------------------------------------------------
@@ -494,7 +552,13 @@ def test_binary_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     path = tmp_path / "b.bin"
     path.write_bytes(b"\xff\xfe\x00junk")
     code, _, err = run(capsys, str(path))
-    assert code == 2 and err == f"devil-check: cannot read {path}: not UTF-8 text\n"
+    assert code == 2 and err == (
+        f"devil-check: cannot read {path}: not UTF-8 text (line 1, column 1: byte 0xff)\n"
+    )
+    # the bad byte is named where it is
+    path.write_bytes("# name: \u00e9\n1.\n.".encode() + b"\xe9\xff\n")
+    code, _, err = run(capsys, str(path))
+    assert err.endswith(": not UTF-8 text (line 3, column 2: byte 0xe9)\n")
 
 
 def test_jsminesweeper_header_conflict(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -529,6 +593,229 @@ def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     for flag in ("--cell", "--mines", "--witness", "--probabilities", "--format", "--backend"):
         assert flag in out
+
+
+# -- notes: how the input was read (issue 7) -------------------------------------------------
+
+
+def test_json_carries_the_detection_and_the_notes_and_stderr_stays_empty(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, data("minesweepr.txt"), "--format", "json")
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    assert doc["input_format"] == "minesweepr"
+    assert doc["detection"] == {
+        "format": "minesweepr",
+        "detected": True,
+        "reason": "board lines use 'x' for covered cells (line 1, column 1)",
+        "line": 1,
+        "column": 1,
+        "passed_over": None,
+        "legend": "'x' covered, '.' a revealed 0",
+        "note": EXPECTED_NOTES["minesweepr.txt"][0],
+    }
+    assert doc["notes"] == EXPECTED_NOTES["minesweepr.txt"]
+    _, doc = run_json(capsys, data("native.txt"))
+    assert doc["detection"]["format"] == "native" and doc["detection"]["note"] is None
+    assert doc["notes"] == EXPECTED_NOTES["native.txt"]
+
+
+def test_forced_format_has_no_note(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, data("minesweepr.txt"), "--input-format", "minesweepr")
+    assert code == 0 and err == ""
+    _, doc = run_json(capsys, data("minesweepr.txt"), "--input-format", "minesweepr")
+    assert doc["detection"]["detected"] is False and doc["notes"] == []
+
+
+@pytest.mark.parametrize("rule", [["--counted"], ["--mines", "2"]])
+def test_a_used_total_gets_no_note(capsys: pytest.CaptureFixture[str], rule: list[str]) -> None:
+    code, _, err = run(capsys, data("native.txt"), *rule)
+    assert code == 0 and err == ""
+
+
+def test_the_unused_total_note_says_what_it_still_does(capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, err = run(capsys, data("native.txt"), "--probabilities")
+    assert err == (
+        f"devil-check: note: the total of 2 mines (the '# mines: 2' header on line 2) {UNUSED}"
+        "; it only sets the density behind --probabilities\n"
+    )
+
+
+def test_inconsistent_after_a_detected_format_says_how_it_was_read(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # a Codewars board whose 4 has only 3 neighbours: the note comes first, then the error
+    code, out, err = run_stdin("4 ?\n? ?\n")
+    assert code == 3 and out == ""
+    assert err.splitlines() == [
+        "devil-check: note: read as codewars ('?' covered, cells separated by spaces): board "
+        "lines hold space-separated tokens (line 1, column 2)",
+        "devil-check: inconsistent position: the 4 at row 0, col 0 has only 3 covered neighbours",
+    ]
+
+
+def test_a_stray_x_in_a_native_board_names_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 7: not a silent switch to minesweepr and a baffling "only 0 covered neighbours"
+    code, out, err = run_stdin("# mines: 3\n....\n.21.\n...x\n")
+    assert code == 2 and out == ""
+    assert err == (
+        "devil-check: <stdin>: line 4, column 4: unexpected character 'x' (expected 0-8, '.', "
+        "'?', 'F' or '#'); read as native, not minesweepr ('x' covered, '.' a revealed 0): as "
+        "minesweepr its 2 at line 3, column 2 would have only 0 covered neighbours "
+        "(--input-format minesweepr forces that reading)\n"
+    )
+
+
+def test_a_stray_tab_in_a_native_board_names_it() -> None:
+    code, _, err = run_stdin("1..\n.\t.\n...\n")
+    assert code == 2
+    assert err.startswith(
+        "devil-check: <stdin>: line 2, column 2: unexpected character '\\t' (a tab; expected"
+    )
+
+
+def test_unknown_header_is_an_error_naming_line_and_header() -> None:
+    code, out, err = run_stdin("# name: x\n# mine: 3\n1.\n..\n")
+    assert code == 2 and out == ""
+    assert err.startswith(
+        "devil-check: <stdin>: line 2: unknown header '# mine:' (did you mean 'mines'?): "
+        "the headers are mines, topology;"
+    )
+
+
+# -- bounded input (issue 8) -----------------------------------------------------------------
+
+
+class Endless:
+    """A byte stream that never ends and records how much was asked of it."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def read(self, size: int = -1) -> bytes:
+        assert size >= 0, "an unbounded read of an endless stream"
+        self.asked += size
+        return b"." * size
+
+    def __enter__(self) -> Endless:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def test_stdin_is_read_bounded(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import devil.cli
+
+    stream = Endless()
+    monkeypatch.setattr(devil.cli, "MAX_INPUT_BYTES", 1000)
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=stream))
+    code, out, err = run(capsys, "-")
+    assert code == 2 and out == ""
+    assert err == (
+        "devil-check: cannot read <stdin>: larger than 1000 bytes, the most devil-check reads\n"
+    )
+    assert stream.asked == 1001
+
+
+def test_a_file_is_read_bounded(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import devil.cli
+
+    stream = Endless()
+    monkeypatch.setattr(devil.cli, "open", lambda path, mode: stream, raising=False)
+    code, _, err = run(capsys, "big.txt")
+    assert code == 2
+    assert err == (
+        "devil-check: cannot read big.txt: larger than 16777216 bytes (16 MiB), "
+        "the most devil-check reads\n"
+    )
+    assert stream.asked == 16 * 2**20 + 1
+
+
+def test_a_500_mb_file_is_refused_quickly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "huge.txt"
+    with path.open("wb") as f:
+        f.truncate(500 * 2**20)  # sparse: no disk used
+    code, _, err = run(capsys, str(path))
+    assert code == 2 and "larger than 16777216 bytes (16 MiB)" in err
+
+
+def test_input_at_the_limit_is_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import devil.cli
+
+    text = (DATA / "minesweepr.txt").read_bytes()
+    path = tmp_path / "b.txt"
+    path.write_bytes(text)
+    monkeypatch.setattr(devil.cli, "MAX_INPUT_BYTES", len(text))
+    assert run(capsys, str(path))[0] == 0
+    monkeypatch.setattr(devil.cli, "MAX_INPUT_BYTES", len(text) - 1)
+    assert run(capsys, str(path))[0] == 2
+
+
+def test_console_script_refuses_endless_input() -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    done = subprocess.run([script(), "/dev/zero"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "devil-check: cannot read /dev/zero: larger than 16777216 bytes (16 MiB), "
+        "the most devil-check reads\n"
+    )
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run(
+            [script(), "-"], stdin=zero, capture_output=True, text=True, timeout=60
+        )
+    assert done.returncode == 2 and "cannot read <stdin>: larger than" in done.stderr
+
+
+# -- arguments: negative values reach their own checks (issue 8) -----------------------------
+
+
+def test_negative_values_are_glued_to_their_option() -> None:
+    from devil.cli import _glue_negative_values
+
+    assert _glue_negative_values(["f", "--cell", "-1,0", "--mines", "-3"]) == [
+        "f",
+        "--cell=-1,0",
+        "--mines=-3",
+    ]
+    # only values that start like a negative number, never after '--' or 'opt=value'
+    assert _glue_negative_values(["--cell=1,2", "-", "--", "-1.txt", "--cell", "-x"]) == [
+        "--cell=1,2",
+        "-",
+        "--",
+        "-1.txt",
+        "--cell",
+        "-x",
+    ]
+
+
+@given(st.integers(-50, 50), st.integers(-50, 50), st.booleans())
+def test_any_cell_gets_an_answer_or_a_message_naming_it(row: int, col: int, glued: bool) -> None:
+    # native.txt is 3x4: every --cell is answered, or refused with its own coordinates
+    argv = [f"--cell={row},{col}"] if glued else ["--cell", f"{row},{col}"]
+    text = (DATA / "native.txt").read_text()
+    code, out, err = run_stdin(text, *argv)
+    if 0 <= row < 3 and 0 <= col < 4:
+        assert code in (0, 1, 2)
+        if code == 2:
+            assert err == f"devil-check: --cell {row},{col} is a hole: it does not exist\n" or (
+                f"--cell {row},{col} is already revealed" in err
+            )
+        return
+    assert code == 2 and out == ""
+    assert err == (
+        f"devil-check: --cell {row},{col} is off the 3x4 board (rows 0-2, columns 0-3)\n"
+    )
 
 
 # -- the shared sample positions against their truth files -----------------------------------
@@ -573,7 +860,7 @@ def test_console_script_cell_exit_code() -> None:
         [script(), data("native.txt"), "--cell", "0,2"], capture_output=True, text=True
     )
     assert done.returncode == 1
-    assert done.stdout.splitlines()[-1].startswith("cell 0,2: could be a mine")
+    assert done.stdout.splitlines()[-1].startswith("cell 0,2: is a mine")
     done = subprocess.run(
         [script(), data("native.txt"), "--cell", "0,3"], capture_output=True, text=True
     )
@@ -592,9 +879,11 @@ def test_console_script_stdin_json_and_errors() -> None:
     done = subprocess.run([script(), "-"], input="1?\nzz\n", capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "line 2, column 1: unexpected character 'z'" in done.stderr
-    done = subprocess.run([script(), "-"], input=b"\xff\xfe1?", capture_output=True)
-    assert done.returncode == 2
-    assert done.stderr == b"devil-check: cannot read <stdin>: not UTF-8 text\n"
+    raw = subprocess.run([script(), "-"], input=b"\xff\xfe1?", capture_output=True)
+    assert raw.returncode == 2
+    assert raw.stderr == (
+        b"devil-check: cannot read <stdin>: not UTF-8 text (line 1, column 1: byte 0xff)\n"
+    )
 
 
 # -- end to end on random positions, against the oracle --------------------------------------

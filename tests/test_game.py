@@ -121,6 +121,18 @@ def test_params_reject_bad_values_by_name(kwargs: dict[str, object], message: st
         GameParams(**kwargs)  # type: ignore[arg-type]
 
 
+def test_too_many_mines_explains_the_first_click_safe_zone() -> None:
+    # issue 7: "mines out of range" must say why: the first click and its neighbours stay free
+    with pytest.raises(ParamsError) as info:
+        GameParams(height=9, width=9, mines=73)
+    assert str(info.value) == (
+        "73 mines do not fit on the 9x9 board: the first click and its neighbours (up to 9 "
+        "cells) are always kept free of mines, so its 81 cells hold at most 72 mines"
+    )
+    with pytest.raises(ParamsError, match=r"neighbours \(up to 7 cells\).*at most 18 mines"):
+        GameParams(height=5, width=5, topology=Topology.HEX, mines=19)
+
+
 def test_params_round_trip_through_a_dict() -> None:
     p = GameParams(
         8, 10, 12, Topology.HEX, frozenset({3, 17}), Rules(Count.COUNTED, Mercy.FAIR), False, 77

@@ -22,10 +22,11 @@ from hypothesis import strategies as st
 from devil import oracle
 from devil.analysis import Verdict
 from devil.board import Board, Cell, Topology
+from devil.bounds import Bound
 from devil.errors import InconsistentPosition, InvalidMove
 from devil.levels import Deducer, board_level, deduction_steps, grade, pair_forced
 from devil.position import Position
-from devil.proof import Proof, Rule, prove
+from devil.proof import Proof, prove
 from devil.rules import Count
 from tests.strategies import Scenario, profile, scenarios
 
@@ -309,10 +310,10 @@ def test_proofs_with_known_mines_check_out(scenario: Scenario, data: st.DataObje
 
 
 def test_pair_rule_closed_form() -> None:
-    a = Rule(0, frozenset({10, 11}), 1, 1, value=1)
-    b = Rule(1, frozenset({10, 11, 12}), 2, 2, value=2)
+    a = Bound(0, frozenset({10, 11}), 1, 1, value=1)
+    b = Bound(1, frozenset({10, 11, 12}), 2, 2, value=2)
     assert pair_forced(a, b) == (set(), {12})
-    c = Rule(2, frozenset({11, 12}), 1, 1, value=1)
+    c = Bound(2, frozenset({11, 12}), 1, 1, value=1)
     assert pair_forced(b, c) == (set(), {10})
 
 
@@ -342,7 +343,7 @@ def test_deduction_steps_are_sound_and_complete(scenario: Scenario, count: Count
         assert all(truth.verdict(c) is Verdict.MINE for c in step.mines)
         assert all(c in mines for c in step.known), "a step used a mine not yet found"
         assert 1 <= step.level <= (4 if count is Count.COUNTED else 3)
-        assert step.level != 4 or step.rule == "count"
+        assert step.level != 4 or step.technique == "count"
         assert step.text
         safe |= set(step.safe)
         mines |= set(step.mines)
@@ -413,7 +414,7 @@ def test_deducer_reads_flags_as_covered() -> None:
     position = Position.from_line("121/FFF")
     deducer = Deducer(position.board, position.grid, None, Count.CLASSIC)
     assert deducer.known_mines == set()
-    assert len(deducer.rules()) == 3
+    assert len(deducer.bounds()) == 3
 
 
 # -- devil-check --explain ------------------------------------------------------------------
@@ -590,7 +591,7 @@ _AMONG_ITS = re.compile(
     re.IGNORECASE,
 )
 _TRIED = re.compile(r"the (?P<k>\d+) (?P<word>covered|undecided) cells these numbers touch")
-_STEP_COUNT = re.compile(r"among the \d+ undecided cells they touch")
+_STEP_COUNT = re.compile(r"among the \d+ undecided cells they touch,")  # a step, not _NEARBY
 _NUMBER = re.compile(rf"\bthe (\d) at {NAME}", re.IGNORECASE)
 
 

@@ -7,7 +7,8 @@ with ``script_location`` pointing here) opens its own connection.
 from alembic import context
 from sqlalchemy import Connection
 
-from app.store import make_engine, metadata
+from app.store.database import make_engine
+from app.store.schema import metadata
 
 
 def run(connection: Connection) -> None:

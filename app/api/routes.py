@@ -1,0 +1,126 @@
+"""The JSON API for bots and tools (mounted at ``/api``).
+
+``POST /api/games``                       201 ``{"id", "token", "state"}``
+``GET  /api/games/<id>``                  200 ``state``
+``POST /api/games/<id>/reveal|flag|unflag|chord``  JSON ``{"row", "col"}``,
+                                          ``Authorization: Bearer <token>``: 200 ``state``
+``GET  /api/games/<id>/moves``            200 ``{"id", "moves": [{"seq", "kind", "row", "col",
+                                          "at"}]}``
+``GET  /api/games/<id>/replay/<n>``       200 ``state`` after the first n moves
+
+``state`` is ``{"id", "width", "height", "mines", "topology", "count", "mercy",
+"no_guess", "status", "moves", "board"}``; once the game has ended it adds
+``layout`` (rows, ``*`` = mine), and when lost ``witness`` and ``loss`` [row, col].
+
+Errors are always JSON ``{"error": "..."}``: 400 bad input (the message names the
+field), 403 wrong or missing token, 404 unknown game, 409 illegal move or game over,
+413 body too large, 429 rate limited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from app.api.state import game_state, move_log
+from app.errors import InputError
+from app.play.moves import click_from_json
+from app.play.params import API_MAX_SIDE, BROWSER_MAX_SIDE, parse_params
+from app.play.setup import get_service
+from app.security import current_owner, limit_creates, limit_moves, require_token
+
+bp = Blueprint("api", __name__)
+
+
+def _body(optional: bool = False) -> dict[str, Any]:
+    """The request's JSON object; InputError naming ``body`` otherwise."""
+    if not request.get_data(cache=True):
+        if optional:
+            return {}
+        raise InputError("body", 'the request body must be a JSON object like {"row": 0, "col": 0}')
+    data = request.get_json(force=True, silent=True)
+    if not isinstance(data, dict):
+        raise InputError("body", "the request body must be a JSON object")
+    return data
+
+
+@bp.post("/games")
+@limit_creates
+def create() -> ResponseReturnValue:
+    params = parse_params(_body(optional=True), max_side=API_MAX_SIDE)
+    # A browser that already owns games and calls the API owns this one too.
+    created = get_service().create(params, owner=current_owner())
+    state = game_state(created.id, created.loaded.game)
+    response = jsonify({"id": created.id, "token": created.token, "state": state})
+    response.status_code = 201
+    response.headers["Location"] = f"/api/games/{created.id}"
+    return response
+
+
+@bp.get("/games/<game_id>")
+def show(game_id: str) -> ResponseReturnValue:
+    return jsonify(game_state(game_id, get_service().load(game_id).game))
+
+
+def _move(game_id: str, action: str) -> ResponseReturnValue:
+    """Hop 1 of a click: check the token, parse the body (once), then ``GameService.play``.
+
+    The game's row (token hash, params) comes from memory after the first request, and
+    ``play`` checks its cached state against the log when it appends: one transaction."""
+    service = get_service()
+    record = service.record(game_id)
+    require_token(record)
+    click = click_from_json(action, _body(), service.params(record))
+    _, after = service.play(game_id, click)
+    return jsonify(game_state(game_id, after.game))
+
+
+@bp.post("/games/<game_id>/reveal")
+@limit_moves
+def reveal(game_id: str) -> ResponseReturnValue:
+    return _move(game_id, "reveal")
+
+
+@bp.post("/games/<game_id>/flag")
+@limit_moves
+def flag(game_id: str) -> ResponseReturnValue:
+    """Toggles: flags a covered cell, unflags a flagged one."""
+    return _move(game_id, "flag")
+
+
+@bp.post("/games/<game_id>/unflag")
+@limit_moves
+def unflag(game_id: str) -> ResponseReturnValue:
+    return _move(game_id, "unflag")
+
+
+@bp.post("/games/<game_id>/chord")
+@limit_moves
+def chord(game_id: str) -> ResponseReturnValue:
+    return _move(game_id, "chord")
+
+
+@bp.get("/games/<game_id>/moves")
+def moves(game_id: str) -> ResponseReturnValue:
+    return jsonify({"id": game_id, "moves": move_log(get_service().events(game_id))})
+
+
+@bp.get("/games/<game_id>/replay/<int:n>")
+def replay(game_id: str, n: int) -> ResponseReturnValue:
+    return jsonify(game_state(game_id, get_service().replay(game_id, n)))
+
+
+@bp.get("/limits")
+def limits() -> ResponseReturnValue:
+    """The explicit limits clients must respect."""
+    return jsonify(
+        {
+            "api_max_side": API_MAX_SIDE,
+            "browser_max_side": BROWSER_MAX_SIDE,
+            "max_body_bytes": current_app.config["MAX_CONTENT_LENGTH"],
+            "move_rate_limit": current_app.config["MOVE_RATE_LIMIT"],
+            "create_rate_limit": current_app.config["CREATE_RATE_LIMIT"],
+        }
+    )

@@ -1,0 +1,168 @@
+"""The web layer's errors and the one set of handlers that turns every error into a response.
+
+Raise these (or let the engine's ``MoveError``\\ s through) anywhere in a view; nothing else
+catches them:
+
+============================  ======  ===================================================
+error                          status  notes
+============================  ======  ===================================================
+``InputError``                 400     ``.field`` names the bad input (JSON: ``field``)
+``devil.errors.InvalidMove``   400     a move the engine cannot read
+``UnknownGame``                404
+``UnknownMove``                404     a replay step the log does not have
+``devil.errors.IllegalMove``   409     ``GameOver`` included; ``.coord`` is the cell
+``OperationalError``           503     the database is down or busy
+``HTTPException``              its own (403 watchers, 413 body, 429 rate limit...)
+============================  ======  ===================================================
+
+How it is shown depends on who asked: under ``/api`` a JSON ``{"error": ...}``; an htmx
+request gets a toast (``_toast.html``, swapped out of band, nothing else changes); a page
+request gets the site's error page (``error.html``). Server failures (database down, a bug)
+outside the API are plain text: the page templates may be what failed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from devil.errors import GameOver, IllegalMove, InvalidMove
+
+
+class InputError(ValueError):
+    """A request the server cannot act on; ``field`` names the bad input (HTTP 400)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+class UnknownGame(LookupError):
+    """No game has this id (HTTP 404)."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"game {game_id!r} does not exist")
+        self.game_id = game_id
+
+
+class UnknownMove(LookupError):
+    """A replay asked for a move number the log does not have (HTTP 404)."""
+
+
+TITLES = {400: "That did not work", 403: "Watching only", 404: "No such game",
+          409: "Not now", 429: "Slow down"}  # fmt: skip
+"""The error page's heading by status."""
+
+
+def is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def wants_json() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def respond(
+    code: int, message: str, *, page: str | None = None, title: str | None = None, **extra: Any
+) -> ResponseReturnValue:
+    """The error as the client wants it: JSON (``message`` and ``extra``), a toast, a page.
+
+    ``page`` is what the HTML answers say instead of ``message`` (the JSON API speaks to
+    programs, the pages to players)."""
+    if wants_json():
+        return jsonify({"error": message, **extra}), code
+    text = message if page is None else page
+    if is_htmx():
+        return render_template("_toast.html", message=text), code
+    heading = title or TITLES.get(code, "Something went wrong")
+    return render_template("error.html", code=code, title=heading, message=text), code
+
+
+def server_error(code: int, message: str) -> ResponseReturnValue:
+    """A server-side failure: JSON under ``/api``, else plain text (the page templates may be
+    what failed)."""
+    if wants_json():
+        return jsonify({"error": message}), code
+    return Response(message + "\n", status=code, mimetype="text/plain")
+
+
+def refusal(exc: IllegalMove) -> str:
+    """A refused move in the player's words. The engine's message quotes the move first
+    (``reveal 3 4: the cell at row 3, col 4 is flagged``): the player knows what they
+    clicked, so the page keeps the reason only."""
+    if isinstance(exc, GameOver):
+        return "This game is over: start a new one or watch its replay."
+    _, _, reason = str(exc).partition(": ")
+    reason = reason or str(exc)
+    return reason[:1].upper() + reason[1:] + "."
+
+
+def http_message(exc: HTTPException) -> tuple[str, str]:
+    """(the API's message, the page's message) for an HTTP error."""
+    code = exc.code or 500
+    message = exc.description or exc.name
+    page = message
+    if code == 413:
+        message = (
+            f"the request body is larger than {current_app.config['MAX_CONTENT_LENGTH']} bytes"
+        )
+    elif code == 429:
+        message = f"rate limit exceeded ({exc.description}): slow down"
+        page = "Too many clicks too fast: wait a moment."
+    elif code == 405:
+        message = f"method {request.method} is not allowed on {request.path}"
+    elif code == 404:
+        message = f"no such endpoint: {request.path}"
+    elif code == 400 and "CSRF" in message:
+        page = "Your page is out of date (its security token expired): reload it and try again."
+    return message, page
+
+
+def register(app: Flask) -> None:
+    """The app's only error handlers."""
+
+    @app.errorhandler(InputError)
+    def bad_input(exc: InputError) -> ResponseReturnValue:
+        return respond(400, str(exc), field=exc.field)
+
+    @app.errorhandler(InvalidMove)
+    def unreadable_move(exc: InvalidMove) -> ResponseReturnValue:
+        return respond(400, str(exc))
+
+    @app.errorhandler(UnknownGame)
+    def unknown_game(exc: UnknownGame) -> ResponseReturnValue:
+        return respond(404, str(exc), page=f"There is no game with the id {exc.game_id} here.")
+
+    @app.errorhandler(UnknownMove)
+    def unknown_move(exc: UnknownMove) -> ResponseReturnValue:
+        return respond(404, str(exc), title="No such move")
+
+    @app.errorhandler(IllegalMove)
+    def illegal_move(exc: IllegalMove) -> ResponseReturnValue:
+        return respond(409, str(exc), page=refusal(exc))
+
+    @app.errorhandler(OperationalError)
+    def database_unavailable(exc: OperationalError) -> ResponseReturnValue:
+        app.logger.error("database error: %s", exc)
+        return server_error(503, "the database is unavailable or busy: try again shortly")
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> ResponseReturnValue:
+        code = exc.code or 500
+        if not wants_json():
+            if code >= 500 or request.blueprint is None:
+                return exc
+            _, page = http_message(exc)
+            return respond(code, page)
+        response = exc.get_response()
+        response.set_data(jsonify({"error": http_message(exc)[0]}).get_data())
+        response.mimetype = "application/json"
+        return response
+
+    @app.errorhandler(InternalServerError)
+    def internal(exc: InternalServerError) -> ResponseReturnValue:
+        return server_error(500, "internal server error")

@@ -1,0 +1,1 @@
+"""Live updates of a game: the Server-Sent Events stream watchers subscribe to (``routes``)."""

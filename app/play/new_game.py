@@ -1,0 +1,121 @@
+"""The new-game form of the home page: presets, board shapes, what the form sends back on an
+error, and the game parameters it asks for."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC
+from typing import Any
+
+from app.errors import InputError
+from app.play.params import BROWSER_MAX_SIDE, PRESETS, parse_params
+from app.play.view import PRESET_TITLES, game_title, plural
+from app.store.records import GameRow
+from devil.game import GameParams
+
+TOPOLOGIES = (
+    ("square", "Square", "8 neighbours"),
+    ("torus", "Torus", "the edges wrap around"),
+    ("hex", "Hexagons", "6 neighbours"),
+    ("holes", "Square with holes", "gaps in the board"),
+)
+
+DEFAULT_FORM: dict[str, Any] = {
+    "preset": "beginner", "width": 9, "height": 9, "mines": 10, "topology": "square",
+    "count": "classic", "mercy": "strict", "no_guess": True, "seed": "",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    title: str
+    width: int
+    height: int
+    mines: int
+
+
+def presets() -> list[Preset]:
+    out = [Preset(n, PRESET_TITLES[n], w, h, m) for n, (h, w, m) in PRESETS.items()]
+    return [*out, Preset("custom", "Custom", 0, 0, 0)]
+
+
+@dataclass(frozen=True)
+class RecentView:
+    id: str
+    title: str
+    status: str
+    detail: str
+
+
+def recent_view(row: GameRow) -> RecentView:
+    params = GameParams.from_dict(dict(row.params))
+    when = row.created_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    detail = f"{plural(row.moves, 'move')} · {when}"
+    return RecentView(row.id, game_title(params), row.status, detail)
+
+
+def hole_pattern(height: int, width: int) -> list[list[int]]:
+    """The holes of a "square with holes" board: 2x2 gaps spread evenly (about one per 7x7)."""
+
+    def starts(length: int) -> list[int]:
+        if length < 5:
+            return []
+        blocks = max(1, (length + 1) // 7)
+        spacing = length / blocks
+        return [int(spacing * i + spacing / 2) - 1 for i in range(blocks)]
+
+    return [
+        [r + dr, c + dc]
+        for r in starts(height)
+        for c in starts(width)
+        for dr in (0, 1)
+        for dc in (0, 1)
+    ]
+
+
+def form_fields(form: Mapping[str, str]) -> dict[str, Any]:
+    """The new-game form as the echo shown back on an error (strings as typed)."""
+    return {
+        "preset": form.get("preset", "custom"),
+        "width": form.get("width", ""),
+        "height": form.get("height", ""),
+        "mines": form.get("mines", ""),
+        "topology": form.get("topology", "square"),
+        "count": form.get("count", "classic"),
+        "mercy": form.get("mercy", "strict"),
+        "no_guess": form.get("no_guess") == "on",
+        "seed": form.get("seed", ""),
+    }
+
+
+def params_from_form(form: Mapping[str, str]) -> GameParams:
+    """Game parameters from the new-game form (raises InputError naming the field)."""
+    data: dict[str, Any] = {
+        "count": form.get("count", "classic"),
+        "mercy": form.get("mercy", "strict"),
+        "no_guess": "on" if form.get("no_guess") == "on" else "off",
+        "seed": form.get("seed", ""),
+    }
+    preset = (form.get("preset") or "custom").strip().lower()
+    if preset == "custom":
+        for key in ("width", "height", "mines"):
+            data[key] = form.get(key, "")
+        for key in ("width", "height"):
+            if not str(data[key]).strip():
+                raise InputError(key, f"{key} is missing: give a size for a custom board")
+    elif preset in PRESETS:
+        data["preset"] = preset
+    else:
+        choices = ", ".join(PRESETS)
+        raise InputError("preset", f"preset must be one of {choices} or custom, not {preset!r}")
+    topology = (form.get("topology") or "square").strip().lower()
+    if topology == "holes":
+        plain = parse_params({**data, "topology": "square"}, max_side=BROWSER_MAX_SIDE)
+        data["topology"] = "square"
+        data["holes"] = hole_pattern(plain.height, plain.width)
+        data["seed"] = plain.seed
+    else:
+        data["topology"] = topology
+    return parse_params(data, max_side=BROWSER_MAX_SIDE)

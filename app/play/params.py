@@ -1,0 +1,114 @@
+"""Game parameters from a request (JSON body or form fields), with the size limits and presets."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from app.errors import InputError
+from app.fields import bounded, choice, present, true_or_false
+from devil.board import Board, BoardError, Topology
+from devil.game import GameParams, ParamsError
+from devil.rules import Count, Mercy, Rules
+
+BROWSER_MAX_SIDE = 200
+"""Largest width or height of a game created from the web page."""
+
+API_MAX_SIDE = 1000
+"""Largest width or height of a game created through the JSON API."""
+
+PRESETS: dict[str, tuple[int, int, int]] = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (16, 30, 99),
+}
+"""name -> (height, width, mines)."""
+
+DEFAULT_HEIGHT, DEFAULT_WIDTH, DEFAULT_MINES = PRESETS["expert"]
+DEFAULT_DENSITY = DEFAULT_MINES / (DEFAULT_HEIGHT * DEFAULT_WIDTH)
+MAX_SEED = 2**63 - 1
+
+
+def _holes(value: Any, height: int, width: int) -> frozenset[int]:
+    if not isinstance(value, list):
+        raise InputError("holes", "holes must be a list of [row, col] pairs")
+    cells = set()
+    for i, pair in enumerate(value):
+        if not (isinstance(pair, list | tuple) and len(pair) == 2):
+            raise InputError("holes", f"holes[{i}] must be a [row, col] pair, not {pair!r}")
+        row = bounded(pair[0], f"holes[{i}] row", 0, height - 1)
+        col = bounded(pair[1], f"holes[{i}] col", 0, width - 1)
+        cells.add(row * width + col)
+    return frozenset(cells)
+
+
+def max_mines(board: Board) -> int:
+    """Most mines a board can take: the first click keeps itself and its neighbours free."""
+    keep = 7 if board.topology is Topology.HEX else 9
+    return max(0, board.cell_count - min(keep, board.cell_count))
+
+
+def parse_params(data: Mapping[str, Any], max_side: int = API_MAX_SIDE) -> GameParams:
+    """Game parameters from JSON or form fields, all optional.
+
+    Fields: ``preset`` (beginner/intermediate/expert), ``width``, ``height``, ``mines``
+    (default: the preset's, or expert's density), ``topology`` (square/torus/hex),
+    ``holes`` (list of [row, col]), ``count`` (classic/counted), ``mercy``
+    (strict/fair), ``no_guess`` (default true), ``seed`` (default random, secret).
+    """
+    if not isinstance(data, Mapping):
+        raise InputError("body", "the game parameters must be a JSON object")
+    height, width, mines = DEFAULT_HEIGHT, DEFAULT_WIDTH, DEFAULT_MINES
+    preset_given = present(data, "preset")
+    if preset_given:
+        height, width, mines = PRESETS[choice(data["preset"], "preset", PRESETS)]
+    sized = present(data, "width") or present(data, "height")
+    if present(data, "width"):
+        width = bounded(data["width"], "width", 1, max_side)
+    if present(data, "height"):
+        height = bounded(data["height"], "height", 1, max_side)
+    topology = Topology.SQUARE
+    if present(data, "topology"):
+        topology = Topology(choice(data["topology"], "topology", (t.value for t in Topology)))
+    holes: frozenset[int] = frozenset()
+    if data.get("holes") not in (None, ""):
+        holes = _holes(data["holes"], height, width)
+    try:
+        board = Board(height, width, topology, holes)
+    except BoardError as exc:
+        raise InputError("width", str(exc)) from None
+    limit = max_mines(board)
+    if present(data, "mines"):
+        mines = bounded(data["mines"], "mines", 0, limit)
+    elif sized and not preset_given:
+        mines = min(limit, max(1, round(board.cell_count * DEFAULT_DENSITY)))
+    if mines > limit:
+        raise InputError(
+            "mines",
+            f"mines {mines} is too many for a {height}x{width} board: at most {limit}",
+        )
+    count = Count.CLASSIC
+    if present(data, "count"):
+        count = Count(choice(data["count"], "count", (c.value for c in Count)))
+    mercy = Mercy.STRICT
+    if present(data, "mercy"):
+        mercy = Mercy(choice(data["mercy"], "mercy", (m.value for m in Mercy)))
+    no_guess = true_or_false(data["no_guess"], "no_guess") if "no_guess" in data else True
+    if present(data, "seed"):
+        seed = bounded(data["seed"], "seed", 0, MAX_SEED)
+    else:
+        seed = secrets.randbelow(MAX_SEED)
+    try:
+        return GameParams(
+            height=height,
+            width=width,
+            mines=mines,
+            topology=topology,
+            holes=holes,
+            rules=Rules(count, mercy),
+            no_guess=no_guess,
+            seed=seed,
+        )
+    except ParamsError as exc:
+        raise InputError("params", str(exc)) from None

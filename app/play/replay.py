@@ -1,0 +1,71 @@
+"""Replays: the board after move ``n`` of a game, with its caption and step links."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.errors import InputError, UnknownMove
+from app.play.board import BoardView, board_view
+from app.play.loaded import LoadedGame
+from app.play.service import GameService
+from app.play.view import ending_of, plural
+from devil.game import Game, Move, MoveKind, Status
+
+
+@dataclass(frozen=True)
+class ReplayView:
+    """The board after move ``n`` of ``total``, with the step targets (None when disabled)."""
+
+    game_id: str
+    n: int
+    total: int
+    board: BoardView
+    caption: str
+    label: str
+
+    @property
+    def steps(self) -> tuple[tuple[str, int | None, str], ...]:
+        n, total = self.n, self.total
+        return (
+            ("\u00ab First", 0 if n > 0 else None, "Before the first move"),
+            ("\u2039 Back", n - 1 if n > 0 else None, "One move back"),
+            ("Next \u203a", n + 1 if n < total else None, "One move forward"),
+            ("Last \u00bb", total if n < total else None, "After the last move"),
+        )
+
+
+def move_text(game: Game, move: Move) -> str:
+    verb = {MoveKind.REVEAL: "open", MoveKind.FLAG: "flag", MoveKind.UNFLAG: "unflag",
+            MoveKind.CHORD: "chord"}[move.kind]  # fmt: skip
+    position = game.position
+    return f"{verb} {position.where(position.board.cell(move.row, move.col))}"
+
+
+def move_number(text: str) -> int:
+    """The replay's ``n`` as an integer (400 naming the text when it is not one)."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise InputError("n", f"n must be a move number, not {text!r}") from None
+
+
+def check_move_number(n: int, total: int) -> None:
+    """404 for a move the game's log does not have."""
+    if not 0 <= n <= total:
+        raise UnknownMove(f"move {n} does not exist: this game has {plural(total, 'move')}")
+
+
+def replay_view(service: GameService, loaded: LoadedGame, n: int) -> ReplayView:
+    total = loaded.moves
+    check_move_number(n, total)
+    game = loaded.game if n == total else service.replay(loaded.id, n)
+    ending = ending_of(loaded.game, show_loss=n == total)
+    board = board_view(game.position, interactive=False, ending=ending)
+    if n == 0:
+        caption = "Before the first move."
+    else:
+        caption = f"Move {n} of {total}: {move_text(loaded.game, loaded.game.moves[n - 1])}."
+    if n == total and loaded.game.status is not Status.PLAYING:
+        caption += f" The game was {loaded.game.status.value}."
+    label = f"The board after move {n} of {total}"
+    return ReplayView(loaded.id, n, total, board, caption, label)

@@ -1,0 +1,37 @@
+"""The game service as a Flask extension: one ``GameService`` per app, ``flask
+rebuild-summaries``."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+
+from app.play.runner import cpu_runner, engine_offload
+from app.play.service import GameService
+from app.store.setup import get_store
+
+
+def get_service() -> GameService:
+    """The current app's game service."""
+    service: GameService = current_app.extensions["mine_devil.games"]
+    return service
+
+
+def init_app(app: Flask) -> None:
+    """The service over the app's store (call after ``app.store.setup.init_app``)."""
+    app.extensions["mine_devil.games"] = GameService(
+        get_store(app),
+        int(app.config.get("GAME_CACHE_SIZE", 128)),
+        cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))),
+        engine_offload(app),
+    )
+    app.cli.add_command(rebuild_summaries_command)
+
+
+@click.command("rebuild-summaries")
+@with_appcontext
+def rebuild_summaries_command() -> None:
+    """Recompute every game's derived columns (status, moves, last_seq) from its log."""
+    count = get_service().rebuild_summaries()
+    click.echo(f"Rebuilt the summaries of {count} games from their logs.")

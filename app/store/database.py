@@ -1,0 +1,55 @@
+"""SQLAlchemy engines with the per-dialect settings the store relies on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import Connection, Engine
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    """WAL, busy timeout and foreign keys on every connection; transactions we begin.
+
+    pysqlite's own transaction handling is switched off (``isolation_level = None``)
+    so that ``BEGIN`` is emitted here: ``BEGIN IMMEDIATE`` when the connection asks for
+    it with ``execution_options(sqlite_begin="IMMEDIATE")``, nothing for ``"NONE"``
+    (single-statement reads run in autocommit: each statement sees one snapshot), plain
+    ``BEGIN`` otherwise.
+    """
+
+    @sa_event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout = 30000")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @sa_event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+        if mode != "NONE":
+            conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url`` with the per-dialect settings the store relies on."""
+    parsed = sa.make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(
+            parsed,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_size=8,
+            max_overflow=24,
+        )
+        _configure_sqlite(engine)
+        return engine
+    return sa.create_engine(parsed, pool_pre_ping=True, pool_size=5, max_overflow=20)

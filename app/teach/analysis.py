@@ -1,0 +1,219 @@
+"""The analysis board's model: verdicts, probabilities, the selected cell's proof, the
+deduction stepper, drawing, and the links of the page."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import url_for
+
+from app.teach.facts import ids, level_text
+from app.teach.grid import ARow, grid_rows, layout_grid
+from app.teach.query import analyse_url, position_param
+from devil import solver
+from devil.analysis import Verdict
+from devil.board import Cell
+from devil.errors import InconsistentPosition
+from devil.levels import Step, deduction_steps
+from devil.position import COVERED, FLAG, HOLE, ZERO, Position
+from devil.proof import Proof, prove
+from devil.rules import Count
+
+MAX_STEPS = 500
+"""The deduction stepper stops after this many steps."""
+
+
+DEFAULT_POSITION = (
+    "11001.11./.1001111./11000012./0000001../01110012./12.10002./1.210002./11211002./"
+    "001.1001.;mines=10"
+)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything ``analyse.html`` shows."""
+
+    position: Position
+    line: str
+    count: str
+    rows: tuple[ARow, ...]
+    board_classes: str
+    summary: dict[str, int]
+    error: str | None = None
+    selected: str | None = None
+    proof: Proof | None = None
+    proof_steps: tuple[str, ...] = ()
+    proof_level: str = ""
+    layouts: tuple[tuple[ARow, ...], tuple[ARow, ...]] | None = None
+    steps_total: int = 0
+    step: int = 0
+    step_view: Step | None = None
+    step_text: tuple[str, ...] = ()
+    step_rule: str = ""
+    level: int = 0
+    draw: bool = False
+    highlight: dict[str, list[str]] = field(default_factory=dict)
+    links: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def highlight_json(self) -> str:
+        return json.dumps(self.highlight, sort_keys=True)
+
+    @property
+    def param(self) -> tuple[str, str]:
+        """The position as the URL carries it: ``("p", line)`` or ``("z", compressed)``."""
+        return position_param(self.line)
+
+
+_CYCLE = {COVERED: ZERO, FLAG: ZERO, ZERO + 8: HOLE, HOLE: COVERED}
+
+
+def cycled(position: Position, cell: Cell) -> Position:
+    """Drawing: covered -> 0 -> 1 ... 8 -> hole -> covered."""
+    byte = position.grid[cell]
+    nxt = _CYCLE.get(byte, byte + 1)
+    rows = position.with_cells({cell: nxt}).rows()
+    return Position.from_rows(rows, position.board.topology, position.mines)
+
+
+def analysis_of(
+    position: Position,
+    count: Count,
+    selected: Cell | None,
+    step: int,
+    draw: bool,
+) -> Analysis:
+    board = position.board
+    line = position.line
+    error = None
+    verdicts: Mapping[Cell, Verdict] = {}
+    probs: Mapping[Cell, float] = {}
+    if count is Count.COUNTED and position.mines is None:
+        error = "The counted rule needs the total number of mines: set it below."
+        count = Count.CLASSIC
+    try:
+        verdicts = solver.classify(position, count).verdicts
+        probs = solver.probabilities(position, count)
+    except InconsistentPosition as exc:
+        error = "No layout of mines fits this position: " + str(exc) + "."
+    summary = {
+        "covered": sum(1 for _ in position.covered_cells()),
+        "safe": sum(1 for v in verdicts.values() if v is Verdict.SAFE),
+        "mine": sum(1 for v in verdicts.values() if v is Verdict.MINE),
+        "either": sum(1 for v in verdicts.values() if v is Verdict.EITHER),
+    }
+    steps: list[Step] = []
+    if error is None and not draw:
+        steps = list(deduction_steps(position, count, limit=MAX_STEPS))
+    step = max(0, min(step, len(steps)))
+    known_mines: set[Cell] = set()
+    known_safe: set[Cell] = set()
+    for s in steps[: max(0, step - 1)]:
+        known_mines.update(s.mines)
+        known_safe.update(s.safe)
+    current = steps[step - 1] if step else None
+    highlight: dict[str, list[str]] = {}
+    proof = None
+    layouts = None
+    if error is None and selected is not None and position.is_covered(selected) and not draw:
+        proof = prove(position, selected, count)
+        if proof.layouts is not None:
+            with_mine, without = proof.layouts
+            layouts = (
+                layout_grid(position, with_mine, "l0-"),
+                layout_grid(position, without, "l1-"),
+            )
+        highlight["hl-number"] = ids(board, proof.numbers, "a-")
+        highlight["hl-target"] = ids(board, [selected], "a-")
+    if current is not None:
+        highlight["hl-number"] = ids(board, current.numbers, "a-")
+        highlight["hl-known"] = ids(board, current.known, "a-")
+        highlight["hl-new-safe"] = ids(board, current.safe, "a-")
+        highlight["hl-new-mine"] = ids(board, current.mines, "a-")
+
+    def classes_of(cell: Cell) -> str:
+        out = []
+        v = verdicts.get(cell)
+        if v is not None and not draw:
+            out.append(f"v-{v.value}")
+        if cell in known_mines:
+            out.append("known-mine")
+        if cell in known_safe:
+            out.append("known-safe")
+        if cell == selected:
+            out.append("selected")
+        return " ".join(out)
+
+    def action_of(cell: Cell) -> str | None:
+        """Cells are buttons of one GET form (``p`` and the rest ride in hidden fields), so a
+        100x100 board does not repeat its ``p`` in 10,000 links."""
+        if draw:
+            return "toggle"
+        return "cell" if position.is_covered(cell) else None
+
+    def tip_of(cell: Cell) -> str:
+        p = probs.get(cell)
+        v = verdicts.get(cell)
+        if p is None or v is None or draw:
+            return ""
+        return f"{v.value}, mine probability {_percent(p)}"
+
+    rows, board_classes = grid_rows(position, classes_of, lambda c: None, tip_of, "a-", action_of)
+    where: dict[str, Any] = dict([position_param(line)])
+    links = {
+        "share": analyse_url(line, count),
+        "text": url_for("teach.export_text", **where),
+        "svg": url_for("teach.export_svg", count=count.value, **where),
+        "draw": analyse_url(line, count, draw=1),
+        "done": analyse_url(line, count),
+        "first": analyse_url(line, count, step=1) if steps else "",
+        "back": analyse_url(line, count, step=step - 1) if step > 1 else "",
+        "clear": analyse_url(line, count) if step else "",
+        "forward": analyse_url(line, count, step=step + 1) if step < len(steps) else "",
+        "last": analyse_url(line, count, step=len(steps)) if steps else "",
+    }
+    sel = None if selected is None else position.where(selected)
+    return Analysis(
+        position=position,
+        line=line,
+        count=count.value,
+        rows=rows,
+        board_classes=board_classes,
+        summary=summary,
+        error=error,
+        selected=sel,
+        proof=proof,
+        proof_steps=proof.steps if proof else (),
+        proof_level=level_text(proof.level) if proof else "",
+        layouts=layouts,
+        steps_total=len(steps),
+        step=step,
+        step_view=current,
+        step_text=current.text if current else (),
+        step_rule=current.technique_name if current else "",
+        level=max((s.level for s in steps), default=0),
+        draw=draw,
+        highlight=highlight,
+        links=links,
+    )
+
+
+def _percent(p: float) -> str:
+    if 0 < p < 0.01:
+        return "<1%"
+    if 0.99 < p < 1:
+        return ">99%"
+    return f"{round(p * 100)}%"
+
+
+@dataclass(frozen=True)
+class PasteForm:
+    """The paste form as the player left it, and what was wrong with it (empty: nothing)."""
+
+    text: str = ""
+    topology: str = ""
+    mines: str = ""
+    error: str = ""

@@ -1,0 +1,323 @@
+"""Nothing sent before a game ends reveals where the mines are.
+
+Two checks, over every GET route the app has (API, HTML pages and fragments, teaching
+pages: found through ``app.url_map``, so routes added later are covered too):
+
+1. Scan: play whole games, keep every response (body and headers) sent before the end,
+   and look in them for the hidden layout in any obvious serialization, the numbers
+   under the covered cells, and the seed.
+2. Twins: two games whose visible history is the same but whose hidden layouts differ
+   must get byte-identical responses (after replacing ids, tokens and times).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.routing import Rule
+
+from app.play.service import GameService
+from app.security import ensure_owner
+from devil.game import Game, GameParams, Move, Status
+from tests.conftest import Api, safe_unflagged
+
+SEED_BASE = 7_340_000_000_000  # long seeds: an accidental match in a page is impossible
+ID_ARGS = re.compile(r"(^|_)id$|^game$|^gid$")
+NUMBER_ARGS = {"n", "seq", "move", "k", "step", "number"}
+SKIP_ENDPOINTS = {"static"}
+
+
+@pytest.fixture
+def leak_app(make_app) -> Flask:
+    app: Flask = make_app(WTF_CSRF_ENABLED=False)
+
+    @app.get("/test-only/claim")
+    def claim() -> str:
+        return ensure_owner()
+
+    return app
+
+
+def service(app: Flask) -> GameService:
+    games: GameService = app.extensions["mine_devil.games"]
+    return games
+
+
+def hidden(app: Flask, game_id: str) -> Game:
+    return service(app).load(game_id).game
+
+
+# -- collecting every response ---------------------------------------------------------
+
+
+def get_rules(app: Flask) -> list[Rule]:
+    rules = []
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint in SKIP_ENDPOINTS or rule.rule.startswith("/test-only"):
+            continue
+        if "GET" not in (rule.methods or set()):
+            continue
+        rules.append(rule)
+    return rules
+
+
+def fill(rule: Rule, game_id: str, moves: int) -> Iterator[str]:
+    """URLs for ``rule`` about this game (every move number for number arguments)."""
+    args = rule.arguments
+    if not args:
+        if rule.rule.startswith("/api/games") or rule.rule == "/healthz":
+            yield rule.rule
+        else:  # pages without arguments: with the game's id as every usual query
+            yield rule.rule
+            yield f"{rule.rule}?id={game_id}&game={game_id}&since=0&n={moves}"
+        return
+    values: dict[str, list[Any]] = {}
+    for name in args:
+        if ID_ARGS.search(name):
+            values[name] = [game_id]
+        elif name in NUMBER_ARGS:
+            values[name] = sorted({0, max(0, moves - 1), moves})
+        else:
+            return  # an argument we cannot fill
+    names = list(values)
+
+    def build(i: int, chosen: dict[str, Any]) -> Iterator[str]:
+        if i == len(names):
+            path = rule.build(chosen, append_unknown=False)[1]
+            yield path
+            yield f"{path}?since=0"
+            yield f"{path}?since={max(0, moves - 1)}"
+            yield f"{path}?n={moves}"
+            return
+        for v in values[names[i]]:
+            yield from build(i + 1, {**chosen, names[i]: v})
+
+    yield from build(0, {})
+
+
+def about_the_game(rule: Rule) -> bool:
+    """Routes that take a game id, and the home page (this browser's recent games)."""
+    return rule.rule == "/" or any(ID_ARGS.search(name) for name in rule.arguments)
+
+
+def snapshot(
+    app: Flask, clients: list[FlaskClient], game_id: str, moves: int, only_game: bool = False
+) -> list[Any]:
+    """Every GET response about the game, for each client, plain and as htmx.
+
+    ``only_game``: skip pages that do not take a game (e.g. a random puzzle)."""
+    out = []
+    for rule in get_rules(app):
+        if only_game and not about_the_game(rule):
+            continue
+        for url in fill(rule, game_id, moves):
+            for who, client in enumerate(clients):
+                for htmx in (False, True):
+                    headers = {"HX-Request": "true"} if htmx else {}
+                    response = client.get(url, headers=headers)
+                    out.append((url, who, htmx, response))
+    return out
+
+
+def flatten(response: Any) -> str:
+    headers = "\n".join(f"{k}: {v}" for k, v in response.headers.items())
+    return f"{response.status}\n{headers}\n\n{response.get_data(as_text=True)}"
+
+
+# -- playing through both the API and the HTML routes ----------------------------------
+
+
+def html_move_url(app: Flask, game_id: str) -> str | None:
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "views.move" and "POST" in (rule.methods or set()):
+            args = {name: game_id for name in rule.arguments}
+            return rule.build(args, append_unknown=False)[1]
+    return None
+
+
+def move(app: Flask, client: FlaskClient, game: dict[str, Any], kind: str, r: int, c: int,
+         via_html: bool) -> Any:  # fmt: skip
+    url = html_move_url(app, game["id"]) if via_html else None
+    if url is not None:
+        return client.post(
+            url, data={"kind": kind, "at": f"{r},{c}"}, headers={"HX-Request": "true"}
+        )
+    return client.post(
+        f"/api/games/{game['id']}/{kind}",
+        json={"row": r, "col": c},
+        headers={"Authorization": f"Bearer {game['token']}"},
+    )
+
+
+# -- 1. scanning a whole game ----------------------------------------------------------
+
+
+def secret_forms(game: Game) -> list[str]:
+    """The hidden layout written in every way a careless page might write it."""
+    assert game.layout is not None
+    board = game.position.board
+    mines = sorted(game.layout)
+    coords = [list(board.coord(c)) for c in mines]
+    rows = [
+        "".join("*" if r * board.width + c in game.layout else "." for c in range(board.width))
+        for r in range(board.height)
+    ]
+    solution = "".join(
+        "*" if cell in game.layout else str(sum(n in game.layout for n in board.neighbours(cell)))
+        for cell in range(board.size)
+    )
+    forms = [
+        json.dumps(mines),
+        json.dumps(coords),
+        json.dumps(rows),
+        ",".join(map(str, mines)),
+        " ".join(map(str, mines)),
+        "/".join(rows),
+        "\n".join(rows),
+        solution,
+        "/".join(solution[i : i + board.width] for i in range(0, board.size, board.width)),
+        str(game.params.seed),
+    ]
+    forms += [f'data-mine="{x}"' for x in ("1", "true")]
+    forms += ['class="mine"', "class='mine'"]
+    return forms
+
+
+def test_a_whole_game_never_shows_its_mines(leak_app: Flask) -> None:
+    owner = leak_app.test_client()
+    owner.get("/test-only/claim")
+    watcher = leak_app.test_client()
+    api = Api(owner)
+    seed = SEED_BASE + 1
+    created = owner.post("/api/games", json={"width": 8, "height": 8, "mines": 10, "seed": seed})
+    game = created.get_json()
+    sent: list[Any] = [("create", 0, False, created)]
+    sent += snapshot(leak_app, [owner, watcher], game["id"], 0)
+    state = game["state"]
+    first = True
+    step = 0
+    while state["status"] == "playing":
+        if first:
+            target, first = (0, 0), False
+        else:
+            target = safe_unflagged(state)[0]
+        # flag and unflag a covered cell between reveals: marks must not leak either
+        response = move(leak_app, owner, game, "reveal", *target, via_html=step % 2 == 1)
+        assert response.status_code == 200, response.get_data(as_text=True)
+        state = api.state(game["id"])
+        if state["status"] != "playing":
+            break  # this response ended the game: it may show the mines
+        sent.append(("move", 0, True, response))
+        sent += snapshot(leak_app, [owner, watcher], game["id"], state["moves"])
+        step += 1
+    assert state["status"] == "won"
+    final = hidden(leak_app, game["id"])
+    forms = secret_forms(final)
+    before_end = [flatten(r) for *_, r in sent]
+    assert len(before_end) > 50
+    for text in before_end:
+        for form in forms:
+            assert form not in text, f"a response before the end contains {form!r}"
+    # and after the end the layout *is* shown, so the scan would have found it
+    after = api.state(game["id"])
+    assert after["layout"] == json.loads(forms[2])
+
+
+# -- 2. twins: same visible history, different hidden layouts --------------------------
+
+
+def twin_seeds(params: dict[str, Any], first: tuple[int, int]) -> tuple[int, int]:
+    seen: dict[bytes, tuple[int, frozenset[int] | None]] = {}
+    for seed in range(SEED_BASE, SEED_BASE + 5000):
+        game = Game.replay(GameParams(seed=seed, **params), [Move.reveal(*first)])
+        if game.status is not Status.PLAYING:
+            continue
+        key = game.position.grid
+        if key in seen and seen[key][1] != game.layout:
+            return seen[key][0], seed
+        seen.setdefault(key, (seed, game.layout))
+    pytest.fail("no two seeds give the same opening with different layouts")
+
+
+def normalise(text: str, ids: dict[str, str]) -> str:
+    for value, name in ids.items():
+        text = text.replace(value, name)
+    text = re.sub(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?", "<time>", text)
+    text = re.sub(r'data-(start|end)="[^"]*"', r'data-\1="<t>"', text)
+    text = re.sub(r'(class="clock-text">)[^<]*<', r"\1<t><", text)
+    text = re.sub(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{10,}", "<csrf>", text)
+    text = re.sub(r" at 0x[0-9a-f]+", " at <address>", text)  # a repr() in a page
+    headers = r"Date|Set-Cookie|Content-Length|Server-Timing|X-RateLimit-[A-Za-z]+"
+    text = re.sub(rf"(?im)^({headers}): .*$", "", text)
+    return text
+
+
+def test_twin_games_get_identical_responses_until_the_end(leak_app: Flask) -> None:
+    params = {"height": 8, "width": 8, "mines": 10, "no_guess": True}
+    first = (0, 0)
+    seeds = twin_seeds(params, first)
+    owners, watchers, games = [], [], []
+    for seed in seeds:
+        owner = leak_app.test_client()
+        owner.get("/test-only/claim")
+        owners.append(owner)
+        watchers.append(leak_app.test_client())
+        games.append(
+            owner.post(
+                "/api/games",
+                json={"width": 8, "height": 8, "mines": 10, "no_guess": True, "seed": seed},
+            ).get_json()
+        )
+    ids = [{g["id"]: "<id>", g["token"]: "<token>"} for g in games]
+
+    def compare(label: str, pair: list[Any]) -> None:
+        a, b = (normalise(flatten(r), i) for r, i in zip(pair, ids, strict=True))
+        assert a == b, f"{label}: the twins' responses differ"
+
+    def compare_everything() -> None:
+        moves = Api(owners[0]).state(games[0]["id"])["moves"]
+        shots = [
+            snapshot(leak_app, [owners[i], watchers[i]], games[i]["id"], moves, only_game=True)
+            for i in (0, 1)
+        ]
+        assert len(shots[0]) == len(shots[1]) > 10
+        for (url, who, htmx, ra), (_, _, _, rb) in zip(*shots, strict=True):
+            compare(f"GET {url} client {who} htmx={htmx}", [ra, rb])
+
+    def both(kind: str, r: int, c: int, via_html: bool) -> None:
+        responses = [move(leak_app, owners[i], games[i], kind, r, c, via_html) for i in (0, 1)]
+        compare(f"{kind} {r} {c} html={via_html}", responses)
+
+    compare_everything()
+    both("reveal", *first, via_html=False)
+    layouts = [hidden(leak_app, g["id"]).layout for g in games]
+    assert layouts[0] != layouts[1]
+    compare_everything()
+    state = Api(owners[0]).state(games[0]["id"])
+    covered = [
+        (r, c) for r, row in enumerate(state["board"]) for c, ch in enumerate(row) if ch == "."
+    ]
+    both("flag", *covered[0], via_html=False)
+    both("flag", *covered[1], via_html=True)
+    both("unflag", *covered[0], via_html=False)
+    compare_everything()
+    # refused requests must not differ either
+    both("reveal", *first, via_html=False)  # already revealed: 409
+    both("chord", *covered[2], via_html=True)  # not a number
+    both("reveal", 99, 0, via_html=False)  # off the board: 400
+    both("reveal", *covered[1], via_html=True)  # flagged
+    # a safe reveal that shows the same numbers in both games keeps them twins
+    games_now = [hidden(leak_app, g["id"]) for g in games]
+    for cell in safe_unflagged(Api(owners[0]).state(games[0]["id"])):
+        after = [g.play(Move.reveal(*cell)) for g in games_now]
+        if after[0].position == after[1].position and after[0].status is Status.PLAYING:
+            both("reveal", *cell, via_html=False)
+            break
+    compare_everything()
+    assert [hidden(leak_app, g["id"]).status for g in games] == [Status.PLAYING] * 2
