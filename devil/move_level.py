@@ -17,28 +17,28 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from devil.board import Cell
+from devil.bounds import Bound, forces
 from devil.position import COVERED, FLAG, ZERO, Position
-from devil.proof import Rule, forces
 
 KnownMine = Callable[[Cell], bool]
 """Whether a flagged cell is a mine the player may rely on (a confirmed flag)."""
 
 
-class _Rules:
-    """Rules of the numbers near one cell, built on demand (known mines taken out)."""
+class _Bounds:
+    """Bounds of the numbers near one cell, built on demand (known mines taken out)."""
 
     def __init__(self, position: Position, known: KnownMine) -> None:
         self.position = position
         self.board = position.board
         self.known = known
-        self._rules: dict[Cell, Rule | None] = {}
+        self._rules: dict[Cell, Bound | None] = {}
 
-    def rule(self, source: Cell) -> Rule | None:
+    def rule(self, source: Cell) -> Bound | None:
         if source in self._rules:
             return self._rules[source]
         grid = self.position.grid
         value = grid[source] - ZERO
-        rule: Rule | None = None
+        rule: Bound | None = None
         if 0 <= value <= 8:
             cells: list[Cell] = []
             found: list[Cell] = []
@@ -50,14 +50,14 @@ class _Rules:
                     cells.append(n)
             need = value - len(found)
             if cells and need >= 0:
-                rule = Rule(source, frozenset(cells), need, need, value, len(found), tuple(found))
+                rule = Bound(source, frozenset(cells), need, need, value, len(found), tuple(found))
         self._rules[source] = rule
         return rule
 
-    def around(self, cells: frozenset[Cell] | tuple[Cell, ...]) -> list[Rule]:
+    def around(self, cells: frozenset[Cell] | tuple[Cell, ...]) -> list[Bound]:
         """Rules of the numbers touching any of ``cells`` (each once, in cell order)."""
         seen: set[Cell] = set()
-        out: list[Rule] = []
+        out: list[Bound] = []
         for c in sorted(cells):
             for n in self.board.neighbours(c):
                 if n not in seen:
@@ -71,7 +71,7 @@ class _Rules:
 def local_level(position: Position, cell: Cell, mine: bool, known: KnownMine) -> int | None:
     """1 or 2 when one number or two connected numbers force ``cell`` (a mine when ``mine``,
     else safe); None when more is needed. The caller has established that the cell is forced."""
-    rules = _Rules(position, known)
+    rules = _Bounds(position, known)
     first = [r for r in rules.around((cell,)) if cell in r.cells]
     for r in first:
         if forces([r], cell, mine):
