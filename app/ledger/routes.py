@@ -8,6 +8,7 @@
 ``GET  /my-games``                     this browser's finished games
 ``GET  /g/<id>/luck``                  the end panel's luck line (a fragment)
 ``GET  /g/<id>/export.evf``, ``/g/<id>/export.moves``   a finished game's replay files
+``GET  /analyse/export.png?p=&count=``  any position as a PNG picture
 ``POST /import``                       an EVF/AVF/MBF/move-list file -> its annotated moves,
                                        each a link to the analysis board
 """
@@ -15,6 +16,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
@@ -23,16 +25,23 @@ from flask.typing import ResponseReturnValue
 from app.errors import InputError
 from app.ledger.imports import imported_view
 from app.ledger.notes import move_note
+from app.ledger.png import position_png
 from app.ledger.service import Ledger, StillPlaying
 from app.ledger.store import LedgerRow
 from app.play.params import PRESETS
 from app.play.setup import get_service
 from app.security import current_owner, ensure_owner, limit_creates
+from app.teach.query import check_size, line_arg, parse_count
+from devil.analysis import Verdict
 from devil.annotate import final_board
+from devil.board import Cell
+from devil.errors import InconsistentPosition
 from devil.game import Status
 from devil.luck import luck_sentence_json
 from devil.replays.evf import EvfError, write_evf
 from devil.replays.movelist import write_movelist
+from devil.rules import Count
+from devil.solver import classify
 
 bp = Blueprint("ledger", __name__)
 
@@ -152,6 +161,21 @@ def my_games() -> ResponseReturnValue:
 
 
 # -- exports and imports --------------------------------------------------------------------
+
+
+@bp.get("/analyse/export.png")
+def export_png() -> ResponseReturnValue:
+    """The analysed position as a PNG (the SVG export's picture), for sharing anywhere."""
+    position = line_arg(request.args)
+    check_size(position)
+    count = parse_count(request.args.get("count"))
+    verdicts: Mapping[Cell, Verdict] = {}
+    if count is Count.CLASSIC or position.mines is not None:
+        try:
+            verdicts = classify(position, count).verdicts
+        except InconsistentPosition:
+            verdicts = {}
+    return _download(position_png(position, verdicts), "image/png", "position.png")
 
 
 def _finished(game_id: str) -> Any:

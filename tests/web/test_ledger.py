@@ -218,3 +218,21 @@ def test_importing_a_replay_lists_its_moves_with_study_links(client: FlaskClient
     )
     assert bad.status_code == 400
     assert "cannot read x.evf" in bad.get_data(as_text=True)
+
+
+def test_positions_export_as_png(client: FlaskClient) -> None:
+    from PIL import Image
+
+    response = client.get("/analyse/export.png?p=1..1/1221/0000&count=classic")
+    assert response.status_code == 200
+    assert response.mimetype == "image/png"
+    image = Image.open(io.BytesIO(response.data))
+    assert image.size == (4 * 24, 3 * 24)
+    safe_green = (0x8F, 0xD6, 0x94)
+    mine_red = (0xF0, 0x8A, 0x84)
+    # row 0: 1 . . 1 over 1 2 2 1: the two covered cells are both mines
+    assert image.getpixel((24 + 3, 3)) == mine_red
+    assert safe_green not in [image.getpixel((x * 24 + 3, 3)) for x in range(4)]
+    page = client.get("/analyse?p=1..1/1221/0000").get_data(as_text=True)
+    assert 'id="export-png" href="/analyse/export.png?' in page
+    assert client.get("/analyse/export.png?p=1..1/12x1").status_code == 400
