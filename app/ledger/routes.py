@@ -26,7 +26,7 @@ from app.errors import InputError
 from app.ledger.imports import imported_view
 from app.ledger.notes import move_note
 from app.ledger.png import position_png
-from app.ledger.service import Ledger, StillPlaying
+from app.ledger.service import Ledger, StillPlaying, TooBig
 from app.ledger.store import LedgerRow
 from app.play.params import PRESETS
 from app.play.setup import get_service
@@ -64,7 +64,10 @@ def game_annotations(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/g/<game_id>/luck")
 def luck(game_id: str) -> ResponseReturnValue:
-    row = get_ledger().entry(game_id)
+    try:
+        row = get_ledger().entry(game_id)
+    except TooBig:
+        return render_template("_luck.html", row=None, sentence="")
     return render_template("_luck.html", row=row, sentence=luck_sentence_json(row.body))
 
 

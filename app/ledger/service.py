@@ -6,7 +6,8 @@ the first move's event to the last and the hints the log holds) and saves it. En
 ``ANNOTATION_VERSION``: an entry from an older engine is recomputed. ``warm(game_id)`` does
 the same in the background, and ``init_app`` calls it when a move ends a game, so the end
 panel, the API and the records usually find it ready; nothing is computed while a game runs
-(409: its board must not leak).
+(409: its board must not leak). The work is bounded: boards over ``MAX_CELLS`` are refused and
+an annotation that runs over ``MAX_SECONDS`` is given up (422, remembered).
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from werkzeug.exceptions import Conflict
+from werkzeug.exceptions import Conflict, UnprocessableEntity
 
 from app.ledger.store import LedgerRow, LedgerStore
 from app.lru import Lru
 from app.play.params import PRESETS
 from app.play.service import GameService
-from devil.annotate import ANNOTATION_VERSION, GameAnnotation, annotate_game
+from devil.annotate import ANNOTATION_VERSION, AnnotationTooLong, GameAnnotation, annotate_game
 from devil.board import Topology
 from devil.game import Game, GameParams, Status
 
@@ -34,6 +35,17 @@ class StillPlaying(Conflict):
 
     def __init__(self, game_id: str) -> None:
         super().__init__(f"game {game_id} is still being played: its annotations come when it ends")
+
+
+MAX_CELLS = 40_000
+"""Boards up to this many cells (200x200) are annotated; bigger ones are refused (422)."""
+
+MAX_SECONDS = 10.0
+"""The most one annotation may compute (``devil.annotate.AnnotationTooLong`` beyond)."""
+
+
+class TooBig(UnprocessableEntity):
+    """A board too big to annotate, or one whose annotation ran out of time (HTTP 422)."""
 
 
 def preset_of(params: GameParams) -> str:
@@ -61,6 +73,8 @@ class Ledger:
         self._memo: Lru[str, LedgerRow] = Lru(cache_size)
         self._lock = threading.Lock()
         self._busy: set[str] = set()
+        self._failed: dict[str, str] = {}
+        """Games whose annotation ran out of time in this process (not tried again)."""
 
     def entry(self, game_id: str) -> LedgerRow:
         """The game's ledger row (``UnknownGame`` 404, ``StillPlaying`` 409)."""
@@ -70,6 +84,14 @@ class Ledger:
         loaded = self.games.load(game_id)
         if loaded.status is Status.PLAYING:
             raise StillPlaying(game_id)
+        params = loaded.params
+        if params.height * params.width > MAX_CELLS:
+            raise TooBig(
+                f"game {game_id} is {params.height}x{params.width}: boards over {MAX_CELLS} "
+                "cells are not annotated"
+            )
+        if game_id in self._failed:
+            raise TooBig(self._failed[game_id])
         row = self.store.get(game_id)
         if row is None or row.version != ANNOTATION_VERSION:
             row = self._compute(game_id, loaded.game)
@@ -96,6 +118,8 @@ class Ledger:
         def work() -> None:
             try:
                 self.entry(game_id)
+            except TooBig:
+                pass  # nothing to compute: the pages say so
             except Exception:  # logged: the page asks again and computes it then
                 log.exception("annotating game %s failed", game_id)
             finally:
@@ -111,9 +135,14 @@ class Ledger:
         seconds = (moves[-1].at - moves[0].at).total_seconds() if moves else None
 
         def work() -> GameAnnotation:
-            return annotate_game(game, seconds=seconds, hints=hints)
+            return annotate_game(game, seconds=seconds, hints=hints, max_seconds=MAX_SECONDS)
 
-        annotation: GameAnnotation = work() if self.run_cpu is None else self.run_cpu(work)
+        try:
+            annotation: GameAnnotation = work() if self.run_cpu is None else self.run_cpu(work)
+        except AnnotationTooLong as exc:
+            message = f"annotating game {game_id} took too long: {exc}"
+            self._failed[game_id] = message
+            raise TooBig(message) from None
         metrics = annotation.metrics
         record = self.games.record(game_id)
         return LedgerRow(

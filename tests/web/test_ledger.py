@@ -236,3 +236,14 @@ def test_positions_export_as_png(client: FlaskClient) -> None:
     page = client.get("/analyse?p=1..1/1221/0000").get_data(as_text=True)
     assert 'id="export-png" href="/analyse/export.png?' in page
     assert client.get("/analyse/export.png?p=1..1/12x1").status_code == 400
+
+
+def test_boards_too_big_to_annotate_are_refused_without_work(api: Api, client: FlaskClient) -> None:
+    game = api.create(width=250, height=200, mines=1, seed=1, no_guess=False)
+    state = api.move(game, "reveal", 0, 0)
+    assert state["status"] == "won"
+    response = client.get(f"/api/games/{game['id']}/annotations")
+    assert response.status_code == 422
+    assert "boards over 40000 cells are not annotated" in response.get_json()["error"]
+    luck = client.get(f"/g/{game['id']}/luck", headers={"HX-Request": "true"})
+    assert "too big for the luck ledger" in luck.get_data(as_text=True)
