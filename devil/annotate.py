@@ -34,7 +34,7 @@ from typing import Any
 from devil.analysis import Layout, Verdict
 from devil.board import Board, Cell
 from devil.board_replay import ReplayStep, replay_on_board
-from devil.game import Game, GameParams, Move, MoveKind, Status
+from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
 from devil.metrics import Metrics, bbbv
 from devil.move_level import proof_level
 from devil.position import COVERED, Position
@@ -148,7 +148,8 @@ class _Judge:
         self.devil = devil
         self.first_free = first_free
         self.solver = Solver(self.count)
-        self._classic: Solver | None = None
+        self._classic = Solver(Count.CLASSIC)
+        self._classic_last: tuple[Position, PositionAnalysis] | None = None
         self._last: tuple[Position, PositionAnalysis] | None = None
         self.started = False
 
@@ -156,16 +157,22 @@ class _Judge:
         last = self._last
         if last is not None and last[0].grid == position.grid:
             return last[1]
-        analysis = self.solver.analyse(position)
+        changed = None if last is None else changed_between(last[0], position)
+        analysis = self.solver.analyse(position, changed)
         self._last = (position, analysis)
         return analysis
 
     def classic(self, position: Position) -> PositionAnalysis:
+        """The classic rule's analysis (numbers alone), for telling level 3 from level 4."""
         if self.count is Count.CLASSIC:
             return self.analysis(position)
-        if self._classic is None:
-            self._classic = Solver(Count.CLASSIC)
-        return self._classic.analyse(position)
+        last = self._classic_last
+        if last is not None and last[0].grid == position.grid:
+            return last[1]
+        changed = None if last is None else changed_between(last[0], position)
+        analysis = self._classic.analyse(position, changed)
+        self._classic_last = (position, analysis)
+        return analysis
 
     def judge(self, step: ReplayStep) -> MoveNote:
         move = step.move
@@ -178,7 +185,7 @@ class _Judge:
             # nothing revealed yet: the first click, safe by the rules when first_free
             self.started = True
             if step.lost_at is not None:
-                return MoveNote(step.n, move, Judgement.FATAL)
+                return MoveNote(step.n, move, Judgement.FATAL, opened=step.opened)
             p = Fraction(1) if self.first_free else self._p_safe(before, cell)
             return MoveNote(step.n, move, Judgement.FORCED, p_safe=p, opened=step.opened)
         targets = _targets(before, move, cell)
@@ -188,7 +195,7 @@ class _Judge:
             level = max(self._level(before, analysis, t) for t in targets)
             return MoveNote(step.n, move, Judgement.PROOF, level=level, opened=step.opened)
         if step.lost_at is not None:
-            return MoveNote(step.n, move, Judgement.FATAL)
+            return MoveNote(step.n, move, Judgement.FATAL, opened=step.opened)
         p = self._p_safe(before, unsafe[0])
         guess = not self.devil and analysis.any_safe()
         judgement = Judgement.GUESS if guess else Judgement.FORCED

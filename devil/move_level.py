@@ -7,7 +7,7 @@ hint ladder, the player's flags that the solver confirms count as known mines (a
 to one needs one mine fewer among its other cells).
 
 ``prove`` builds a whole explanation; annotating a game needs only the level, so this module
-tries the one- and two-number sets around the cell with ``devil.proof.forces`` and decides
+tries the one- and two-number sets around the cell in closed form and decides
 between 3 and 4 by asking whether the numbers alone (the classic rule) decide the cell, which
 the caller answers from a classic analysis. Everything read is within two numbers of the cell.
 """
@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from devil.board import Cell
-from devil.bounds import Bound, forces
+from devil.bounds import Bound
+from devil.levels import pair_forced
 from devil.position import COVERED, FLAG, ZERO, Position
 
 KnownMine = Callable[[Cell], bool]
@@ -70,15 +71,21 @@ class _Bounds:
 
 def local_level(position: Position, cell: Cell, mine: bool, known: KnownMine) -> int | None:
     """1 or 2 when one number or two connected numbers force ``cell`` (a mine when ``mine``,
-    else safe); None when more is needed. The caller has established that the cell is forced."""
-    rules = _Bounds(position, known)
-    first = [r for r in rules.around((cell,)) if cell in r.cells]
+    else safe); None when more is needed. The caller has established that the cell is forced.
+
+    Closed forms (exact for exact bounds): one number forces its cells when it needs none
+    (or all) of them; two numbers as ``devil.levels.pair_forced`` says."""
+    bounds = _Bounds(position, known)
+    first = [r for r in bounds.around((cell,)) if cell in r.cells]
     for r in first:
-        if forces([r], cell, mine):
+        if (r.hi == len(r.cells)) if mine else (r.hi == 0):
             return 1
     for r in first:
-        for other in rules.around(tuple(r.cells)):
-            if other.source != r.source and forces([r, other], cell, mine):
+        for other in bounds.around(tuple(r.cells)):
+            if other.source == r.source:
+                continue
+            safe, mines = pair_forced(r, other)
+            if cell in (mines if mine else safe):
                 return 2
     return None
 
