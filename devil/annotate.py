@@ -35,6 +35,7 @@ from devil.analysis import Layout, Verdict
 from devil.board import Board, Cell
 from devil.board_replay import ReplayStep, replay_on_board
 from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
+from devil.generate import neighbours_fn
 from devil.metrics import Metrics, bbbv
 from devil.move_level import proof_level
 from devil.position import COVERED, Position
@@ -152,6 +153,7 @@ class _Judge:
         self._classic_last: tuple[Position, PositionAnalysis] | None = None
         self._last: tuple[Position, PositionAnalysis] | None = None
         self.started = False
+        self.nb = neighbours_fn(params.board())
 
     def analysis(self, position: Position) -> PositionAnalysis:
         last = self._last
@@ -161,6 +163,18 @@ class _Judge:
         analysis = self.solver.analyse(position, changed)
         self._last = (position, analysis)
         return analysis
+
+    def _current(self, position: Position) -> bool:
+        return self._last is not None and self._last[0].grid == position.grid
+
+    def latest(self, position: Position) -> PositionAnalysis:
+        """The newest analysis made, of ``position`` or of an earlier position of the game.
+
+        Verdicts only sharpen as a game goes on (every layout consistent with a later position
+        is consistent with an earlier one), so SAFE and MINE from an earlier analysis still
+        hold: annotating asks the solver again only when an older answer is not enough."""
+        last = self._last
+        return self.analysis(position) if last is None else last[1]
 
     def classic(self, position: Position) -> PositionAnalysis:
         """The classic rule's analysis (numbers alone), for telling level 3 from level 4."""
@@ -189,8 +203,11 @@ class _Judge:
             p = Fraction(1) if self.first_free else self._p_safe(before, cell)
             return MoveNote(step.n, move, Judgement.FORCED, p_safe=p, opened=step.opened)
         targets = _targets(before, move, cell)
-        analysis = self.analysis(before)
+        analysis = self.latest(before)
         unsafe = [t for t in targets if analysis.verdict(t) is not Verdict.SAFE]
+        if unsafe and not self._current(before):
+            analysis = self.analysis(before)
+            unsafe = [t for t in targets if analysis.verdict(t) is not Verdict.SAFE]
         if not unsafe:
             level = max(self._level(before, analysis, t) for t in targets)
             return MoveNote(step.n, move, Judgement.PROOF, level=level, opened=step.opened)
@@ -207,12 +224,17 @@ class _Judge:
 
     def _level(self, position: Position, analysis: PositionAnalysis, cell: Cell) -> int:
         def confirmed(flag: Cell) -> bool:
-            return analysis.verdict(flag) is Verdict.MINE
+            if analysis.verdict(flag) is Verdict.MINE:
+                return True
+            return self.analysis(position).verdict(flag) is Verdict.MINE
 
         def numbers_decide() -> bool:
+            last = self._classic_last if self.count is Count.COUNTED else self._last
+            if last is not None and last[1].verdict(cell) is Verdict.SAFE:
+                return True
             return self.classic(position).verdict(cell) is Verdict.SAFE
 
-        return proof_level(position, cell, False, confirmed, numbers_decide)
+        return proof_level(position, cell, False, confirmed, numbers_decide, self.nb)
 
 
 def _targets(position: Position, move: Move, cell: Cell) -> list[Cell]:

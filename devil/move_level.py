@@ -18,8 +18,12 @@ from collections.abc import Callable
 
 from devil.board import Cell
 from devil.bounds import Bound
+from devil.generate import neighbours_fn
 from devil.levels import pair_forced
 from devil.position import COVERED, FLAG, ZERO, Position
+
+Neighbours = Callable[[Cell], tuple[Cell, ...]]
+"""``Board.neighbours`` or the faster ``devil.generate.neighbours_fn(board)``."""
 
 KnownMine = Callable[[Cell], bool]
 """Whether a flagged cell is a mine the player may rely on (a confirmed flag)."""
@@ -28,9 +32,9 @@ KnownMine = Callable[[Cell], bool]
 class _Bounds:
     """Bounds of the numbers near one cell, built on demand (known mines taken out)."""
 
-    def __init__(self, position: Position, known: KnownMine) -> None:
+    def __init__(self, position: Position, known: KnownMine, nb: Neighbours) -> None:
         self.position = position
-        self.board = position.board
+        self.nb = nb
         self.known = known
         self._rules: dict[Cell, Bound | None] = {}
 
@@ -43,7 +47,7 @@ class _Bounds:
         if 0 <= value <= 8:
             cells: list[Cell] = []
             found: list[Cell] = []
-            for n in self.board.neighbours(source):
+            for n in self.nb(source):
                 byte = grid[n]
                 if byte == FLAG and self.known(n):
                     found.append(n)
@@ -60,7 +64,7 @@ class _Bounds:
         seen: set[Cell] = set()
         out: list[Bound] = []
         for c in sorted(cells):
-            for n in self.board.neighbours(c):
+            for n in self.nb(c):
                 if n not in seen:
                     seen.add(n)
                     r = self.rule(n)
@@ -69,13 +73,15 @@ class _Bounds:
         return out
 
 
-def local_level(position: Position, cell: Cell, mine: bool, known: KnownMine) -> int | None:
+def local_level(
+    position: Position, cell: Cell, mine: bool, known: KnownMine, nb: Neighbours | None = None
+) -> int | None:
     """1 or 2 when one number or two connected numbers force ``cell`` (a mine when ``mine``,
     else safe); None when more is needed. The caller has established that the cell is forced.
 
     Closed forms (exact for exact bounds): one number forces its cells when it needs none
     (or all) of them; two numbers as ``devil.levels.pair_forced`` says."""
-    bounds = _Bounds(position, known)
+    bounds = _Bounds(position, known, nb or neighbours_fn(position.board))
     first = [r for r in bounds.around((cell,)) if cell in r.cells]
     for r in first:
         if (r.hi == len(r.cells)) if mine else (r.hi == 0):
@@ -96,13 +102,14 @@ def proof_level(
     mine: bool,
     known: KnownMine,
     numbers_decide: Callable[[], bool],
+    nb: Neighbours | None = None,
 ) -> int:
     """The level of the proof that ``cell`` is a mine (``mine``) or safe, which it is.
 
     ``numbers_decide()`` answers whether the numbers alone (the classic rule) decide the cell;
     it is asked only when one or two numbers do not suffice.
     """
-    level = local_level(position, cell, mine, known)
+    level = local_level(position, cell, mine, known, nb)
     if level is not None:
         return level
     return 3 if numbers_decide() else 4
