@@ -247,3 +247,22 @@ def test_boards_too_big_to_annotate_are_refused_without_work(api: Api, client: F
     assert "boards over 40000 cells are not annotated" in response.get_json()["error"]
     luck = client.get(f"/g/{game['id']}/luck", headers={"HX-Request": "true"})
     assert "too big for the luck ledger" in luck.get_data(as_text=True)
+
+
+def test_the_ledger_on_both_databases(make_app: Any, db_url: str) -> None:
+    """A won game's entry is computed, saved and read back; records and names work on
+    SQLite and PostgreSQL alike."""
+    app = make_app(DATABASE_URL=db_url, LEDGER_WARM=False)
+    client = app.test_client()
+    api = Api(client)
+    game, _ = won_game(api)
+    body = client.get(f"/api/games/{game['id']}/annotations").get_json()
+    ledger = app.extensions["mine_devil.ledger"]
+    row = ledger.store.get(game["id"])
+    assert row is not None and dict(row.body) == body and row.status == "won"
+    ledger.store.set_name("someone", "Zoë")
+    ledger.store.save(ledger_row(api.create(**SMALL)["id"], 1.5, owner="someone"))
+    records = client.get("/api/records?preset=beginner").get_json()["records"]
+    assert records[0]["name"] == "Zoë" and records[0]["seconds"] == 1.5
+    custom = client.get("/api/records?preset=custom").get_json()["records"]
+    assert [r["game_id"] for r in custom] == [game["id"]]
