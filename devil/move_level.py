@@ -7,9 +7,10 @@ hint ladder, the player's flags that the solver confirms count as known mines (a
 to one needs one mine fewer among its other cells).
 
 ``prove`` builds a whole explanation; annotating a game needs only the level, so this module
-tries the one- and two-number sets around the cell in closed form and decides
-between 3 and 4 by asking whether the numbers alone (the classic rule) decide the cell, which
-the caller answers from a classic analysis. Everything read is within two numbers of the cell.
+tries the one- and two-number sets around the cell in closed form and decides between 3 and 4
+by asking whether the numbers alone (the classic rule) decide the cell, which the caller
+answers from a classic analysis, and, when they do not, whether they do with the known mines
+taken out (``component_forces``: a flag the count proved can make the count unnecessary).
 """
 
 from __future__ import annotations
@@ -17,10 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from devil.board import Cell
-from devil.bounds import Bound
+from devil.bounds import Bound, forces
 from devil.generate import neighbours_fn
 from devil.levels import pair_forced
 from devil.position import COVERED, FLAG, ZERO, Position
+
+MAX_COMPONENT = 400
+"""Most numbers ``component_forces`` searches together."""
 
 Neighbours = Callable[[Cell], tuple[Cell, ...]]
 """``Board.neighbours`` or the faster ``devil.generate.neighbours_fn(board)``."""
@@ -112,4 +116,29 @@ def proof_level(
     level = local_level(position, cell, mine, known, nb)
     if level is not None:
         return level
-    return 3 if numbers_decide() else 4
+    if numbers_decide() or component_forces(position, cell, mine, known, nb):
+        return 3
+    return 4
+
+
+def component_forces(
+    position: Position, cell: Cell, mine: bool, known: KnownMine, nb: Neighbours | None = None
+) -> bool:
+    """Whether the numbers connected to ``cell``, with the known mines taken out, force it.
+
+    Asked when the numbers alone do not: known mines can only help when one of them sits in
+    the cell's component (a flag the count proved). At most ``MAX_COMPONENT`` numbers are
+    searched; a bigger component counts as not forcing (level 4)."""
+    bounds = _Bounds(position, known, nb or neighbours_fn(position.board))
+    component = {b.source: b for b in bounds.around((cell,)) if cell in b.cells}
+    todo = list(component.values())
+    while todo:
+        for other in bounds.around(tuple(todo.pop().cells)):
+            if other.source not in component:
+                if len(component) >= MAX_COMPONENT:
+                    return False
+                component[other.source] = other
+                todo.append(other)
+    if not any(b.known_at for b in component.values()):
+        return False
+    return forces(list(component.values()), cell, mine)
