@@ -100,6 +100,20 @@ class Ledger:
         self._memo.put(game_id, row)
         return row
 
+    def rebuild(self, game_id: str) -> bool:
+        """Recompute a finished game's entry from its log (``flask rebuild-ledger``); False
+        for a game still running or too big to annotate."""
+        self.forget(game_id)
+        loaded = self.games.load(game_id)
+        if loaded.status is Status.PLAYING:
+            return False
+        if loaded.params.height * loaded.params.width > MAX_CELLS:
+            return False
+        self._failed.pop(game_id, None)
+        row = self._compute(game_id, loaded.game)
+        self.store.save(row)
+        return True
+
     def annotation(self, game_id: str) -> dict[str, Any]:
         """The annotation JSON of ``GET /api/games/<id>/annotations``."""
         return dict(self.entry(game_id).body)

@@ -266,3 +266,14 @@ def test_the_ledger_on_both_databases(make_app: Any, db_url: str) -> None:
     assert records[0]["name"] == "Zoë" and records[0]["seconds"] == 1.5
     custom = client.get("/api/records?preset=custom").get_json()["records"]
     assert [r["game_id"] for r in custom] == [game["id"]]
+
+
+def test_rebuild_ledger_recomputes_finished_games(app: Flask, api: Api) -> None:
+    game, _ = won_game(api)
+    running = api.create(**SMALL)
+    store = app.extensions["mine_devil.ledger"].store
+    result = app.test_cli_runner().invoke(args=["rebuild-ledger"])
+    assert result.exit_code == 0, result.output
+    assert "Annotated 1 finished games again." in result.output
+    assert store.get(game["id"]) is not None
+    assert store.get(running["id"]) is None
