@@ -308,3 +308,20 @@ def test_3bv_agrees_with_ms_toollib() -> None:
         grid = [[-1 if board.cell(r, c) in layout else 0 for c in range(w)] for r in range(h)]
         numbers = ms.cal_board_numbers(grid)
         assert bbbv(board, layout) == ms.cal_bbbv(numbers)
+
+
+def test_a_flag_the_count_proved_can_make_the_count_unnecessary() -> None:
+    """Counted 4x4, 5 mines, the corner flagged. Before row 2, col 0 is opened the numbers
+    alone do not decide it (classic rule: either), the count proves the flagged corner a mine,
+    and with that mine known three numbers decide the cell: level 3, as ``prove`` says."""
+    params = GameParams(4, 4, 5, rules=Rules(Count.COUNTED, Mercy.FAIR), no_guess=False)
+    board = params.board()
+    layout = frozenset(board.cell(r, c) for r, c in [(0, 0), (0, 2), (0, 3), (1, 0), (3, 0)])
+    moves = [Move.flag(0, 0), Move.reveal(2, 2), Move.reveal(2, 0)]
+    notes = annotate(params, moves, layout).moves
+    before = list(replay_on_board(board, 5, layout, moves))[-1].before
+    cell, corner = board.cell(2, 0), board.cell(0, 0)
+    assert oracle.classify(before, Count.CLASSIC).verdicts[cell] is Verdict.EITHER
+    assert oracle.classify(before, Count.COUNTED).verdicts[corner] is Verdict.MINE
+    assert prove(before, cell, Count.COUNTED, known_mines=[corner]).level == 3
+    assert notes[2].judgement is Judgement.PROOF and notes[2].level == 3
