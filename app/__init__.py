@@ -39,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from app import errors, hooks, layout, notify, security, world
     from app.api.routes import bp as api
+    from app.ledger import setup as ledger_setup
     from app.live.routes import bp as live
     from app.play import setup as play_setup
     from app.play.routes import bp as play
@@ -55,6 +56,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(live)
     app.register_blueprint(play)
     app.register_blueprint(teach)
+    ledger_setup.init_app(app)
     security.init_app(app)  # after the blueprints: wraps the rate-limited views
     world.exempt_from_csrf(app)
     layout.init_app(app)

@@ -192,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --cell: print why (the fewest numbers that force it, or two layouts)",
     )
     parser.add_argument(
+<<<<<<< HEAD
         "--timeout",
         type=_seconds_arg,
         metavar="SECONDS",
@@ -199,6 +200,11 @@ def build_parser() -> argparse.ArgumentParser:
             "stop the analysis after about SECONDS; cells left undecided print as "
             f"'{UNDECIDED}' and are listed, exit code 4"
         ),
+=======
+        "--annotate",
+        action="store_true",
+        help="FILE is a replay (move list, EVF, AVF): judge every move (docs/annotations.md)",
+>>>>>>> ledger
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--backend", choices=BACKENDS, default="search")
@@ -728,6 +734,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
     if isinstance(args, int):
         return args
+    if args.annotate:
+        from devil import annotate_cli
+
+        return annotate_cli.run(args.file, args.format, PROG)
     try:
         reading = _load(args)
     except UsageError as exc:
