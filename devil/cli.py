@@ -192,7 +192,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --cell: print why (the fewest numbers that force it, or two layouts)",
     )
     parser.add_argument(
-<<<<<<< HEAD
         "--timeout",
         type=_seconds_arg,
         metavar="SECONDS",
@@ -200,11 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
             "stop the analysis after about SECONDS; cells left undecided print as "
             f"'{UNDECIDED}' and are listed, exit code 4"
         ),
-=======
+    )
+    parser.add_argument(
         "--annotate",
         action="store_true",
         help="FILE is a replay (move list, EVF, AVF): judge every move (docs/annotations.md)",
->>>>>>> ledger
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--backend", choices=BACKENDS, default="search")
