@@ -69,7 +69,7 @@ def load(path: str) -> Annotated:
         replay = read_replay(data, name=name if name != "<stdin>" else None)
     except ReplayFormatError as e:
         raise AnnotateError(f"{name}: {e}") from None
-    native = replay.software in ("", SOFTWARE)
+    native = replay.software == SOFTWARE
     try:
         return Annotated(replay, annotate_replay(replay, native))
     except (MoveError, AnnotationTooLong) as e:

@@ -68,7 +68,7 @@ def imported_view(data: bytes, filename: str) -> ImportedView:
     opening = _opening(replay) if not moves else None
     if opening is not None:
         moves = (opening,)
-    native = replay.software in ("", SOFTWARE)
+    native = replay.software == SOFTWARE
     count = params.rules.count
     try:
         annotation = annotate(
@@ -85,7 +85,7 @@ def imported_view(data: bytes, filename: str) -> ImportedView:
         rows.append(ImportedMove(note["n"], note["judgement"], note_text(note), study))
     first = steps[0].after if steps else Position.covered(params.board(), params.mines)
     start = analyse_url(first.line, count)
-    what = replay.software or "Mine Devil"
+    what = replay.software or "unknown software"
     title = f"{filename}: {params.height}x{params.width}, {params.mines} mines ({what})"
     return ImportedView(
         title, tuple(rows), luck_sentence(annotation), annotation.metrics.to_json(), start

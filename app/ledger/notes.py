@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from flask import url_for
+
 from app.ledger.service import Ledger
 from app.play.service import GameService
-from app.teach.query import analyse_url
+from app.teach.query import analyse_url, position_param
 from devil.game import Status
 from devil.luck import bits_text, odds
 from devil.proof import LEVEL_NAMES
-from devil.rules import Count
 
 JUDGEMENT_TEXT = {
     "proof": "a proof",
@@ -32,6 +33,8 @@ class MoveNote:
     judgement: str
     text: str
     why: str | None
+    picture: str
+    """A PNG of the board after the move (what the player saw)."""
 
 
 def note_text(move: dict[str, Any]) -> str:
@@ -57,11 +60,13 @@ def move_note(ledger: Ledger, games: GameService, game_id: str, n: int) -> MoveN
     if loaded.status is Status.PLAYING or not 1 <= n <= loaded.moves:
         return None
     move = ledger.annotation(game_id)["moves"][n - 1]
+    count = loaded.params.rules.count
     why = None
     if move["judgement"] != "flag":
         before = games.replay(game_id, n - 1).position
-        count = loaded.params.rules.count
-        if count is Count.COUNTED and before.mines is None:
-            count = Count.CLASSIC
         why = analyse_url(before.line, count, cell=f"{move['row']},{move['col']}")
-    return MoveNote(n, move["judgement"], note_text(move), why)
+    after = games.replay(game_id, n).position
+    key, value = position_param(after.line)
+    args: dict[str, Any] = {key: value, "count": count.value}
+    picture = url_for("ledger.export_png", **args)
+    return MoveNote(n, move["judgement"], note_text(move), why, picture)

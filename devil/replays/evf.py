@@ -41,6 +41,8 @@ from devil.rules import Mercy, Rules
 
 CELL_SIZE = 16
 SOFTWARE = "Mine Devil"
+"""The software string of Mine Devil's exports; an import with another is judged without
+the devil (``devil.annotate``'s ``devil=False``)."""
 MAX_SIDE = 255
 _MOUSE_CODES = {kind: code for code, kind in enumerate(MOUSE_KINDS, start=1)}
 _CODE_KINDS = {

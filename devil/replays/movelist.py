@@ -38,6 +38,8 @@ from devil.replays.model import Replay, ReplayFormatError
 from devil.rules import Count, Mercy, Rules
 
 HEADER = "# Mine Devil move list 1"
+SOFTWARE = "Mine Devil"
+"""What a move list says recorded it (``Replay.software``): it is Mine Devil's own format."""
 _HEADER_RE = re.compile(r"#\s*Mine Devil move list\s+(\S+)\s*$", re.IGNORECASE)
 _BOARD_RE = re.compile(r"(\d+)x(\d+)$")
 _KEYS = ("board", "mines", "rules", "no-guess", "seed", "holes", "layout")
@@ -137,7 +139,7 @@ def read_movelist(text: str) -> Replay:
     board = params.board()
     layout = _cells(board, fields["layout"]) if "layout" in fields else None
     moves, times = _moves(lines, index)
-    return Replay(params, layout, moves, times)
+    return Replay(params, layout, moves, times, software=SOFTWARE)
 
 
 def _need(fields: dict[str, _Field], key: str, header_line: int) -> _Field:

@@ -84,6 +84,9 @@ def test_replay_notes_say_what_each_move_was_and_link_why(api: Api, client: Flas
     assert 'class="move-note proof"' in page
     assert "Move 2 was a proof, level" in page
     assert 'class="why" href="/analyse?p=' in page and "cell=" in page
+    picture = page.split('class="picture" href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    png = client.get(picture)
+    assert png.status_code == 200 and png.mimetype == "image/png"
     first = client.get(f"/g/{game['id']}/replay/1", headers={"HX-Request": "true"})
     assert "safe by the rules (the first click)" in first.get_data(as_text=True)
 
