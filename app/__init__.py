@@ -37,7 +37,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import errors, hooks, layout, security
+    from app import errors, hooks, layout, notify, security, world
     from app.api.routes import bp as api
     from app.live.routes import bp as live
     from app.play import setup as play_setup
@@ -47,12 +47,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.before_request(hooks.limit_streamed_body)  # first: before CSRF or a view reads the body
     store_setup.init_app(app)
+    notify.init_app(app, store_setup.get_engine(app))
+    world.init_app(app, store_setup.get_engine(app))
     play_setup.init_app(app)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(live)
     app.register_blueprint(play)
     app.register_blueprint(teach)
     security.init_app(app)  # after the blueprints: wraps the rate-limited views
+    world.exempt_from_csrf(app)
     layout.init_app(app)
     app.add_url_rule("/healthz", "healthz", healthz)
     errors.register(app)

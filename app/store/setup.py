@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 import sqlalchemy as sa
+from sqlalchemy import Engine
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
@@ -15,6 +16,11 @@ def get_store(app: Flask | None = None) -> Store:
     and threads."""
     store: Store = (app or current_app).extensions["mine_devil.store"]
     return store
+
+
+def get_engine(app: Flask) -> Engine:
+    """``app``'s store engine (for extensions such as the notifier)."""
+    return get_store(app).engine
 
 
 def init_app(app: Flask) -> None:
