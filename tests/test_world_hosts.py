@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-
 from tests.test_restart import free_port, kill
 
 ROOT = Path(__file__).resolve().parent.parent

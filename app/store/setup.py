@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 import sqlalchemy as sa
-from sqlalchemy import Engine
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from sqlalchemy import Engine
 
 from app.store.log import Store
 
