@@ -1,0 +1,164 @@
+"""Devil World in Chromium: joining, panning, playing, teammates live, the scoreboard, the
+colour switch, what reaches the browser, and screenshots (in ``shots``)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.world_helpers import (
+    cell_point,
+    click_cell,
+    drop,
+    join,
+    new_world,
+    provable,
+    state,
+    symbol,
+    team_view,
+    wait_ready,
+    wait_symbol,
+)
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def test_watching_needs_no_joining_and_the_board_fills_the_window(page: Page, live_server: str) -> None:
+    world = new_world(live_server)
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/world/{world}")
+    wait_ready(page)
+    board = page.locator("#world-board").bounding_box()
+    assert board is not None
+    assert board["height"] > 0.8 * DESKTOP["height"]
+    assert board["width"] > 0.7 * DESKTOP["width"]
+    assert page.locator("#drop").count() == 0  # watchers cannot drop
+    page.mouse.move(board["x"] + 100, board["y"] + 100)
+    expect(page.locator("#coords")).to_have_text(re.compile(r"x -?\d+, y -?\d+"))
+
+
+def test_pan_by_drag_keys_go_to_and_zoom(page: Page, live_server: str) -> None:
+    world = new_world(live_server)
+    page.set_viewport_size(DESKTOP)
+    join(page, live_server, world, "pan", "panners")
+    s0 = state(page)
+    box = page.locator("#world-board").bounding_box()
+    assert box is not None
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    for i in range(1, 11):
+        page.mouse.move(cx - 26 * i, cy - 13 * i)
+    page.mouse.up()
+    s1 = state(page)
+    assert s1["ox"] - s0["ox"] == pytest.approx(260 / s0["cs"], abs=0.01)
+    assert s1["oy"] - s0["oy"] == pytest.approx(130 / s0["cs"], abs=0.01)
+    assert symbol(page, 0, 0) is not None or s1["ox"] > 0  # the drag did not reveal anything
+    assert s1["errors"] == 0
+
+    page.locator("#world-board").focus()
+    page.keyboard.press("d")
+    s2 = state(page)
+    assert s2["ox"] > s1["ox"] and s2["oy"] == s1["oy"]
+    page.keyboard.press("w")
+    assert state(page)["oy"] < s2["oy"]
+    cur = state(page)["cursor"]
+    page.keyboard.press("ArrowRight")
+    assert state(page)["cursor"]["x"] == cur["x"] + 1
+
+    page.fill("#goto-x", "100000")
+    page.fill("#goto-y", "-5000")
+    page.click(".goto button")
+    wait_ready(page)
+    s3 = state(page)
+    assert s3["cursor"] == {"x": 100000, "y": -5000}
+    px, py = cell_point(page, 100000, -5000)
+    page.mouse.move(px, py)
+    expect(page.locator("#coords")).to_have_text("x 100000, y -5000")
+
+    cs = s3["cs"]
+    page.click("#zoom-in")
+    assert state(page)["cs"] > cs
+    page.click("#zoom-out")
+    page.click("#zoom-out")
+    assert state(page)["cs"] < cs
+
+
+def test_reveal_flag_and_a_devil_error_with_its_witness(page: Page, live_server: str) -> None:
+    world = new_world(live_server)
+    page.set_viewport_size(DESKTOP)
+    join(page, live_server, world, "ana", "reds", colour=0)
+    x, y = drop(page)
+    safe, mines = provable(live_server, world, "reds", 0, x, y)
+    assert safe or mines, "a drop opens a region with a frontier"
+    if mines:
+        mx, my = sorted(mines)[0]
+        click_cell(page, mx, my, button="right")
+        wait_symbol(page, mx, my, "F")
+        assert page.evaluate(
+            "([x, y]) => window.worldBoard.cellEl(x, y).className", [mx, my]
+        ).startswith("sF")
+    if safe:
+        sx, sy = sorted(safe)[0]
+        click_cell(page, sx, sy)
+        wait_symbol(page, sx, sy, "012345678")
+    # a cell far from anything known cannot be proved safe: a devil error
+    fx, fy = x + 9, y + 5
+    while symbol(page, fx, fy) != ".":
+        fx += 1
+    view = team_view(live_server, world, "reds", 0, fx - 1, fy - 1, 3)
+    if any(ch in "012345678" for row in view for ch in row):
+        pytest.skip("the far cell touches a number")  # (the drop is within a radius of 32)
+    click_cell(page, fx, fy)
+    expect(page.locator(".wwitness")).to_be_visible()
+    expect(page.locator(".wwitness i.clicked")).to_have_count(1)
+    expect(page.locator("#error-count")).to_have_text("1")
+    expect(page.locator("#wmsg")).to_contain_text("Devil error")
+    assert symbol(page, fx, fy) == "."  # nothing was revealed
+    page.keyboard.press("Escape")
+
+
+def test_two_teammates_see_each_others_moves_live(browser: Browser, live_server: str) -> None:
+    world = new_world(live_server)
+    a_ctx = browser.new_context(viewport=DESKTOP)
+    b_ctx = browser.new_context(viewport=DESKTOP)
+    try:
+        a, b = a_ctx.new_page(), b_ctx.new_page()
+        join(a, live_server, world, "ana", "blues", colour=1)
+        join(b, live_server, world, "bob", "blues", colour=1)
+        b.wait_for_function("() => window.worldBoard.state().live")
+        x, y = drop(a)
+        wait_symbol(b, x, y, "0")  # the drop appears on B's board without a reload
+        safe, _ = provable(live_server, world, "blues", 1, x, y)
+        fresh = sorted(c for c in safe if symbol(b, *c) == ".")
+        assert fresh, "a provable cell left to reveal"
+        sx, sy = fresh[0]
+        latencies = []
+        t0 = a.evaluate("() => Date.now()")
+        click_cell(a, sx, sy)
+        wait_symbol(b, sx, sy, "012345678")
+        seq = b.evaluate("([x, y]) => +window.worldBoard.cellEl(x, y).dataset.seq", [sx, sy])
+        shown = b.evaluate(f"() => window.worldBoard.applied().find(e => e.seq === {seq})")
+        latencies.append(shown["at"] - t0)
+        # who made it, on hover
+        b.wait_for_function(
+            "([x, y]) => (window.worldBoard.cellEl(x, y).title || '').includes('ana')", arg=[sx, sy]
+        )
+        # the scoreboard shows ana's reveal
+        expect(b.locator("#scoreboard tr.person", has_text="ana")).to_contain_text(
+            re.compile(r"[1-9]")
+        )
+        expect(b.locator("#activity")).to_contain_text("ana")
+        print(f"\nteammate move -> cell on screen: {latencies[0]:.0f} ms")
+    finally:
+        a_ctx.close()
+        b_ctx.close()
