@@ -322,7 +322,7 @@
       if (gen !== generation) return;
       var data = JSON.parse(e.data);
       lastSeq = Math.max(lastSeq || 0, data.seq);
-      var own = pendingOwn.has(data.seq);
+      var own = pendingOwn.has(data.seq) || isInflight(data.cells);
       var touched = applyCells(data.cells, own ? "hl-own" : "hl", data.seq);
       var at = Date.now();
       requestAnimationFrame(function () {
@@ -354,7 +354,18 @@
 
   // -- moves -----------------------------------------------------------------------------
 
-  var pendingOwn = new Set();
+  var pendingOwn = new Set();   // seqs of this player's answered moves
+  var inflight = new Map();     // "x,y" (or "drop") -> count of moves not answered yet
+
+  function isInflight(cells) {
+    if (inflight.has("drop")) return true;
+    for (var i = 0; i < cells.length; i++) if (inflight.has(cells[i][0] + "," + cells[i][1])) return true;
+    return false;
+  }
+  function track(k, d) {
+    var n = (inflight.get(k) || 0) + d;
+    if (n > 0) inflight.set(k, n); else inflight.delete(k);
+  }
 
   function say(text) {
     msgOut.textContent = text;
@@ -374,9 +385,12 @@
   function move(kind, x, y) {
     if (!joined) { say("Join the world to play (watching needs no joining)."); openJoin(); return Promise.resolve(null); }
     clearWitness();
+    var k = kind === "drop" ? "drop" : x + "," + y;
+    track(k, 1);
     return post(board.dataset.moves, { moves: [{ kind: kind, x: x, y: y }] }).then(function (r) {
       return r.json().then(function (body) { return { r: r, body: body }; });
     }).then(function (res) {
+      track(k, -1);
       if (!res.r.ok) {
         if (res.r.status === 429 && kind === "drop") startCooldown(+(res.r.headers.get("Retry-After") || 30));
         say(res.body.error || ("refused (" + res.r.status + ")"));
@@ -406,7 +420,7 @@
       if (kind === "drop" && (a.outcome === "dropped" || a.outcome === "none")) startCooldown(+board.dataset.dropSeconds);
       document.body.dispatchEvent(new CustomEvent("world-moved"));
       return a;
-    }).catch(function () { say("The move did not reach the server."); return null; });
+    }).catch(function () { track(k, -1); say("The move did not reach the server."); return null; });
   }
 
   // -- the devil's witness -----------------------------------------------------------------

@@ -162,3 +162,153 @@ def test_two_teammates_see_each_others_moves_live(browser: Browser, live_server:
     finally:
         a_ctx.close()
         b_ctx.close()
+
+
+def test_colour_switch_re_renders_the_view(page: Page, live_server: str) -> None:
+    world = new_world(live_server)
+    page.set_viewport_size(DESKTOP)
+    join(page, live_server, world, "cy", "greens", colour=2)
+    x, y = drop(page)
+    _, mines = provable(live_server, world, "greens", 2, x, y)
+    if not mines:
+        pytest.skip("no provable mine next to this drop")
+    mx, my = sorted(mines)[0]
+    click_cell(page, mx, my, button="right")
+    wait_symbol(page, mx, my, "F")
+    page.select_option("#colour-select", "3")
+    # board 3 of the team: its flag of colour 2 is a safe '*' cell, the colour-2 numbers are gone
+    wait_symbol(page, mx, my, "*")
+    page.wait_for_function("() => !document.querySelector('.wtile.loading')")
+    assert symbol(page, x, y) == "."
+    assert state(page)["colour"] == 3
+    assert "c3" in (page.locator("#world-board").get_attribute("class") or "")
+    page.reload()
+    wait_ready(page)
+    assert state(page)["colour"] == 3  # the choice is kept (the player's colour)
+    assert symbol(page, mx, my) == "*"
+
+
+SENT_CELL = re.compile(r"\[(-?\d+),\s*(-?\d+),\s*\"([0-8F*.])\"\]")
+
+
+def test_nothing_sent_to_the_browser_exceeds_the_teams_knowledge(
+    browser: Browser, live_server: str
+) -> None:
+    """Every cell symbol any response carried to a player or a watcher of another team is
+    what the team's knowledge says at the end (knowledge only grows); rows of views too."""
+    world = new_world(live_server)
+    ctx = browser.new_context(viewport=DESKTOP)
+    watcher_ctx = browser.new_context(viewport=DESKTOP)
+    bodies: list[tuple[str, str, str]] = []  # (who, url, body)
+
+    def record(who: str) -> Any:
+        def on_response(response: Any) -> None:
+            url = response.url
+            if "/api/worlds/" in url and "/events" in url:
+                return  # streams never finish: read through the page below
+            if "/world" in url and response.request.resource_type in ("fetch", "xhr", "document"):
+                try:
+                    bodies.append((who, url, response.text()))
+                except Exception:  # noqa: BLE001 (a redirect has no body)
+                    pass
+
+        return on_response
+
+    try:
+        page = ctx.new_page()
+        page.on("response", record("player"))
+        page.add_init_script(SSE_SPY)
+        join(page, live_server, world, "ana", "alpha", colour=0)
+        x, y = drop(page)
+        safe, mines = provable(live_server, world, "alpha", 0, x, y)
+        for c in sorted(mines)[:2]:
+            click_cell(page, *c, button="right")
+            wait_symbol(page, *c, "F")
+        for c in sorted(safe)[:3]:
+            if symbol(page, *c) == ".":
+                click_cell(page, *c)
+                wait_symbol(page, *c, "012345678")
+        click_cell(page, x + 12, y + 7)  # most likely a devil error: its witness is no knowledge
+        watcher = watcher_ctx.new_page()
+        watcher.on("response", record("watcher"))
+        watcher.add_init_script(SSE_SPY)
+        watcher.goto(f"{live_server}/world/{world}?team=alpha&colour=1&x={x}&y={y}")
+        wait_ready(watcher)
+        for c in sorted(safe)[3:5]:
+            if symbol(page, *c) == ".":
+                click_cell(page, *c)
+                wait_symbol(page, *c, "012345678")
+        time.sleep(0.5)
+        streamed = page.evaluate("() => window.__sse") + watcher.evaluate("() => window.__sse")
+    finally:
+        ctx.close()
+        watcher_ctx.close()
+
+    boards: dict[int, list[str]] = {}
+    bx, by = x - 128, y - 128
+
+    def truth(colour: int, cx: int, cy: int) -> str:
+        if colour not in boards:
+            boards[colour] = team_view(live_server, world, "alpha", colour, bx, by, 256)
+        if not (0 <= cx - bx < 256 and 0 <= cy - by < 256):
+            return "."
+        return boards[colour][cy - by][cx - bx]
+
+    checked = 0
+    for who, url, text in bodies + [("stream", "events", s) for s in streamed]:
+        colour = 1 if who == "watcher" else 0
+        if "/view?" in url:
+            data = json.loads(text)
+            x0, y0 = data["x0"], data["y0"]
+            for i, row in enumerate(data["rows"]):
+                for j, sym in enumerate(row):
+                    if sym != ".":
+                        assert truth(data["colour"], x0 + j, y0 + i) == sym
+                        checked += 1
+            continue
+        for mx, my, sym in SENT_CELL.findall(text):
+            if '"witness"' in text and sym == ".":
+                continue
+            assert truth(colour, int(mx), int(my)) == sym, (who, url)
+            checked += 1
+        assert '"token"' not in text, "the player's bearer token stays in the HttpOnly cookie"
+    assert checked > 20
+
+
+SSE_SPY = """
+(() => {
+  window.__sse = [];
+  const Real = window.EventSource;
+  window.EventSource = function (url, opts) {
+    const es = new Real(url, opts);
+    es.addEventListener('cells', (e) => window.__sse.push(e.data));
+    return es;
+  };
+  window.EventSource.prototype = Real.prototype;
+})();
+"""
+
+
+def test_screenshots_desktop_and_phone(browser: Browser, live_server: str, shots: Path) -> None:
+    world = new_world(live_server)
+    for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        ctx = browser.new_context(viewport=size, has_touch=name == "phone", is_mobile=name == "phone")
+        try:
+            page = ctx.new_page()
+            join(page, live_server, world, f"{name}-player", "shooters", colour=0 if name == "desktop" else 1)
+            x, y = drop(page)
+            safe, mines = provable(live_server, world, "shooters", state(page)["colour"], x, y)
+            for c in sorted(mines)[:2]:
+                page.evaluate("([x, y]) => window.worldBoard.move('flag', x, y)", list(c))
+                wait_symbol(page, *c, "F")
+            page.evaluate("([x, y]) => window.worldBoard.move('reveal', x, y)", [x + 14, y + 9])
+            page.wait_for_selector(".wwitness")
+            page.wait_for_timeout(2600)  # the highlights of the last moves fade
+            page.screenshot(path=str(shots / f"world-{name}.png"))
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
+            if name == "phone":
+                page.click("#panel-toggle")
+                page.wait_for_timeout(400)
+                page.screenshot(path=str(shots / "world-phone-panel.png"))
+        finally:
+            ctx.close()
