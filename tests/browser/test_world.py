@@ -3,6 +3,7 @@ colour switch, what reaches the browser, and screenshots (in ``shots``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -32,7 +33,9 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-def test_watching_needs_no_joining_and_the_board_fills_the_window(page: Page, live_server: str) -> None:
+def test_watching_needs_no_joining_and_the_board_fills_the_window(
+    page: Page, live_server: str
+) -> None:
     world = new_world(live_server)
     page.set_viewport_size(DESKTOP)
     page.goto(f"{live_server}/world/{world}")
@@ -207,10 +210,8 @@ def test_nothing_sent_to_the_browser_exceeds_the_teams_knowledge(
             if "/api/worlds/" in url and "/events" in url:
                 return  # streams never finish: read through the page below
             if "/world" in url and response.request.resource_type in ("fetch", "xhr", "document"):
-                try:
+                with contextlib.suppress(Exception):
                     bodies.append((who, url, response.text()))
-                except Exception:  # noqa: BLE001 (a redirect has no body)
-                    pass
 
         return on_response
 
@@ -292,12 +293,21 @@ SSE_SPY = """
 def test_screenshots_desktop_and_phone(browser: Browser, live_server: str, shots: Path) -> None:
     world = new_world(live_server)
     for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
-        ctx = browser.new_context(viewport=size, has_touch=name == "phone", is_mobile=name == "phone")
+        ctx = browser.new_context(
+            viewport=size, has_touch=name == "phone", is_mobile=name == "phone"
+        )
         try:
             page = ctx.new_page()
-            join(page, live_server, world, f"{name}-player", "shooters", colour=0 if name == "desktop" else 1)
+            join(
+                page,
+                live_server,
+                world,
+                f"{name}-player",
+                "shooters",
+                colour=0 if name == "desktop" else 1,
+            )
             x, y = drop(page)
-            safe, mines = provable(live_server, world, "shooters", state(page)["colour"], x, y)
+            _safe, mines = provable(live_server, world, "shooters", state(page)["colour"], x, y)
             for c in sorted(mines)[:2]:
                 page.evaluate("([x, y]) => window.worldBoard.move('flag', x, y)", list(c))
                 wait_symbol(page, *c, "F")

@@ -21,7 +21,7 @@ def api(base: str, path: str, payload: dict[str, Any] | None = None) -> Any:
     req = urllib.request.Request(
         base + path, data=data, headers={"Content-Type": "application/json"}
     )
-    with urllib.request.urlopen(req, timeout=10) as r:  # noqa: S310 (the test's own server)
+    with urllib.request.urlopen(req, timeout=10) as r:
         return json.loads(r.read())
 
 
@@ -31,7 +31,9 @@ def new_world(base: str, colours: int = 6) -> str:
     return world
 
 
-def team_view(base: str, world: str, team: str, colour: int, x0: int, y0: int, side: int = VIEW) -> list[str]:
+def team_view(
+    base: str, world: str, team: str, colour: int, x0: int, y0: int, side: int = VIEW
+) -> list[str]:
     query = f"colour={colour}&x0={x0}&y0={y0}&width={side}&height={side}"
     rows: list[str] = api(base, f"/api/worlds/{world}/teams/{team}/view?{query}")["rows"]
     return rows
@@ -71,7 +73,8 @@ def symbol(page: Page, x: int, y: int) -> str | None:
 
 def wait_symbol(page: Page, x: int, y: int, allowed: str, timeout: float = 5000) -> None:
     page.wait_for_function(
-        "([x, y, allowed]) => { const s = window.worldBoard.symbol(x, y); return s !== null && allowed.includes(s); }",
+        "([x, y, allowed]) => { const s = window.worldBoard.symbol(x, y);"
+        " return s !== null && allowed.includes(s); }",
         arg=[x, y, allowed],
         timeout=timeout,
     )
@@ -105,7 +108,9 @@ def drop(page: Page) -> tuple[int, int]:
     return int(x), int(y)
 
 
-def provable(base: str, world: str, team: str, colour: int, x: int, y: int) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+def provable(
+    base: str, world: str, team: str, colour: int, x: int, y: int
+) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
     """Covered cells the team's knowledge proves safe, and provable mines, around (x, y)."""
     x0, y0 = x - VIEW // 2, y - VIEW // 2
     rows = team_view(base, world, team, colour, x0, y0)
