@@ -37,7 +37,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import errors, hooks, layout, notify, security, world
+    from app import duel, errors, hooks, layout, notify, security, world
     from app.api.routes import bp as api
     from app.live.routes import bp as live
     from app.play import setup as play_setup
@@ -50,6 +50,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     notify.init_app(app, store_setup.get_engine(app))
     world.init_app(app, store_setup.get_engine(app))
     play_setup.init_app(app)
+    duel.init_app(app)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(live)
     app.register_blueprint(play)

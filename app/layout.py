@@ -30,7 +30,12 @@ HTMX_CONFIG: dict[str, Any] = {
     ],
 }
 
-NAV = (("Analyse a position", "teach.analyse"), ("Puzzles", "teach.puzzle"))
+NAV = (
+    ("Analyse a position", "teach.analyse"),
+    ("Puzzles", "teach.puzzle"),
+    ("Devil World", "world.default_world"),
+    ("Duel", "duel.new"),
+)
 """Links after "New game" in the site header (shown when their blueprint is registered)."""
 
 
