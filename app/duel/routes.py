@@ -45,10 +45,6 @@ class Side:
     finished_at: datetime | None
     mine: bool
 
-    @property
-    def percent(self) -> int:
-        return 0 if not self.safe else round(100 * self.opened / self.safe)
-
 
 def side(label: str, loaded: LoadedGame) -> Side:
     game = loaded.game
