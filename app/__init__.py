@@ -47,8 +47,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.before_request(hooks.limit_streamed_body)  # first: before CSRF or a view reads the body
     store_setup.init_app(app)
-    notify.init_app(app, store_setup.get_engine(app))
-    world.init_app(app, store_setup.get_engine(app))
+    engine = store_setup.get_store(app).engine
+    notify.init_app(app, engine)  # live streams wake on it (app/notify.py)
+    world.init_app(app, engine)  # Devil World: /api/worlds (app/world/)
     play_setup.init_app(app)
     duel.init_app(app)
     app.register_blueprint(api, url_prefix="/api")

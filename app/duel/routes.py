@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import Engine
 
@@ -24,7 +24,7 @@ from app.play.new_game import params_from_form, presets
 from app.play.setup import get_service
 from app.play.view import game_view
 from app.security import ensure_owner, is_owner
-from app.store.setup import get_engine
+from app.store.setup import get_store
 from devil.game import GameParams, Status
 
 bp = Blueprint("duel", __name__)
@@ -91,7 +91,7 @@ def create() -> ResponseReturnValue:
 
 
 def get_engine_now() -> Engine:
-    return get_engine(current_app)
+    return get_store().engine
 
 
 @bp.get("/duel/<duel_id>")

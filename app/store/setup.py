@@ -6,7 +6,6 @@ import click
 import sqlalchemy as sa
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from sqlalchemy import Engine
 
 from app.store.log import Store
 
@@ -16,11 +15,6 @@ def get_store(app: Flask | None = None) -> Store:
     and threads."""
     store: Store = (app or current_app).extensions["mine_devil.store"]
     return store
-
-
-def get_engine(app: Flask) -> Engine:
-    """``app``'s store engine (for extensions such as the notifier)."""
-    return get_store(app).engine
 
 
 def init_app(app: Flask) -> None:

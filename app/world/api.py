@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden, NotFound, TooManyRequests, Unauthorized
 
@@ -30,6 +31,7 @@ from app.notify import get_notifier
 from app.security import client_key
 from app.world import limits
 from app.world.feed import event_stream
+from app.world.records import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists
 from app.world.service import (
     MAX_RAFT,
     MAX_VIEW_SIDE,
@@ -41,7 +43,7 @@ from app.world.service import (
     switch_colour,
     view,
 )
-from app.world.store import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists, WorldStore
+from app.world.store import WorldStore
 from devil.world.cells import MAX_COORD
 
 bp = Blueprint("world_api", __name__)
@@ -355,6 +357,27 @@ def pareto(teams: list[tuple[str, int, int, int]]) -> list[str]:
         return at_least and (a[1], a[2], a[3]) != (b[1], b[2], b[3])
 
     return sorted(t[0] for t in teams if not any(beats(o, t) for o in teams))
+
+
+# -- timing ----------------------------------------------------------------------------
+
+
+@bp.before_request
+def _start_timer() -> None:
+    g.world_started = time.perf_counter(), time.thread_time()
+
+
+@bp.after_request
+def _server_timing(response: Response) -> Response:
+    """``Server-Timing: app;dur=<ms>, cpu;dur=<ms>``: the request's wall time inside the app
+    and the CPU time its thread used meanwhile (under gevent that thread is the worker's
+    only one: other requests' work overlapping this one counts too)."""
+    started = g.get("world_started")
+    if started is not None and not response.is_streamed:
+        wall = (time.perf_counter() - started[0]) * 1e3
+        cpu = (time.thread_time() - started[1]) * 1e3
+        response.headers["Server-Timing"] = f"app;dur={wall:.2f}, cpu;dur={cpu:.2f}"
+    return response
 
 
 # -- errors ----------------------------------------------------------------------------

@@ -16,14 +16,12 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from flask import Flask, current_app
 from limits import parse_many
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
-from app.world.store import PlayerRow
+from app.world.records import PlayerRow
 
 
 class RateLimited(TooManyRequests):
@@ -64,14 +62,6 @@ class StreamSlots:
         self._lock = threading.Lock()
         self._open: dict[str, int] = {}
         self._count = 0
-
-    @contextmanager
-    def hold(self, client: str) -> Iterator[None]:
-        self.acquire(client)
-        try:
-            yield
-        finally:
-            self.release(client)
 
     def acquire(self, client: str) -> None:
         with self._lock:

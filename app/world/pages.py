@@ -51,9 +51,9 @@ from app.world.api import (
     unknown_world,
     world_store,
 )
+from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
+from app.world.records import utcnow as now
 from app.world.service import DropTooSoon, play_raft, switch_colour
-from app.world.store import NoSuchWorld, PlayerRow, WorldEvent
-from app.world.store import utcnow as now
 
 bp = Blueprint("world", __name__)
 

@@ -22,7 +22,8 @@ from typing import Any
 
 from app.notify import Notifier
 from app.world.chunks import FLAGS, ChunkKnowledge, chunk_range
-from app.world.store import Cell, Move, PlayerRow, WorldEvent, WorldStore
+from app.world.records import Cell, Move, PlayerRow, WorldEvent
+from app.world.store import WorldStore
 from devil.world import Colouring, MoveResult, Witness, drop, flag, reveal
 
 MAX_RAFT = 256

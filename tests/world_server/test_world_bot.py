@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_bot() -> ModuleType:

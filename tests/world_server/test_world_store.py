@@ -10,17 +10,17 @@ import sqlalchemy as sa
 
 from app.store.log import Store
 from app.world.chunks import FLAGS, ChunkKnowledge, KnowledgeConflict, StoredChunk, chunk_of, index
-from app.world.schema import chunks, events
-from app.world.store import (
+from app.world.records import (
     Move,
     NoSuchPlayer,
     NoSuchWorld,
     WorldExists,
-    WorldStore,
     decode_cells,
     encode_cells,
     hash_token,
 )
+from app.world.schema import chunks, events
+from app.world.store import WorldStore
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.world.store import Move, WorldStore
+from app.world.records import Move
+from app.world.store import WorldStore
 from devil.world import Colouring, deduce
 from devil.world.cells import neighbours
 

@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 
 from app.world.store import WorldStore
-from tests.test_world_api import World, opening, parse_sse
+from tests.world_server.test_world_api import World, opening, parse_sse
 
 URL_VIEW = (
     "/api/worlds/main/teams/{team}/events?colour={colour}&x0={x0}&y0={y0}&width={w}&height={h}"

@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from tests.test_restart import free_port, kill
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.web.test_restart import free_port, kill
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def start(data: Path, port: int, db_url: str | None, workers: int = 1) -> subprocess.Popen[bytes]:
