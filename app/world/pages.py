@@ -66,8 +66,9 @@ COLOUR_NAMES = ("red", "blue", "green", "amber", "violet", "teal", "pink", "slat
 """The colours' names in the page (the CSS gives each its swatch)."""
 
 
-def current_player(world: str) -> PlayerRow | None:
-    """The player this browser joined ``world`` as, or None (watching)."""
+def current_player(world: str, fresh: bool = False) -> PlayerRow | None:
+    """The player this browser joined ``world`` as, or None (watching). The store remembers
+    a token's player without its later colour switches and drops: ``fresh`` reads them."""
     tokens = session.get(SESSION_KEY)
     if not isinstance(tokens, dict):
         return None
@@ -75,7 +76,9 @@ def current_player(world: str) -> PlayerRow | None:
     if not isinstance(token, str) or len(token) > 128:
         return None
     player = world_store().player_by_token(token)
-    return player if player is not None and player.world == world else None
+    if player is None or player.world != world:
+        return None
+    return world_store().player(player.id) if fresh else player
 
 
 def required_player(world: str) -> PlayerRow:
@@ -113,7 +116,7 @@ def default_world() -> ResponseReturnValue:
 @bp.get("/world/<world>")
 def page(world: str) -> ResponseReturnValue:
     row = world_store().world(world)
-    player = current_player(world)
+    player = current_player(world, fresh=True)
     teams = team_names(world)
     team = player.team if player is not None else request.args.get("team", "")
     if team not in teams:
