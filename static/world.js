@@ -40,6 +40,7 @@
   var generation = 0;                 // bumps when the colour changes: stale answers are dropped
   var cursor = null;                  // {x, y} keyboard cursor
   var errors = 0;
+  var seen = 0;                       // known cells received so far (the view history)
 
   // -- symbols ---------------------------------------------------------------------------
 
@@ -210,7 +211,11 @@
             for (var r = 0; r < T; r++) {
               var row = data.rows[(ty - ty0) * T + r];
               var off = (tx - tx0) * T;
-              for (var c = 0; c < T; c++) cells[r * T + c] = row.charAt(off + c);
+              for (var c = 0; c < T; c++) {
+                var ch = row.charAt(off + c);
+                cells[r * T + c] = ch;
+                if (ch !== ".") seen++;
+              }
             }
             t.cells = cells; t.pending = false;
             applyPendingTo(t);
@@ -485,7 +490,7 @@
     if (e.button !== 0 && e.pointerType === "mouse") return;
     var p = boardPoint(e);
     drag = { id: e.pointerId, sx: e.clientX, sy: e.clientY, lx: e.clientX, ly: e.clientY, moved: false, p: p, long: false };
-    board.setPointerCapture(e.pointerId);
+    try { board.setPointerCapture(e.pointerId); } catch (err) { /* not an active pointer */ }
     if (e.pointerType !== "mouse") {
       clearTimeout(longTimer);
       longTimer = setTimeout(function () {
@@ -674,7 +679,8 @@
     move: move,
     state: function () {
       return { ox: ox, oy: oy, cs: cs, zoom: zoom, tiles: tiles.size, colour: colour, lastSeq: lastSeq,
-               vw: vw, vh: vh, cursor: cursor, errors: errors, live: !!(source && source.readyState === 1) };
+               vw: vw, vh: vh, cursor: cursor, errors: errors, seen: seen,
+               live: !!(source && source.readyState === 1) };
     },
     applied: function () { return applied.slice(); },
   };

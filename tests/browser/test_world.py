@@ -114,6 +114,15 @@ def test_reveal_flag_and_a_devil_error_with_its_witness(page: Page, live_server:
         sx, sy = sorted(safe)[0]
         click_cell(page, sx, sy)
         wait_symbol(page, sx, sy, "012345678")
+    fresh = sorted(c for c in safe if symbol(page, *c) == ".")
+    if fresh:  # keyboard play: go to the cell (the cursor lands there), Enter reveals
+        kx, ky = fresh[0]
+        page.fill("#goto-x", str(kx))
+        page.fill("#goto-y", str(ky))
+        page.click(".goto button")
+        page.keyboard.press("Enter")
+        wait_symbol(page, kx, ky, "012345678")
+        x, y = kx, ky
     # a cell far from anything known cannot be proved safe: a devil error
     fx, fy = x + 9, y + 5
     while symbol(page, fx, fy) != ".":
@@ -322,3 +331,42 @@ def test_screenshots_desktop_and_phone(browser: Browser, live_server: str, shots
                 page.screenshot(path=str(shots / "world-phone-panel.png"))
         finally:
             ctx.close()
+
+
+TOUCH = """([kind, x, y, id]) => {
+  const board = document.getElementById('world-board');
+  board.dispatchEvent(new PointerEvent(kind, {pointerId: id, pointerType: 'touch', isPrimary: true,
+    clientX: x, clientY: y, button: 0, buttons: kind === 'pointerup' ? 0 : 1, bubbles: true}));
+}"""
+
+
+def test_touch_drag_pans_and_long_press_flags(browser: Browser, live_server: str) -> None:
+    world = new_world(live_server)
+    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        join(page, live_server, world, "thumb", "touchers", colour=0)
+        x, y = drop(page)
+        s0 = state(page)
+        box = page.locator("#world-board").bounding_box()
+        assert box is not None
+        cx, cy = box["x"] + 150, box["y"] + 300
+        page.evaluate(TOUCH, ["pointerdown", cx, cy, 7])
+        for i in range(1, 9):
+            page.evaluate(TOUCH, ["pointermove", cx + 10 * i, cy + 5 * i, 7])
+        page.evaluate(TOUCH, ["pointerup", cx + 80, cy + 40, 7])
+        s1 = state(page)
+        assert s1["ox"] == pytest.approx(s0["ox"] - 80 / s0["cs"], abs=0.01)
+        assert s1["oy"] == pytest.approx(s0["oy"] - 40 / s0["cs"], abs=0.01)
+        assert s1["errors"] == 0  # a drag is not a click
+        _, mines = provable(live_server, world, "touchers", 0, x, y)
+        if not mines:
+            pytest.skip("no provable mine next to this drop")
+        mx, my = sorted(mines)[0]
+        px, py = cell_point(page, mx, my)
+        page.evaluate(TOUCH, ["pointerdown", px, py, 8])
+        page.wait_for_timeout(700)  # a long press
+        page.evaluate(TOUCH, ["pointerup", px, py, 8])
+        wait_symbol(page, mx, my, "F")
+    finally:
+        ctx.close()
