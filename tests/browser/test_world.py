@@ -331,6 +331,16 @@ def test_screenshots_desktop_and_phone(browser: Browser, live_server: str, shots
                 page.screenshot(path=str(shots / "world-phone-panel.png"))
         finally:
             ctx.close()
+    # a watcher of that team in dark mode, on the colour-1 board (the desktop's flags are '*')
+    ctx = browser.new_context(viewport=DESKTOP, color_scheme="dark")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/world/{world}?team=shooters&colour=1&x={x}&y={y}")
+        wait_ready(page)
+        expect(page.locator("#scoreboard tr.team")).to_have_count(1)
+        page.screenshot(path=str(shots / "world-watch-dark.png"))
+    finally:
+        ctx.close()
 
 
 TOUCH = """([kind, x, y, id]) => {
