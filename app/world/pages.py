@@ -61,6 +61,12 @@ SESSION_KEY = "world_tokens"
 """The session (signed, HttpOnly cookie) maps world id -> the player's bearer token."""
 MAX_WORLDS_IN_COOKIE = 8
 ACTIVITY_ROWS = 12
+SCOREBOARD_TEAMS = 15
+"""The panel shows the teams with the most cells revealed (and the viewer's team)..."""
+TEAM_PLAYERS = 8
+"""...each with its most active players (and the viewer)."""
+TEAM_CHOICES = 100
+"""Teams offered in the join and watch lists (the most active ones)."""
 MAX_WHO = 64
 COLOUR_NAMES = ("red", "blue", "green", "amber", "violet", "teal", "pink", "slate")
 """The colours' names in the page (the CSS gives each its swatch)."""
@@ -105,7 +111,8 @@ def drop_wait(player: PlayerRow | None) -> float:
 
 def team_names(world: str) -> list[str]:
     teams, _ = world_store().scoreboard(world)
-    return [t.name for t in teams]
+    active = sorted(teams, key=lambda t: (-t.counts.revealed, t.name))[:TEAM_CHOICES]
+    return sorted(t.name for t in active)
 
 
 @bp.get("/world")
@@ -215,13 +222,25 @@ def scoreboard(world: str) -> ResponseReturnValue:
         pareto([(t.name, t.counts.revealed, t.counts.flags, t.counts.errors) for t in team_rows])
     )
     player = current_player(world)
+    me = player.id if player is not None else None
+    my_team = player.team if player is not None else request.args.get("team")
+    ranked = sorted(team_rows, key=lambda t: (-t.counts.revealed, t.counts.errors, t.name))
+    shown = [t for i, t in enumerate(ranked) if i < SCOREBOARD_TEAMS or t.name == my_team]
+    names = {t.name for t in shown}
+    per_team: dict[str, int] = {}
+    listed = []
+    for p in sorted(people, key=lambda p: (-p.counts.revealed, p.name)):
+        if p.team in names and (per_team.get(p.team, 0) < TEAM_PLAYERS or p.player == me):
+            per_team[p.team] = per_team.get(p.team, 0) + 1
+            listed.append(p)
     return render_template(
         "_world_scoreboard.html",
-        teams=team_rows,
-        people=people,
+        teams=shown,
+        people=listed,
         frontier=frontier,
-        me=player.id if player is not None else None,
-        my_team=player.team if player is not None else request.args.get("team"),
+        me=me,
+        my_team=my_team,
+        hidden=len(team_rows) - len(shown),
     )
 
 

@@ -130,3 +130,16 @@ def test_drop_cooldown_is_shown_and_enforced(make_app) -> None:  # type: ignore[
     r = client.post("/world/main/moves", json={"moves": [{"kind": "drop", "x": 5, "y": 5}]},
                     headers={"X-CSRFToken": token})  # fmt: skip
     assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+
+
+def test_the_scoreboard_panel_is_bounded(client: FlaskClient) -> None:
+    from app.world.pages import SCOREBOARD_TEAMS, TEAM_PLAYERS
+
+    for i in range(SCOREBOARD_TEAMS + 3):
+        client.post("/api/worlds/main/players", json={"name": f"p{i}", "team": f"t{i:02d}"})
+    for i in range(TEAM_PLAYERS + 2):
+        client.post("/api/worlds/main/players", json={"name": f"q{i}", "team": "t00"})
+    html = client.get("/world/main/scoreboard?team=t17").get_data(as_text=True)
+    assert html.count('class="team') == SCOREBOARD_TEAMS + 1  # the top ones and mine
+    assert 'data-team="t17"' in html and "and 2 more teams" in html
+    assert html.count('data-player="') <= (SCOREBOARD_TEAMS + 1) * TEAM_PLAYERS
