@@ -322,7 +322,16 @@
     var gen = generation;
     source = new EventSource(url);
     source.onopen = function () { liveOut.textContent = "● live"; liveOut.classList.add("on"); };
-    source.onerror = function () { liveOut.textContent = "○ reconnecting"; liveOut.classList.remove("on"); };
+    source.onerror = function () {
+      liveOut.textContent = "○ reconnecting"; liveOut.classList.remove("on");
+      // a refused stream (a 429 or 503 of the stream caps) is not retried by EventSource: retry
+      if (source && source.readyState === 2 && gen === generation) {
+        var failed = source;
+        setTimeout(function () {
+          if (source === failed) { sub = null; connectFeed(visibleTiles()); }
+        }, 3000);
+      }
+    };
     source.addEventListener("cells", function (e) {
       if (gen !== generation) return;
       var data = JSON.parse(e.data);
@@ -454,6 +463,8 @@
     el.title = "The devil's layout: it fits everything your team knows, with a mine where you clicked";
     place(el, w.x0, w.y0);
     layer.appendChild(el);
+    var cols = vw / cs, rows = vh / cs;
+    if (x < ox || x >= ox + cols || y < oy || y >= oy + rows) goTo(x, y);  // keep it in sight
     el.addEventListener("pointerdown", function (e) { e.stopPropagation(); clearWitness(); });
   }
 
