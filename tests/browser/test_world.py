@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from devil.world.deduce import deduce
 from tests.browser.world_helpers import (
     cell_point,
     click_cell,
     drop,
+    drop_with_mine,
     join,
     new_world,
     provable,
@@ -100,9 +102,7 @@ def test_reveal_flag_and_a_devil_error_with_its_witness(page: Page, live_server:
     world = new_world(live_server)
     page.set_viewport_size(DESKTOP)
     join(page, live_server, world, "ana", "reds", colour=0)
-    x, y = drop(page)
-    safe, mines = provable(live_server, world, "reds", 0, x, y)
-    assert safe or mines, "a drop opens a region with a frontier"
+    x, y, safe, mines = drop_with_mine(page, live_server, world, "reds", 0)
     if mines:
         mx, my = sorted(mines)[0]
         click_cell(page, mx, my, button="right")
@@ -123,16 +123,33 @@ def test_reveal_flag_and_a_devil_error_with_its_witness(page: Page, live_server:
         page.keyboard.press("Enter")
         wait_symbol(page, kx, ky, "012345678")
         x, y = kx, ky
-    # a cell far from anything known cannot be proved safe: a devil error
-    fx, fy = x + 9, y + 5
-    while symbol(page, fx, fy) != ".":
-        fx += 1
-    view = team_view(live_server, world, "reds", 0, fx - 1, fy - 1, 3)
-    if any(ch in "012345678" for row in view for ch in row):
-        pytest.skip("the far cell touches a number")  # (the drop is within a radius of 32)
+    # a covered cell on the frontier that is not provably safe: a devil error whose witness
+    # is a layout of the numbers around it (else a cell far from anything known)
+    rows = team_view(live_server, world, "reds", 0, x - 32, y - 32)
+    found = deduce(rows, x - 32, y - 32)
+
+    def frontier(cx: int, cy: int) -> bool:
+        if rows[cy - y + 32][cx - x + 32] != ".":
+            return False
+        around = [(cx + dx, cy + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        return any(rows[b - y + 32][a - x + 32] in "12345678" for a, b in around)
+
+    risky = [
+        (cx, cy)
+        for cx in range(x - 8, x + 9)
+        for cy in range(y - 6, y + 7)
+        if frontier(cx, cy) and (cx, cy) not in found.safe | found.mines
+    ]
+    if risky:
+        fx, fy = risky[0]
+    else:
+        fx, fy = x + 500, y
+        page.evaluate(f"() => window.worldBoard.goTo({fx}, {fy})")
+        wait_ready(page)
     click_cell(page, fx, fy)
     expect(page.locator(".wwitness")).to_be_visible()
     expect(page.locator(".wwitness i.clicked")).to_have_count(1)
+    expect(page.locator(".wwitness i.clicked")).to_have_class("wm clicked")  # a mine there
     expect(page.locator("#error-count")).to_have_text("1")
     expect(page.locator("#wmsg")).to_contain_text("Devil error")
     assert symbol(page, fx, fy) == "."  # nothing was revealed
@@ -148,9 +165,9 @@ def test_two_teammates_see_each_others_moves_live(browser: Browser, live_server:
         join(a, live_server, world, "ana", "blues", colour=1)
         join(b, live_server, world, "bob", "blues", colour=1)
         b.wait_for_function("() => window.worldBoard.state().live")
-        x, y = drop(a)
+        x, y, safe, _ = drop_with_mine(a, live_server, world, "blues", 1, want="safe")
+        b.evaluate(f"() => window.worldBoard.goTo({x}, {y})")
         wait_symbol(b, x, y, "0")  # the drop appears on B's board without a reload
-        safe, _ = provable(live_server, world, "blues", 1, x, y)
         fresh = sorted(c for c in safe if symbol(b, *c) == ".")
         assert fresh, "a provable cell left to reveal"
         sx, sy = fresh[0]
@@ -180,10 +197,7 @@ def test_colour_switch_re_renders_the_view(page: Page, live_server: str) -> None
     world = new_world(live_server)
     page.set_viewport_size(DESKTOP)
     join(page, live_server, world, "cy", "greens", colour=2)
-    x, y = drop(page)
-    _, mines = provable(live_server, world, "greens", 2, x, y)
-    if not mines:
-        pytest.skip("no provable mine next to this drop")
+    x, y, _, mines = drop_with_mine(page, live_server, world, "greens", 2)
     mx, my = sorted(mines)[0]
     click_cell(page, mx, my, button="right")
     wait_symbol(page, mx, my, "F")
@@ -356,7 +370,7 @@ def test_touch_drag_pans_and_long_press_flags(browser: Browser, live_server: str
     try:
         page = ctx.new_page()
         join(page, live_server, world, "thumb", "touchers", colour=0)
-        x, y = drop(page)
+        x, y, _, mines = drop_with_mine(page, live_server, world, "touchers", 0)
         s0 = state(page)
         box = page.locator("#world-board").bounding_box()
         assert box is not None
@@ -369,9 +383,7 @@ def test_touch_drag_pans_and_long_press_flags(browser: Browser, live_server: str
         assert s1["ox"] == pytest.approx(s0["ox"] - 80 / s0["cs"], abs=0.01)
         assert s1["oy"] == pytest.approx(s0["oy"] - 40 / s0["cs"], abs=0.01)
         assert s1["errors"] == 0  # a drag is not a click
-        _, mines = provable(live_server, world, "touchers", 0, x, y)
-        if not mines:
-            pytest.skip("no provable mine next to this drop")
+        page.evaluate(f"() => window.worldBoard.goTo({x}, {y})")
         mx, my = sorted(mines)[0]
         px, py = cell_point(page, mx, my)
         page.evaluate(TOUCH, ["pointerdown", px, py, 8])

@@ -117,3 +117,21 @@ def provable(
     found = deduce(rows, x0, y0)
     near = lambda c: abs(c[0] - x) <= 8 and abs(c[1] - y) <= 6  # noqa: E731 (in view on a phone too)
     return {c for c in found.safe if near(c)}, {c for c in found.mines if near(c)}
+
+
+def drop_with_mine(
+    page: Page, base: str, world: str, team: str, colour: int, tries: int = 6, want: str = "mine"
+) -> tuple[int, int, set[tuple[int, int]], set[tuple[int, int]]]:
+    """Drop (moving 300 cells away between tries) until a provable mine (``want="mine"``) or
+    a provably safe covered cell (``"safe"``) is near the drop.
+
+    Returns the drop's cell, the provably safe cells and the provable mines near it."""
+    for attempt in range(tries):
+        if attempt:
+            page.evaluate(f"() => window.worldBoard.goTo({300 * attempt}, {-200 * attempt})")
+            wait_ready(page)
+        x, y = drop(page)
+        safe, mines = provable(base, world, team, colour, x, y)
+        if mines if want == "mine" else safe:
+            return x, y, safe, mines
+    raise AssertionError(f"no provable {want} near {tries} drops")
