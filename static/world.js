@@ -150,6 +150,7 @@
           t.ty < v.ty0 - KEEP_MARGIN || t.ty > v.ty1 + KEEP_MARGIN) {
         t.el.remove();
         tiles.delete(k);
+        early.delete(k);
       }
     });
     var missing = [];
