@@ -365,7 +365,7 @@ def bot_process(
 class Streams:
     """Many SSE streams read by one selector thread: per stream, (seq, arrival time)."""
 
-    ID = re.compile(rb"\nid: (\d+)\n")
+    ID = re.compile(rb"(?m)^id: (\d+)\n")
 
     def __init__(self) -> None:
         self.selector = selectors.DefaultSelector()
@@ -404,9 +404,13 @@ class Streams:
                 now = time.monotonic()
                 self.bytes += len(data)
                 buffer = self._tail[key.data] + data
-                for match in self.ID.finditer(buffer):
+                end = buffer.rfind(b"\n\n")  # parse whole SSE events only; keep the rest
+                if end < 0:
+                    self._tail[key.data] = buffer
+                    continue
+                for match in self.ID.finditer(buffer, 0, end + 2):
                     self.seen[key.data].append((int(match.group(1)), now))
-                self._tail[key.data] = buffer[-64:] if not self.ID.search(buffer[-64:]) else b""
+                self._tail[key.data] = buffer[end + 2 :]
 
     def settle(self, quiet: float, limit: float) -> None:
         """Wait until no byte arrived for ``quiet`` seconds (at most ``limit``)."""

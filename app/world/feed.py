@@ -61,6 +61,7 @@ def event_stream(
                     yield sse_cells(seq, cells)
                 last = batch[-1].seq
                 if len(batch) == BATCH:
+                    first = True  # more may wait in the log: read on without waiting
                     continue
             remaining = max_seconds - (time.monotonic() - started)
             if remaining <= 0 or notifier.closed:

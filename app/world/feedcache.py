@@ -78,7 +78,8 @@ class FeedCache:
     ) -> list[WorldEvent]:
         """The team's events with ``seq > after`` (at most ``limit``), in order. ``known``:
         a seq the log is known to have reached (from the notification), or None; ``first``:
-        the stream's first read (always up to date)."""
+        read the log whatever the window holds (a stream's first read, or the next after a
+        full batch)."""
         window = self._window(world, team, after)
         with window.lock:
             if after < window.low:
