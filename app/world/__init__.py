@@ -24,6 +24,7 @@ import os
 from flask import Flask
 
 from app.world.api import bp
+from app.world.feedcache import FeedCache
 from app.world.limits import StreamSlots
 from app.world.pages import bp as pages
 from app.world.service import Colourings
@@ -48,7 +49,9 @@ def init_app(app: Flask, engine: object) -> None:
     assert isinstance(engine, sa.Engine)
     for key, (env, default) in DEFAULTS.items():
         app.config.setdefault(key, os.environ.get(env) or default)
-    app.extensions["mine_devil.world.store"] = WorldStore(engine)
+    store = WorldStore(engine)
+    app.extensions["mine_devil.world.store"] = store
+    app.extensions["mine_devil.world.feeds"] = FeedCache(store)
     app.extensions["mine_devil.world.colourings"] = Colourings()
     app.extensions["mine_devil.world.streams"] = StreamSlots(
         int(app.config["WORLD_STREAMS_PER_CLIENT"]), int(app.config["WORLD_STREAMS_MAX"])

@@ -303,6 +303,7 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
     client = client_key()
     slots.acquire(client)
     stream = event_stream(
+        current_app.extensions["mine_devil.world.feeds"],
         store,
         get_notifier(),
         world,

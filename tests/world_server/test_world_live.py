@@ -11,7 +11,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -185,3 +185,75 @@ def test_threads_on_one_team_and_the_same_cells_lose_nothing_and_count_once(
         for x, y, s in e.cells
         if 0 <= x - box[0] < 256 and 0 <= y - box[1] < 256
     ]
+
+
+def test_the_streams_of_a_team_share_one_read_per_change(make_app: Callable[..., Flask]) -> None:
+    app = make_app(LIVE_MAX_SECONDS=20)
+    api = World(app.test_client())
+    token, _ = api.join(colour=0)
+    first, _, found = opening(api, token, 0)
+    x0, y0 = first["at"]
+    url = URL_VIEW.format(team="red", colour=0, x0=x0 - 40, y0=y0 - 40, w=81, h=81)
+    cache = app.extensions["mine_devil.world.feeds"]
+    with ExitStack() as stack:
+        streams = [stack.enter_context(stream_lines(app, url)) for _ in range(20)]
+        time.sleep(0.5)
+        before = cache.reads
+        for x, y in sorted(found.safe)[:3]:
+            (result,) = api.moves(token, [{"kind": "reveal", "x": x, "y": y}])["results"]
+            if not result["cells"]:
+                continue
+            for chunks in streams:
+                assert next_cells(chunks, timeout=5.0)["seq"] == result["seq"]
+        assert cache.reads - before <= 3  # one per change, not one per stream
+
+
+def test_the_feed_cache_keeps_a_complete_window() -> None:
+    from app.world.feedcache import FeedCache
+    from app.world.records import WorldEvent
+    from app.world.store import WorldStore
+
+    log = [
+        WorldEvent("w", seq, "t", "p", 0, "reveal", 0, 0, "revealed", 1, ((0, seq, "1"),), None)  # type: ignore[arg-type]
+        for seq in range(1, 30)
+    ]
+    calls: list[int] = []
+
+    class FakeStore:
+        def team_events(self, world: str, team: str, after: int, limit: int) -> list[WorldEvent]:
+            calls.append(after)
+            return [e for e in log if e.seq > after][:limit]
+
+    cache = FeedCache(FakeStore(), events=10)  # type: ignore[arg-type]
+    assert [e.seq for e in cache.after("w", "t", 5, 100, first=True)] == list(range(6, 30))
+    assert calls == [5]
+    # a notification for seq 29 is covered: no read; the window kept the newest 10
+    assert [e.seq for e in cache.after("w", "t", 25, 100, known=29)] == [26, 27, 28, 29]
+    assert calls == [5]
+    # behind the window: straight from the log
+    assert [e.seq for e in cache.after("w", "t", 6, 3, known=29)] == [7, 8, 9]
+    assert calls == [5, 6]
+    # a newer seq than the window: one read brings it up to date
+    log.append(WorldEvent("w", 30, "t", "p", 0, "flag", 0, 0, "flagged", 1, ((1, 1, "F"),), None))  # type: ignore[arg-type]
+    assert [e.seq for e in cache.after("w", "t", 29, 100, known=30)] == [30]
+    assert calls == [5, 6, 29]
+    assert isinstance(cache.store, FakeStore) and not isinstance(cache.store, WorldStore)
+
+
+def test_a_resumed_feed_longer_than_one_batch_arrives_whole(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.world import feed
+
+    monkeypatch.setattr(feed, "BATCH", 3)
+    app = make_app(LIVE_MAX_SECONDS=0)
+    api = World(app.test_client())
+    token, _ = api.join(colour=0)
+    first, _, found = opening(api, token, 0)
+    x0, y0 = first["at"]
+    raft = [{"kind": "reveal", "x": x, "y": y} for x, y in sorted(found.safe)]
+    raft += [{"kind": "flag", "x": x, "y": y} for x, y in sorted(found.mines)]
+    results = api.moves(token, raft)["results"]
+    box = (x0 - 40, y0 - 40, 81, 81)
+    events = api.events("red", 0, box, first["seq"] - 1)
+    assert [e["seq"] for e in events] == [first["seq"]] + [r["seq"] for r in results if r["cells"]]
