@@ -257,3 +257,27 @@ def test_a_resumed_feed_longer_than_one_batch_arrives_whole(
     box = (x0 - 40, y0 - 40, 81, 81)
     events = api.events("red", 0, box, first["seq"] - 1)
     assert [e["seq"] for e in events] == [first["seq"]] + [r["seq"] for r in results if r["cells"]]
+
+
+def test_an_idle_stream_reads_nothing_between_heartbeats(make_app: Callable[..., Flask]) -> None:
+    from app.world.feed import event_stream
+    from app.world.service import Viewport
+
+    app = make_app()
+    World(app.test_client()).join(colour=0)
+    cache = app.extensions["mine_devil.world.feeds"]
+    stream = event_stream(
+        cache,
+        app.extensions["mine_devil.world.store"],
+        app.extensions["mine_devil.notifier"],
+        "main",
+        "red",
+        Viewport(0, 0, 0, 16, 16),
+        0,
+        max_seconds=0.6,
+        heartbeat=0.05,
+    )
+    chunks = list(stream)
+    assert chunks[0] == ": stream open\n\n"
+    assert chunks.count(": keep-alive\n\n") >= 5
+    assert cache.reads == 1  # the first read only
