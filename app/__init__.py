@@ -37,7 +37,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import errors, hooks, layout, notify, security, world
+    from app import duel, errors, hooks, layout, notify, security, world
     from app.api.routes import bp as api
     from app.ledger import setup as ledger_setup
     from app.live.routes import bp as live
@@ -52,6 +52,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     notify.init_app(app, engine)  # live streams wake on it (app/notify.py)
     world.init_app(app, engine)  # Devil World: /api/worlds (app/world/)
     play_setup.init_app(app)
+    duel.init_app(app)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(live)
     app.register_blueprint(play)

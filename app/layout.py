@@ -35,6 +35,8 @@ NAV = (
     ("Puzzles", "teach.puzzle"),
     ("Records", "ledger.records_page"),
     ("My games", "ledger.my_games"),
+    ("Devil World", "world.default_world"),
+    ("Duel", "duel.new"),
 )
 """Links after "New game" in the site header (shown when their blueprint is registered)."""
 

@@ -19,10 +19,11 @@ class Topic:
         self.subscribers = 0
 
     def bump(self, payload: dict[str, Any] | None) -> None:
+        """Wake the waiters; ``payload`` None means "something may have changed, unknown
+        what" (notifications may have been lost): waiters then re-read everything."""
         with self.cond:
             self.version += 1
-            if payload is not None:
-                self.payload = payload
+            self.payload = payload
             self.cond.notify_all()
 
 

@@ -26,6 +26,7 @@ from flask import Flask
 from app.world.api import bp
 from app.world.feedcache import FeedCache
 from app.world.limits import StreamSlots
+from app.world.pages import bp as pages
 from app.world.service import Colourings
 from app.world.store import WorldStore
 
@@ -56,6 +57,7 @@ def init_app(app: Flask, engine: object) -> None:
         int(app.config["WORLD_STREAMS_PER_CLIENT"]), int(app.config["WORLD_STREAMS_MAX"])
     )
     app.register_blueprint(bp, url_prefix="/api/worlds")
+    app.register_blueprint(pages)  # the browser side: /world/<w> (app.world.pages)
 
 
 def exempt_from_csrf(app: Flask) -> None:

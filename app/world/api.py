@@ -23,6 +23,7 @@ import re
 import time
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden, NotFound, TooManyRequests, Unauthorized
@@ -404,6 +405,15 @@ def unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
 @bp.errorhandler(NoSuchPlayer)
 def unknown_player(exc: NoSuchPlayer) -> ResponseReturnValue:
     return _json_error(404, str(exc))
+
+
+@bp.errorhandler(sa.exc.TimeoutError)
+def busy(exc: sa.exc.TimeoutError) -> ResponseReturnValue:
+    """Every database connection of this process is in use: come back in a moment."""
+    response = jsonify({"error": "the server is busy (no free database connection): retry"})
+    response.status_code = 503
+    response.headers["Retry-After"] = "1"
+    return response
 
 
 @bp.errorhandler(WorldExists)

@@ -5,10 +5,12 @@ events after the last seq it sent (at most ``BATCH`` at a time, through the proc
 ``FeedCache``: the streams of one team share one query per change), send each one's visible
 changes as ``event: cells`` with ``id: <seq>``, and wait on the subscription (a comment line
 every ``HEARTBEAT_SECONDS`` keeps proxies from closing the connection). While nothing moves a
-team costs at most one query per heartbeat per process, whatever its number of streams; a
-missed notification only delays a change until the next heartbeat. The stream ends after
-``max_seconds``; the browser's ``EventSource`` reconnects with ``Last-Event-ID`` and misses
-nothing.
+stream makes no query at all. A notification names the raft's last seq; one without (the
+PostgreSQL listener reconnected, so some may have been lost) makes the team's streams read the
+log again, once per process. A notification lost otherwise (a dropped datagram between the
+processes of one host) delays a change until the team's next move or the stream's end: it
+ends after ``max_seconds`` and the browser's ``EventSource`` reconnects with
+``Last-Event-ID``, reading everything it missed.
 """
 
 from __future__ import annotations
@@ -50,24 +52,26 @@ def event_stream(
     started = time.monotonic()
     last = after
     known: int | None = None
-    first = True
+    first = read = True
     with notifier.subscribe(topic(world, team)) as subscription:
         yield ": stream open\n\n"
         while True:
-            batch = cache.after(world, team, last, BATCH, known, first)
-            first = False
-            if batch:
-                for seq, cells in visible_changes(store, world, team, port, batch):
-                    yield sse_cells(seq, cells)
-                last = batch[-1].seq
-                if len(batch) == BATCH:
-                    continue
+            if read:
+                batch = cache.after(world, team, last, BATCH, known, first)
+                first = False
+                if batch:
+                    for seq, cells in visible_changes(store, world, team, port, batch):
+                        yield sse_cells(seq, cells)
+                    last = batch[-1].seq
+                    if len(batch) == BATCH:
+                        first = True  # more may wait in the log: read on without waiting
+                        continue
             remaining = max_seconds - (time.monotonic() - started)
             if remaining <= 0 or notifier.closed:
                 return
-            if subscription.wait(min(heartbeat, remaining)):
+            read = subscription.wait(min(heartbeat, remaining))
+            if read:
                 said = (subscription.payload or {}).get("s")
                 known = said if isinstance(said, int) else None
             else:
-                known = None
-                yield ": keep-alive\n\n"
+                yield ": keep-alive\n\n"  # nothing moved: no read

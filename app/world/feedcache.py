@@ -8,9 +8,9 @@ them from memory.
 Per ``(world, team)`` the cache holds *every* event of the team with ``low < seq <= high``
 (a window of at most ``events`` of the newest ones). A notification carries the raft's last
 seq (``known``): a stream whose cache window already reaches it reads nothing; otherwise one
-query brings the window up to the log's end. Without a seq (a stream's first read: always
-read; a heartbeat: at most one read per team per ``recheck`` seconds, so a lost notification
-is made up for without every idle stream querying). A stream behind the window (resumed from an old
+query brings the window up to the log's end. A stream's first read always reads the log; a
+wake-up without a seq (notifications may have been lost) reads it at most once per team per
+``recheck`` seconds, however many streams woke. A stream behind the window (resumed from an old
 ``Last-Event-ID``) reads the log directly. The cache holds at most ``teams`` teams (least
 recently used goes) and drops a team's oldest events beyond ``events`` or ``cells`` cells.
 """
@@ -78,7 +78,8 @@ class FeedCache:
     ) -> list[WorldEvent]:
         """The team's events with ``seq > after`` (at most ``limit``), in order. ``known``:
         a seq the log is known to have reached (from the notification), or None; ``first``:
-        the stream's first read (always up to date)."""
+        read the log whatever the window holds (a stream's first read, or the next after a
+        full batch)."""
         window = self._window(world, team, after)
         with window.lock:
             if after < window.low:

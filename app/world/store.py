@@ -17,6 +17,7 @@ The schema is in ``app.world.schema``; it is created by the alembic migration ``
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -50,6 +51,31 @@ from app.world.team import (
     TeamTransaction,
 )
 
+
+class KeyedLocks:
+    """One lock per key, existing only while someone holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[object, tuple[threading.Lock, int]] = {}
+
+    @contextmanager
+    def hold(self, key: object) -> Iterator[None]:
+        with self._guard:
+            lock, users = self._locks.get(key) or (threading.Lock(), 0)
+            self._locks[key] = (lock, users + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                lock, users = self._locks[key]
+                if users <= 1:
+                    del self._locks[key]
+                else:
+                    self._locks[key] = (lock, users - 1)
+
+
 # -- the store -------------------------------------------------------------------------
 
 
@@ -61,6 +87,7 @@ class WorldStore:
         self.dialect = engine.dialect.name
         self._worlds: dict[str, WorldRow] = {}  # immutable rows: id, colours, key
         self._tokens: dict[str, PlayerRow] = {}  # token hash -> player (world, team fixed)
+        self._locks = KeyedLocks()
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
@@ -196,7 +223,9 @@ class WorldStore:
         """A write transaction holding ``team`` of ``world``; commits when the block ends
         (call ``finish`` inside it), rolls back on an exception."""
         row = self.world(world)
-        with self._write() as conn:
+        # This process's moves of the team queue here, holding no database connection: a
+        # crowd of one team's requests cannot take the whole pool while they wait.
+        with self._locks.hold((world, team)), self._write() as conn:
             lock = LOCK_TEAM if self.dialect == "postgresql" else TEAM_EXISTS
             if conn.execute(lock, {"w": world, "t": team}).first() is None:
                 raise NoSuchPlayer(f"team {team!r} of world {world!r}")

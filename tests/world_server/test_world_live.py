@@ -238,3 +238,46 @@ def test_the_feed_cache_keeps_a_complete_window() -> None:
     assert [e.seq for e in cache.after("w", "t", 29, 100, known=30)] == [30]
     assert calls == [5, 6, 29]
     assert isinstance(cache.store, FakeStore) and not isinstance(cache.store, WorldStore)
+
+
+def test_a_resumed_feed_longer_than_one_batch_arrives_whole(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.world import feed
+
+    monkeypatch.setattr(feed, "BATCH", 3)
+    app = make_app(LIVE_MAX_SECONDS=0)
+    api = World(app.test_client())
+    token, _ = api.join(colour=0)
+    first, _, found = opening(api, token, 0)
+    x0, y0 = first["at"]
+    raft = [{"kind": "reveal", "x": x, "y": y} for x, y in sorted(found.safe)]
+    raft += [{"kind": "flag", "x": x, "y": y} for x, y in sorted(found.mines)]
+    results = api.moves(token, raft)["results"]
+    box = (x0 - 40, y0 - 40, 81, 81)
+    events = api.events("red", 0, box, first["seq"] - 1)
+    assert [e["seq"] for e in events] == [first["seq"]] + [r["seq"] for r in results if r["cells"]]
+
+
+def test_an_idle_stream_reads_nothing_between_heartbeats(make_app: Callable[..., Flask]) -> None:
+    from app.world.feed import event_stream
+    from app.world.service import Viewport
+
+    app = make_app()
+    World(app.test_client()).join(colour=0)
+    cache = app.extensions["mine_devil.world.feeds"]
+    stream = event_stream(
+        cache,
+        app.extensions["mine_devil.world.store"],
+        app.extensions["mine_devil.notifier"],
+        "main",
+        "red",
+        Viewport(0, 0, 0, 16, 16),
+        0,
+        max_seconds=0.6,
+        heartbeat=0.05,
+    )
+    chunks = list(stream)
+    assert chunks[0] == ": stream open\n\n"
+    assert chunks.count(": keep-alive\n\n") >= 5
+    assert cache.reads == 1  # the first read only
