@@ -5,15 +5,40 @@ from __future__ import annotations
 
 import gzip
 import io
-from typing import IO
+from collections.abc import Callable
+from typing import IO, Any, TypeVar
 
 from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
+
+F = TypeVar("F", bound=Callable[..., Any])
+BODY_LIMIT_ATTR = "max_body_bytes"
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
+
+
+def body_limit(size: int) -> Callable[[F], F]:
+    """Mark a view that takes bodies up to ``size`` bytes instead of ``MAX_CONTENT_LENGTH``
+    (the analysis board's paste: a 10,000-cell position is more than 16 KiB once
+    form-encoded). ``limit_streamed_body`` applies it before anything reads the body."""
+
+    def mark(view: F) -> F:
+        setattr(view, BODY_LIMIT_ATTR, size)
+        return view
+
+    return mark
+
+
+def view_body_limit() -> int | None:
+    """This request's body limit: the view's own (``body_limit``) or ``MAX_CONTENT_LENGTH``."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    own = getattr(view, BODY_LIMIT_ATTR, None)
+    if isinstance(own, int):
+        request.max_content_length = own
+    return request.max_content_length
 
 
 def limit_streamed_body() -> None:
@@ -24,7 +49,7 @@ def limit_streamed_body() -> None:
     whole body stops quietly at the limit, so a view would see it cut short (a 400 for bad
     JSON). Buffer it here, at most one byte over the limit, before anything reads it.
     """
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    limit = view_body_limit()
     environ = request.environ
     if limit is None or request.content_length is not None:
         return

@@ -200,6 +200,11 @@ def build_parser() -> argparse.ArgumentParser:
             f"'{UNDECIDED}' and are listed, exit code 4"
         ),
     )
+    parser.add_argument(
+        "--annotate",
+        action="store_true",
+        help="FILE is a replay (move list, EVF, AVF): judge every move (docs/annotations.md)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--backend", choices=BACKENDS, default="search")
     parser.add_argument(
@@ -728,6 +733,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
     if isinstance(args, int):
         return args
+    if args.annotate:
+        from devil import annotate_cli
+
+        return annotate_cli.run(args.file, args.format, PROG)
     try:
         reading = _load(args)
     except UsageError as exc:

@@ -10,7 +10,7 @@
   "use strict";
 
   var CLASSES = ["teach-hl", "hl-number", "hl-known", "hl-target", "hl-region", "hl-safe",
-    "hl-new-safe", "hl-new-mine"];
+    "hl-new-safe", "hl-new-mine", "hl-is-safe", "hl-is-mine", "hl-is-either"];
 
   function clear() {
     var marked = document.querySelectorAll(".teach-hl");
@@ -44,6 +44,33 @@
     if (input && input.classList && input.classList.contains("share-url")) input.select();
   }
 
+  /* A paste longer than the board takes is stopped here, with the text still in the box
+     (the server would have to refuse it without reading it). */
+  function checkPaste(event) {
+    var form = event.target;
+    if (!form || form.id !== "paste-form") return;
+    var box = form.querySelector("textarea[data-max]");
+    if (!box) return;
+    var max = parseInt(box.getAttribute("data-max"), 10);
+    if (box.value.length <= max) return;
+    event.preventDefault();
+    var note = document.getElementById("paste-error");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "form-error";
+      note.id = "paste-error";
+      note.setAttribute("role", "alert");
+      box.parentNode.insertBefore(note, box);
+    }
+    note.textContent = "The text is " + box.value.length.toLocaleString("en") +
+      " characters long: the analysis board reads at most " + max.toLocaleString("en") +
+      " (10,000 cells). Cut it down and analyse again.";
+    box.setAttribute("aria-invalid", "true");
+    box.setAttribute("aria-describedby", "paste-error");
+    box.focus();
+  }
+
+  document.addEventListener("submit", checkPaste);
   document.addEventListener("DOMContentLoaded", apply);
   document.addEventListener("htmx:afterSettle", apply);
   document.addEventListener("htmx:oobAfterSwap", apply);

@@ -6,7 +6,10 @@
  *    form on purpose: Chromium makes replacing form controls inside a form O(n^2);
  *  - keyboard play on any [role=grid]: a roving tabindex, arrow keys / Home / End move,
  *    F flags (Space and Enter are the cell buttons' own clicks);
- *  - the running clock, and keeping the replay slider in step with the replay view.
+ *  - the running clock, and keeping the replay slider in step with the replay view;
+ *  - row and column numbers on the boards (a remembered toggle), a zoom and a scroll cue for
+ *    boards wider than 16 columns, and cell names in texts ("row 3, col 4") made into links
+ *    that highlight the cell.
  *
  * Everything else (reveals, chords, replay steps) is plain htmx on server-rendered HTML,
  * and the board also works without this file (left clicks post the form).
@@ -238,8 +241,251 @@
     for (var i = 0; i < grids.length; i++) {
       var cols = parseInt(grids[i].dataset.cols, 10) + (grids[i].dataset.topology === "torus" ? 1 : 0);
       grids[i].style.setProperty("--cols", String(cols));
+      labelColumns(grids[i]);
     }
   }
+
+  // -- row and column numbers (a toggle remembered in localStorage) --------------------------
+
+  var COORDS_KEY = "mine-devil-coords";
+
+  function stored(key) {
+    try { return window.localStorage.getItem(key); } catch (e) { return null; }
+  }
+
+  function store(key, value) {
+    try { window.localStorage.setItem(key, value); } catch (e) { /* private mode: not kept */ }
+  }
+
+  function applyCoords() {
+    var on = stored(COORDS_KEY) === "1";
+    document.documentElement.classList.toggle("coords", on);
+    var toggles = document.querySelectorAll("[data-coords-toggle]");
+    for (var i = 0; i < toggles.length; i++) {
+      toggles[i].checked = on;
+      var label = toggles[i].closest("label");
+      if (label) label.hidden = false;
+    }
+  }
+
+  document.addEventListener("change", function (e) {
+    if (!e.target || !e.target.matches || !e.target.matches("[data-coords-toggle]")) return;
+    store(COORDS_KEY, e.target.checked ? "1" : "0");
+    applyCoords();
+    fitZoomBars();
+  });
+
+  /* the column numbers: one aria-hidden row of labels at the top of each grid (row numbers
+     are CSS counters on the rows, so swapped rows keep theirs) */
+  function labelColumns(grid) {
+    if (grid.querySelector(":scope > .coord-cols")) return;
+    var cols = parseInt(grid.dataset.cols, 10);
+    if (!(cols > 0)) return;
+    var header = document.createElement("div");
+    header.className = "coord-cols";
+    header.setAttribute("aria-hidden", "true");
+    var torus = grid.dataset.topology === "torus";
+    var html = torus ? '<span class="coord-ghost"></span>' : "";
+    for (var c = 0; c < cols; c++) html += "<span>" + c + "</span>";
+    header.innerHTML = html + (torus ? '<span class="coord-ghost"></span>' : "");
+    grid.insertBefore(header, grid.firstChild);
+  }
+
+  // -- zoom and a scroll cue for boards wider than the screen ---------------------------------
+
+  var ZOOM_KEY = "mine-devil-zoom";
+  var ZOOMS = [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.15, 1.3, 1.5];
+
+  function zoomOf() {
+    var z = parseFloat(stored(ZOOM_KEY) || "1");
+    return z > 0.2 && z < 3 ? z : 1;
+  }
+
+  function setZoom(z) {
+    store(ZOOM_KEY, String(Math.round(z * 100) / 100));
+    fitZoomBars();
+  }
+
+  function zoomBar(scroller) {
+    var frame = scroller.closest(".board-frame") || scroller;
+    var bar = frame.previousElementSibling;
+    if (bar && bar.classList.contains("zoom-bar")) return bar;
+    bar = document.createElement("div");
+    bar.className = "zoom-bar";
+    bar.innerHTML =
+      '<span class="zoom-label">Zoom</span>' +
+      '<button type="button" class="btn zoom-out" data-zoom="out" aria-label="Zoom out">\u2212</button>' +
+      '<span class="zoom-level" aria-live="polite"></span>' +
+      '<button type="button" class="btn zoom-in" data-zoom="in" aria-label="Zoom in">+</button>' +
+      '<button type="button" class="btn zoom-fit" data-zoom="fit">Fit the width</button>' +
+      '<span class="scroll-cue">\u21c6 The board is wider than the screen: swipe it sideways, or zoom out</span>';
+    frame.parentNode.insertBefore(bar, frame);
+    return bar;
+  }
+
+  /* zoom applies to boards wider than 16 columns (narrower ones always fit) */
+  function fitZoomBars() {
+    var z = zoomOf();
+    var grids = document.querySelectorAll("[role=grid].board:not(.fit):not(.mini)");
+    for (var i = 0; i < grids.length; i++) {
+      var grid = grids[i];
+      var scroller = grid.closest(".scroller");
+      if (!scroller) continue;
+      grid.style.setProperty("--zoom", String(z));
+      var bar = zoomBar(scroller);
+      bar.querySelector(".zoom-level").textContent = Math.round(z * 100) + "%";
+      bar.dataset.grid = grid.id || "";
+      bar.classList.toggle("overflowing", scroller.scrollWidth > scroller.clientWidth + 1);
+      bar.classList.toggle("zoomed", Math.abs(z - 1) > 0.001);
+    }
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target && e.target.closest ? e.target.closest("[data-zoom]") : null;
+    if (!button) return;
+    var z = zoomOf();
+    var kind = button.dataset.zoom;
+    if (kind === "in" || kind === "out") {
+      var next = kind === "in" ? ZOOMS[ZOOMS.length - 1] : ZOOMS[0];
+      for (var i = 0; i < ZOOMS.length; i++) {
+        if (kind === "in" && ZOOMS[i] > z + 0.001) { next = ZOOMS[i]; break; }
+        if (kind === "out" && ZOOMS[i] < z - 0.001) next = ZOOMS[i];
+      }
+      setZoom(next);
+    } else {
+      var frame = button.closest(".zoom-bar").nextElementSibling;
+      var scroller = frame && (frame.classList.contains("scroller") ? frame : frame.querySelector(".scroller"));
+      var grid = scroller && scroller.querySelector("[role=grid]");
+      if (!grid) return;
+      // the cells scale with the zoom, the frame's padding and the board's border do not
+      var room = scroller.clientWidth - 12 - 6 - 2;
+      var cells = grid.offsetWidth - 6;
+      setZoom(Math.max(0.25, Math.min(1.5, Math.floor(100 * z * room / cells) / 100)));
+    }
+  });
+
+  window.addEventListener("resize", function () { fitZoomBars(); });
+
+  /* pinch with two fingers on a wide board: zoom it (the page keeps its own pinch elsewhere) */
+  var pinch = { pointers: {}, start: 0, zoom: 1, grid: null };
+
+  function spread() {
+    var ids = Object.keys(pinch.pointers);
+    if (ids.length < 2) return 0;
+    var a = pinch.pointers[ids[0]], b = pinch.pointers[ids[1]];
+    return Math.hypot(a.x - b.x, a.y - b.y);
+  }
+
+  document.addEventListener("pointerdown", function (e) {
+    if (e.pointerType !== "touch") return;
+    var grid = e.target && e.target.closest ? e.target.closest(".board:not(.fit):not(.mini)") : null;
+    if (!grid) return;
+    pinch.pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+    if (Object.keys(pinch.pointers).length === 2) {
+      cancelPress(); // two fingers: not a long press
+      pinch.start = spread();
+      pinch.zoom = zoomOf();
+      pinch.grid = grid;
+    }
+  });
+
+  document.addEventListener("pointermove", function (e) {
+    if (!pinch.pointers[e.pointerId]) return;
+    pinch.pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+    if (pinch.grid && pinch.start > 0) {
+      var z = Math.max(0.25, Math.min(1.5, pinch.zoom * spread() / pinch.start));
+      pinch.grid.style.setProperty("--zoom", String(z));
+    }
+  });
+
+  function endPinch(e) {
+    if (!pinch.pointers[e.pointerId]) return;
+    delete pinch.pointers[e.pointerId];
+    if (pinch.grid && Object.keys(pinch.pointers).length < 2) {
+      var z = parseFloat(pinch.grid.style.getPropertyValue("--zoom")) || pinch.zoom;
+      pinch.grid = null;
+      pinch.start = 0;
+      suppressClickUntil = Date.now() + 400; // lifting the fingers opens nothing
+      setZoom(z);
+    }
+  }
+
+  document.addEventListener("pointerup", endPinch);
+  document.addEventListener("pointercancel", endPinch);
+
+  // -- cells named in texts: links that show the cell on the board ---------------------------
+
+  var CELL_NAME = /\brow (\d+), col (\d+)\b/g;
+
+  function linkCells(root) {
+    var boxes = (root || document).querySelectorAll("[data-cells]");
+    for (var i = 0; i < boxes.length; i++) {
+      var box = boxes[i];
+      if (box.dataset.linked) continue;
+      box.dataset.linked = "1";
+      var prefix = box.getAttribute("data-cells") || "";
+      var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      var nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      nodes.forEach(function (node) {
+        var parent = node.parentNode;
+        if (!parent || parent.closest("a, button, textarea, script, [role=grid]")) return;
+        var text = node.nodeValue;
+        CELL_NAME.lastIndex = 0;
+        if (!CELL_NAME.test(text)) return;
+        CELL_NAME.lastIndex = 0;
+        var frag = document.createDocumentFragment();
+        var last = 0, m;
+        while ((m = CELL_NAME.exec(text))) {
+          frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+          var link = document.createElement("a");
+          var target = prefix + "c-" + m[1] + "-" + m[2];
+          link.className = "cell-ref";
+          link.href = "#" + target;
+          link.dataset.cell = target;
+          link.title = "Show this cell on the board";
+          link.textContent = m[0];
+          frag.appendChild(link);
+          last = m.index + m[0].length;
+        }
+        frag.appendChild(document.createTextNode(text.slice(last)));
+        parent.replaceChild(frag, node);
+      });
+    }
+  }
+
+  function refCell(el) {
+    var link = el && el.closest ? el.closest(".cell-ref") : null;
+    return link ? document.getElementById(link.dataset.cell) : null;
+  }
+
+  function markRef(e, on) {
+    var cell = refCell(e.target);
+    if (cell) cell.classList.toggle("hl-ref", on);
+  }
+
+  document.addEventListener("mouseover", function (e) { markRef(e, true); });
+  document.addEventListener("mouseout", function (e) { markRef(e, false); });
+  document.addEventListener("focusin", function (e) { markRef(e, true); });
+  document.addEventListener("focusout", function (e) { markRef(e, false); });
+  document.addEventListener("click", function (e) {
+    var cell = refCell(e.target);
+    if (!cell) return;
+    e.preventDefault();
+    var marked = document.querySelectorAll(".cell.hl-flash");
+    for (var i = 0; i < marked.length; i++) marked[i].classList.remove("hl-flash", "hl-ref");
+    cell.classList.add("hl-ref", "hl-flash");
+    cell.scrollIntoView({ block: "nearest", inline: "center", behavior: "smooth" });
+    setTimeout(function () { cell.classList.remove("hl-flash", "hl-ref"); }, 3000);
+  });
+
+  /* "?" in the status bar: open "How to play" and go there */
+  document.addEventListener("click", function (e) {
+    var link = e.target && e.target.closest ? e.target.closest('a[href="#help"]') : null;
+    var help = document.getElementById("help");
+    if (!link || !help) return;
+    help.open = true;
+  });
 
   function syncReplay() {
     var slider = document.getElementById("replay-n");
@@ -253,6 +499,9 @@
 
   function refresh(root) {
     sizeBoards(root);
+    applyCoords();
+    fitZoomBars();
+    linkCells(root);
     fixRoving(root);
     syncReplay();
     tick();

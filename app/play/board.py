@@ -20,6 +20,10 @@ from devil.position import Position
 BIG_BOARD_CELLS = 2500
 """Boards with more cells get the ``big`` class: the browser skips drawing rows off screen."""
 
+FIT_COLUMNS = 16
+"""Boards this narrow get the ``fit`` class: their cells shrink so the board fits a phone's
+width (390 px); wider boards scroll inside their frame and get a zoom."""
+
 
 @dataclass(frozen=True)
 class RowView:
@@ -170,6 +174,8 @@ def _board_classes(board: Board, interactive: bool, ending: Ending | None) -> st
     classes = ["board", f"topo-{board.topology.value}"]
     if board.size > BIG_BOARD_CELLS:
         classes.append("big")
+    if board.width <= FIT_COLUMNS:
+        classes.append("fit")
     if board.holes:
         classes.append("has-holes")
     classes.append("live" if interactive else "readonly")

@@ -49,6 +49,17 @@ def max_mines(board: Board) -> int:
     return max(0, board.cell_count - min(keep, board.cell_count))
 
 
+def too_many_mines(
+    height: int, width: int, mines: int, topology: Topology, holes: frozenset[int], limit: int
+) -> str:
+    """Why ``mines`` do not fit, in the engine's words (the first click's safe zone)."""
+    try:
+        GameParams(height=height, width=width, mines=mines, topology=topology, holes=holes)
+    except ParamsError as exc:
+        return str(exc)
+    return f"mines {mines} is too many for a {height}x{width} board: at most {limit}"
+
+
 def parse_params(data: Mapping[str, Any], max_side: int = API_MAX_SIDE) -> GameParams:
     """Game parameters from JSON or form fields, all optional.
 
@@ -80,14 +91,11 @@ def parse_params(data: Mapping[str, Any], max_side: int = API_MAX_SIDE) -> GameP
         raise InputError("width", str(exc)) from None
     limit = max_mines(board)
     if present(data, "mines"):
-        mines = bounded(data["mines"], "mines", 0, limit)
+        mines = bounded(data["mines"], "mines", 0, 10**9)
     elif sized and not preset_given:
         mines = min(limit, max(1, round(board.cell_count * DEFAULT_DENSITY)))
     if mines > limit:
-        raise InputError(
-            "mines",
-            f"mines {mines} is too many for a {height}x{width} board: at most {limit}",
-        )
+        raise InputError("mines", too_many_mines(height, width, mines, topology, holes, limit))
     count = Count.CLASSIC
     if present(data, "count"):
         count = Count(choice(data["count"], "count", (c.value for c in Count)))

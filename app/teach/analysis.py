@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import url_for
 
-from app.teach.facts import ids, level_text
+from app.teach.facts import ids, level_text, verdict_mark
 from app.teach.grid import ARow, grid_rows, layout_grid
 from app.teach.query import analyse_url, position_param
 from devil import solver
@@ -128,6 +128,7 @@ def analysis_of(
             )
         highlight["hl-number"] = ids(board, proof.numbers, "a-")
         highlight["hl-target"] = ids(board, [selected], "a-")
+        highlight[verdict_mark(proof.verdict)] = ids(board, [selected], "a-")
     if current is not None:
         highlight["hl-number"] = ids(board, current.numbers, "a-")
         highlight["hl-known"] = ids(board, current.known, "a-")
@@ -167,6 +168,7 @@ def analysis_of(
         "share": analyse_url(line, count),
         "text": url_for("teach.export_text", **where),
         "svg": url_for("teach.export_svg", count=count.value, **where),
+        "png": url_for("ledger.export_png", count=count.value, **where),
         "draw": analyse_url(line, count, draw=1),
         "done": analyse_url(line, count),
         "first": analyse_url(line, count, step=1) if steps else "",
@@ -217,3 +219,7 @@ class PasteForm:
     topology: str = ""
     mines: str = ""
     error: str = ""
+    fmt: str = ""
+    """The format chosen in the form (empty: detect)."""
+    note: str = ""
+    """How the last pasted text was read, when that is worth saying (``FormatReport.note``)."""

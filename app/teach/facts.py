@@ -50,6 +50,12 @@ def easiest_proof(
     return best
 
 
+def verdict_mark(verdict: Verdict) -> str:
+    """The highlight class that colours a selected cell by what it is: green only when it is
+    safe (``hl-is-safe``), red when it is a mine, neutral when it could be either."""
+    return f"hl-is-{verdict.value}"
+
+
 def level_text(level: int) -> str:
     if level == 0:
         return "no proof: it could be either"

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 
 from app.lru import Lru
 from app.play.loaded import LoadedGame
-from app.teach.facts import confirmed_flags, easiest_proof, ids, level_text
+from app.teach.facts import confirmed_flags, easiest_proof, ids, level_text, verdict_mark
 from devil import solver
+from devil.analysis import Verdict
 from devil.board import Board, Cell
 from devil.game import Status
 from devil.position import Position
@@ -137,6 +138,7 @@ def hint_answers(
         answers.append(HintAnswer(RUNGS[2], f"The cell at {position.where(proof.cell)} is safe."))
         highlight.pop("hl-region", None)
         highlight["hl-target"] = ids(board, [proof.cell])
+        highlight[verdict_mark(Verdict.SAFE)] = ids(board, [proof.cell])
     if rung >= 4:
         used = " and the mines you found" if proof.known else ""
         answers.append(

@@ -10,10 +10,13 @@ from app.play.loaded import LoadedGame
 from app.play.service import GameService
 from app.teach.facts import confirmed_flags, easiest_proof, ids, level_text, names
 from devil import solver
+from devil.analysis import Verdict
 from devil.board import Cell
 from devil.game import Game, MoveKind
 from devil.levels import grade
+from devil.position import Position
 from devil.proof import LEVEL_NAMES
+from devil.rules import Count
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,8 @@ class LossLesson:
     proof_level: str
     steps: tuple[str, ...]
     highlight: dict[str, list[str]]
+    counted_note: str = ""
+    """Under the classic rule: what counting the total would have said about the click."""
 
     @property
     def highlight_json(self) -> str:
@@ -49,8 +54,9 @@ def loss_lesson(service: GameService, loaded: LoadedGame) -> LossLesson:
     verdicts = solver.classify(position, count)
     safe = verdicts.safe_cells()
     highlight: dict[str, list[str]] = {}
+    note = counted_note(game, position)
     if not safe:
-        return LossLesson(0, "", "", "", (), highlight)
+        return LossLesson(0, "", "", "", (), highlight, note)
     known = confirmed_flags(position, verdicts)
     proof = easiest_proof(position, count, safe, known)
     assert proof is not None
@@ -65,7 +71,49 @@ def loss_lesson(service: GameService, loaded: LoadedGame) -> LossLesson:
         level_text(proof.level),
         proof.steps,
         highlight,
+        note,
     )
+
+
+COUNTED_NOTE_CELLS = 2500
+"""Up to this many cells the loss note asks the counted rule about the click; on bigger boards
+it only says that the classic rule ignores the total (the question is not worth its time)."""
+
+
+def counted_note(game: Game, before: Position) -> str:
+    """A classic-rule loss, said plainly: the classic rule ignores the total, and what the
+    counted rule (the same position with the total as a clue) says about the clicked cell.
+    Empty under the counted rule or without a loss."""
+    if game.params.rules.count is not Count.CLASSIC or game.loss is None:
+        return ""
+    total = game.params.mines
+    verdict = None
+    if before.board.size <= COUNTED_NOTE_CELLS:
+        verdict = solver.classify(before, Count.COUNTED).verdicts.get(game.loss)
+    where = before.where(game.loss)
+    shown = len(game.witness or ())
+    layout = (
+        f"The devil's layout has {plural(shown, 'mine')} while the game has {total}: "
+        if shown != total
+        else ""
+    )
+    opening = f"{layout}under the classic rule only the numbers count, not the total."
+    if verdict is Verdict.SAFE:
+        said = (
+            f"With the total of {total} counted (the counted rule), your click on {where} "
+            "was provably safe."
+        )
+    elif verdict is Verdict.MINE:
+        said = f"With the total of {total} counted, {where} was a mine all the same."
+    elif verdict is Verdict.EITHER:
+        said = f"With the total of {total} counted, {where} could still have been a mine."
+    else:
+        said = "The counted rule (the total as a clue too) is a choice on the new-game form."
+    return f"{opening[:1].upper()}{opening[1:]} {said}"
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def first_reveal(game: Game) -> Cell | None:

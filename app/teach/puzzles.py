@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from app.errors import InputError
 from app.lru import Lru
 from app.play.params import PRESETS
-from app.teach.facts import ids, level_text
+from app.teach.facts import ids, level_text, verdict_mark
 from app.teach.grid import ARow
 from app.teach.query import parse_count, parse_int_arg
 from devil.analysis import Verdict
@@ -77,6 +77,7 @@ def graded(
     highlight = {
         "hl-target": ids(board, [answer], "a-"),
         "hl-number": ids(board, proof.numbers, "a-"),
+        verdict_mark(proof.verdict): ids(board, [answer], "a-"),
     }
     if proof.known:
         highlight["hl-known"] = ids(board, proof.known, "a-")

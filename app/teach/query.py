@@ -24,6 +24,10 @@ ANALYSE_MAX_CELLS = 10_000
 ANALYSE_MAX_TEXT = 200_000
 """Largest pasted text, in characters."""
 
+ANALYSE_MAX_BODY = 3 * ANALYSE_MAX_TEXT + 64 * 1024
+"""Largest body of a paste (bytes): the text form-encoded (up to 3 bytes a character) and the
+position being looked at. The rest of the site keeps ``MAX_CONTENT_LENGTH`` (16 KiB)."""
+
 
 def parse_count(text: str | None) -> Count:
     try:

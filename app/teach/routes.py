@@ -28,11 +28,22 @@ import random
 import time
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    get_flashed_messages,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden
 
 from app.errors import InputError, is_htmx, respond
+from app.hooks import body_limit
 from app.play.loaded import LoadedGame
 from app.play.moves import Action, Click
 from app.play.setup import get_service
@@ -50,6 +61,7 @@ from app.teach.puzzles import (
     parse_level_choice,
 )
 from app.teach.query import (
+    ANALYSE_MAX_BODY,
     ANALYSE_MAX_CELLS,
     ANALYSE_MAX_TEXT,
     analyse_url,
@@ -66,7 +78,7 @@ from devil import solver
 from devil.analysis import Verdict
 from devil.board import BoardError, Cell, Topology
 from devil.errors import InconsistentPosition
-from devil.formats import read_position
+from devil.formats import FORMATS, read
 from devil.game import Status
 from devil.position import Position, PositionError
 from devil.rules import Count
@@ -136,18 +148,30 @@ def analyse() -> ResponseReturnValue:
     draw = args.get("draw") == "1"
     started = time.perf_counter()
     view = analysis_of(position, count, selected, step, draw)
-    response = make_response(analyse_page(view, PasteForm()))
+    notes = get_flashed_messages(category_filter=[FORMAT_NOTE])
+    paste = PasteForm(note=str(notes[-1]) if notes else "")
+    response = make_response(analyse_page(view, paste))
     response.headers["Server-Timing"] = f"analyse;dur={(time.perf_counter() - started) * 1000:.1f}"
     return response
 
 
+FORMAT_NOTE = "format-note"
+"""The flashed message category of the pasted text's format report (shown after the 303)."""
+
+
 def analyse_page(view: Analysis, paste: PasteForm) -> str:
     return render_template(
-        "analyse.html", a=view, paste=paste, topologies=[t.value for t in Topology]
+        "analyse.html",
+        a=view,
+        paste=paste,
+        topologies=[t.value for t in Topology],
+        formats=FORMATS,
+        max_text=ANALYSE_MAX_TEXT,
     )
 
 
 @bp.post("/analyse")
+@body_limit(ANALYSE_MAX_BODY)
 def analyse_paste() -> ResponseReturnValue:
     """A pasted position -> 303 to its analysis; bad input -> the analysis page again (400),
     the pasted text kept in the box and the error (naming line and column) next to it."""
@@ -156,7 +180,11 @@ def analyse_paste() -> ResponseReturnValue:
         return pasted_position(form)
     except InputError as exc:
         paste = PasteForm(
-            form.get("text", ""), form.get("topology", ""), form.get("mines", ""), str(exc)
+            form.get("text", ""),
+            form.get("topology", ""),
+            form.get("mines", ""),
+            str(exc),
+            fmt=form.get("format", ""),
         )
     try:  # the board and rule the player was looking at when they pasted
         count = parse_count(form.get("count"))
@@ -182,11 +210,19 @@ def pasted_position(form: Mapping[str, str]) -> ResponseReturnValue:
     mines = None
     if form.get("mines", "").strip():
         mines = parse_int_arg(form["mines"].strip(), "mines", 0, ANALYSE_MAX_CELLS, 0)
+    fmt = form.get("format", "").strip() or None
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError("format", f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     try:
-        position = read_position(text, topology, mines)
+        reading = read(text, topology, mines, fmt)
     except (PositionError, BoardError) as exc:
-        raise InputError("text", f"cannot read the position: {exc}") from None
+        # the reader's hint names devil-check's flag; here the same choice is the Format menu
+        reason = str(exc).replace("--input-format ", "Format: ")
+        raise InputError("text", f"cannot read the position: {reason}") from None
+    position = reading.position
     check_size(position)
+    if reading.report.note:
+        flash(reading.report.note[:1].upper() + reading.report.note[1:] + ".", FORMAT_NOTE)
     count = parse_count(form.get("count"))
     return redirect(analyse_url(position.line, count), 303)
 

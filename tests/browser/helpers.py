@@ -5,6 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from devil import oracle
+from devil.analysis import Verdict
+from devil.board import Cell
+from devil.game import Game, GameParams, Move, Status
+from devil.position import Position
+from devil.rules import Count, Rules
+
 # -- reading and driving the board -----------------------------------------------------
 
 CELL_ID = re.compile(r"^(?:rp-)?c-(\d+)-(\d+)$")
@@ -79,3 +86,41 @@ def act(page: Any, action: Any, key: str = "moved") -> None:
     before = answered(page, key)
     action()
     page.wait_for_function(f"(n) => +(document.documentElement.dataset.{key} || 0) > n", arg=before)
+
+
+# -- a classic-rule game that reaches a cell only the total proves safe -------------------
+
+
+def counted_only_safe(position: Position) -> list[Cell]:
+    """Covered cells the classic rule cannot clear but the counted rule proves safe (oracle)."""
+    classic = oracle.classify(position).verdicts
+    counted = oracle.classify(position, Count.COUNTED).verdicts
+    return sorted(
+        c
+        for c, v in counted.items()
+        if v is Verdict.SAFE and classic[c] is not Verdict.SAFE and not position.is_flagged(c)
+    )
+
+
+def classic_counted_seed() -> tuple[int, list[tuple[int, int]], tuple[int, int]]:
+    """A beginner seed (classic rule, no-guess) whose game, played by safe clicks, reaches a
+    cell only the total proves safe: (seed, the safe clicks, that cell). Found by playing the
+    engine's games (the server draws the same board from the same seed), verdicts from the
+    oracle."""
+    for seed in range(1, 200):
+        params = GameParams(height=9, width=9, mines=10, rules=Rules(), no_guess=True, seed=seed)
+        game = Game.new(params).play(Move.reveal(4, 4))
+        clicks = [(4, 4)]
+        while game.status is Status.PLAYING:
+            position = game.position
+            target = counted_only_safe(position)
+            if target:
+                return seed, clicks, position.board.coord(target[0])
+            verdicts = oracle.classify(position).verdicts
+            safe = sorted(c for c, v in verdicts.items() if v is Verdict.SAFE)
+            if not safe:
+                break
+            row, col = position.board.coord(safe[0])
+            clicks.append((row, col))
+            game = game.play(Move.reveal(row, col))
+    raise AssertionError("no seed reaches a cell only the total proves safe")

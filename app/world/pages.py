@@ -1,0 +1,338 @@
+"""Devil World in the browser: the page, joining, the cookie-authenticated moves, the panels.
+
+``GET  /world``                       the default world's page
+``GET  /world/<w>``                   the board (fills the window), the join form, the panels;
+                                      ``?team=`` and ``?colour=`` choose what a watcher sees
+``POST /world/<w>/join``              name, team (an existing one or a new name), colour: the
+                                      player's bearer token goes into the signed, HttpOnly session
+``POST /world/<w>/leave``             forget the player in this browser
+``POST /world/<w>/colour``            switch colour (form or JSON ``{"colour"}``)
+``POST /world/<w>/moves``             a raft as in the JSON API, authenticated by the session
+``GET  /world/<w>/scoreboard``        the scoreboard panel (HTML fragment, polled by htmx)
+``GET  /world/<w>/activity``          the activity feed (HTML fragment)
+``GET  /world/<w>/teams/<t>/who``     ``?seqs=1,2``: who made these moves of team ``t`` (JSON)
+
+The board itself reads the JSON API (``/api/worlds/<w>/teams/<t>/view`` and ``/events``),
+which serves only a team's knowledge; the token never reaches the page's scripts. Every
+POST here is CSRF-protected (the page sends ``X-CSRFToken``).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import BadRequest, NotFound, Unauthorized
+
+from app.notify import get_notifier
+from app.world import limits
+from app.world.api import (
+    MAX_NAME,
+    TEAM,
+    WorldInputError,
+    bad_input,
+    body,
+    colourings,
+    pareto,
+    parse_moves,
+    rate_limited,
+    unknown_world,
+    world_store,
+)
+from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
+from app.world.records import utcnow as now
+from app.world.service import DropTooSoon, play_raft, switch_colour
+
+bp = Blueprint("world", __name__)
+
+SESSION_KEY = "world_tokens"
+"""The session (signed, HttpOnly cookie) maps world id -> the player's bearer token."""
+MAX_WORLDS_IN_COOKIE = 8
+ACTIVITY_ROWS = 12
+SCOREBOARD_TEAMS = 15
+"""The panel shows the teams with the most cells revealed (and the viewer's team)..."""
+TEAM_PLAYERS = 8
+"""...each with its most active players (and the viewer)."""
+TEAM_CHOICES = 100
+"""Teams offered in the join and watch lists (the most active ones)."""
+MAX_WHO = 64
+COLOUR_NAMES = ("red", "blue", "green", "amber", "violet", "teal", "pink", "slate")
+"""The colours' names in the page (the CSS gives each its swatch)."""
+
+
+def current_player(world: str, fresh: bool = False) -> PlayerRow | None:
+    """The player this browser joined ``world`` as, or None (watching). The store remembers
+    a token's player without its later colour switches and drops: ``fresh`` reads them."""
+    tokens = session.get(SESSION_KEY)
+    if not isinstance(tokens, dict):
+        return None
+    token = tokens.get(world)
+    if not isinstance(token, str) or len(token) > 128:
+        return None
+    player = world_store().player_by_token(token)
+    if player is None or player.world != world:
+        return None
+    return world_store().player(player.id) if fresh else player
+
+
+def required_player(world: str) -> PlayerRow:
+    player = current_player(world)
+    if player is None:
+        raise Unauthorized("join the world first (name, team and colour)")
+    return player
+
+
+def drop_seconds() -> float:
+    config = current_app.config
+    if not config.get("RATELIMIT_ENABLED", True):
+        return 0.0
+    return float(config["WORLD_DROP_SECONDS"])
+
+
+def drop_wait(player: PlayerRow | None) -> float:
+    """Seconds until the player may drop again (0 when now)."""
+    if player is None or player.last_drop_at is None:
+        return 0.0
+    left = drop_seconds() - (now() - player.last_drop_at) / timedelta(seconds=1)
+    return max(0.0, left)
+
+
+def team_names(world: str) -> list[str]:
+    teams, _ = world_store().scoreboard(world)
+    active = sorted(teams, key=lambda t: (-t.counts.revealed, t.name))[:TEAM_CHOICES]
+    return sorted(t.name for t in active)
+
+
+@bp.get("/world")
+def default_world() -> ResponseReturnValue:
+    return redirect(url_for("world.page", world="main"))
+
+
+@bp.get("/world/<world>")
+def page(world: str) -> ResponseReturnValue:
+    row = world_store().world(world)
+    player = current_player(world, fresh=True)
+    teams = team_names(world)
+    team = player.team if player is not None else request.args.get("team", "")
+    if team not in teams:
+        team = teams[0] if teams and player is None and not request.args.get("team") else ""
+    colour = player.colour if player is not None else request.args.get("colour", "0")
+    colour = int(colour) if str(colour).isdigit() and int(colour) < row.colours else 0
+    return render_template(
+        "world.html",
+        world=row.id,
+        colours=row.colours,
+        colour_names=COLOUR_NAMES[: row.colours],
+        player=player,
+        team=team,
+        teams=teams,
+        colour=colour,
+        drop_seconds=drop_seconds(),
+        drop_wait=round(drop_wait(player)),
+        max_name=MAX_NAME,
+    )
+
+
+@bp.post("/world/<world>/join")
+def join(world: str) -> ResponseReturnValue:
+    row = world_store().world(world)
+    name = request.form.get("name", "").strip()
+    team = (request.form.get("new_team") or request.form.get("team") or "").strip()
+    colour_text = request.form.get("colour", "0")
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise WorldInputError("name", f"must be 1 to {MAX_NAME} printable characters")
+    if not TEAM.fullmatch(team):
+        raise WorldInputError("team", "1 to 32 of A-Z, a-z, 0-9, _ and -")
+    if not colour_text.isdigit() or not 0 <= int(colour_text) < row.colours:
+        raise WorldInputError("colour", f"must be 0 to {row.colours - 1}")
+    created = world_store().add_player(world, name, team, int(colour_text))
+    tokens = session.get(SESSION_KEY)
+    tokens = dict(tokens) if isinstance(tokens, dict) else {}
+    tokens.pop(world, None)
+    while len(tokens) >= MAX_WORLDS_IN_COOKIE:
+        tokens.pop(next(iter(tokens)))
+    tokens[world] = created.token
+    session[SESSION_KEY] = tokens
+    session.permanent = True
+    return redirect(url_for("world.page", world=world), code=303)
+
+
+@bp.post("/world/<world>/leave")
+def leave(world: str) -> ResponseReturnValue:
+    tokens = session.get(SESSION_KEY)
+    if isinstance(tokens, dict) and world in tokens:
+        tokens = {k: v for k, v in tokens.items() if k != world}
+        session[SESSION_KEY] = tokens
+    return redirect(url_for("world.page", world=world), code=303)
+
+
+@bp.post("/world/<world>/colour")
+def colour(world: str) -> ResponseReturnValue:
+    row = world_store().world(world)
+    player = required_player(world)
+    raw: Any = request.form.get("colour")
+    if raw is None and request.is_json:
+        raw = body().get("colour")
+    if isinstance(raw, str) and raw.isdigit():
+        raw = int(raw)
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < row.colours:
+        raise WorldInputError("colour", f"must be 0 to {row.colours - 1}")
+    updated, seq = switch_colour(world_store(), player, raw)
+    if request.is_json:
+        return jsonify({"colour": updated.colour, "seq": seq})
+    return redirect(url_for("world.page", world=world), code=303)
+
+
+@bp.post("/world/<world>/moves")
+def moves(world: str) -> ResponseReturnValue:
+    world_store().world(world)
+    player = required_player(world)
+    raft = parse_moves(body())
+    limits.check_moves(player, len(raft))
+    try:
+        answers = play_raft(
+            world_store(),
+            get_notifier(),
+            colourings(),
+            player,
+            raft,
+            drop_seconds=drop_seconds(),
+        )
+    except DropTooSoon as exc:
+        raise limits.RateLimited(str(exc), exc.retry_after) from exc
+    return jsonify({"results": [a.to_json() for a in answers]})
+
+
+@bp.get("/world/<world>/scoreboard")
+def scoreboard(world: str) -> ResponseReturnValue:
+    team_rows, people = world_store().scoreboard(world)
+    frontier = set(
+        pareto([(t.name, t.counts.revealed, t.counts.flags, t.counts.errors) for t in team_rows])
+    )
+    player = current_player(world)
+    me = player.id if player is not None else None
+    my_team = player.team if player is not None else request.args.get("team")
+    ranked = sorted(team_rows, key=lambda t: (-t.counts.revealed, t.counts.errors, t.name))
+    shown = [t for i, t in enumerate(ranked) if i < SCOREBOARD_TEAMS or t.name == my_team]
+    names = {t.name for t in shown}
+    per_team: dict[str, int] = {}
+    listed = []
+    for p in sorted(people, key=lambda p: (-p.counts.revealed, p.name)):
+        if p.team in names and (per_team.get(p.team, 0) < TEAM_PLAYERS or p.player == me):
+            per_team[p.team] = per_team.get(p.team, 0) + 1
+            listed.append(p)
+    return render_template(
+        "_world_scoreboard.html",
+        teams=shown,
+        people=listed,
+        frontier=frontier,
+        me=me,
+        my_team=my_team,
+        hidden=len(team_rows) - len(shown),
+    )
+
+
+def describe(event: WorldEvent) -> str:
+    """One event in words: "revealed 37 cells", "made a devil error"..."""
+    if event.outcome == "devil":
+        return f"made a devil error ({event.kind})"
+    if event.kind == "colour":
+        return f"switched to {COLOUR_NAMES[event.colour]}"
+    if event.outcome == "flagged":
+        return "placed a flag"
+    if event.outcome == "dropped":
+        return f"dropped in, {event.opened} cells opened"
+    if event.outcome == "revealed":
+        n = event.opened
+        return f"revealed {n} cell{'s' if n != 1 else ''}"
+    return f"{event.kind}: nothing new"
+
+
+def names_of(events: list[WorldEvent]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for event in events:
+        if event.player not in found:
+            try:
+                found[event.player] = world_store().player(event.player).name
+            except LookupError:
+                found[event.player] = "?"
+    return found
+
+
+@bp.get("/world/<world>/activity")
+def activity(world: str) -> ResponseReturnValue:
+    store = world_store()
+    head = store.head(world)
+    recent = [
+        e
+        for e in store.events(world, max(0, head - ACTIVITY_ROWS), ACTIVITY_ROWS)
+        if e.x is not None or e.kind == "colour"
+    ]
+    names = names_of(recent)
+    lines = [
+        {
+            "seq": e.seq,
+            "name": names[e.player],
+            "team": e.team,
+            "text": describe(e),
+            "devil": e.outcome == "devil",
+            "at": e.at.strftime("%H:%M:%S"),
+        }
+        for e in reversed(recent)
+    ]
+    return render_template("_world_activity.html", lines=lines)
+
+
+@bp.get("/world/<world>/teams/<team>/who")
+def who(world: str, team: str) -> ResponseReturnValue:
+    """Who made the moves ``seqs`` of ``team`` (names and what they did: the hover text)."""
+    store = world_store()
+    store.world(world)
+    if not TEAM.fullmatch(team):
+        raise NotFound(f"world {world!r} has no team {team!r}")
+    wanted: set[int] = set()
+    for part in request.args.get("seqs", "").split(",")[:MAX_WHO]:
+        if not part.isdigit() or len(part) > 19:
+            raise BadRequest(f"seqs: {part[:20]!r} is not a seq")
+        wanted.add(int(part))
+    out: dict[str, str] = {}
+    if wanted:
+        low = min(wanted)
+        batch = [
+            e
+            for e in store.team_events(world, team, low - 1, max(wanted) - low + 1)
+            if e.seq in wanted
+        ]
+        names = names_of(batch)
+        out = {str(e.seq): f"{names[e.player]} {describe(e)}" for e in batch}
+    response = jsonify(out)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.errorhandler(NoSuchWorld)
+def _unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
+    if request.method == "GET" and request.path.count("/") == 2:
+        return Response(render_template("world_missing.html", world=exc.world), status=404)
+    return unknown_world(exc)
+
+
+bp.register_error_handler(WorldInputError, bad_input)
+bp.register_error_handler(limits.RateLimited, rate_limited)
+
+
+@bp.errorhandler(Unauthorized)
+def _unauthorized(exc: Unauthorized) -> ResponseReturnValue:
+    return jsonify({"error": exc.description}), 401

@@ -1,0 +1,145 @@
+"""The Devil World pages (app/world/pages.py): joining kept in the signed HttpOnly session,
+watching without joining, the colour switch, moves authenticated by the session (and CSRF),
+the scoreboard, activity and who-made-it fragments, and what they may not reveal."""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+
+from devil.world.deduce import deduce
+
+CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
+
+
+def csrf(client: FlaskClient, world: str = "main") -> str:
+    page = client.get(f"/world/{world}")
+    assert page.status_code == 200
+    found = CSRF.search(page.get_data(as_text=True))
+    assert found
+    return found.group(1)
+
+
+def join(client: FlaskClient, name: str, team: str, colour: int = 0, world: str = "main") -> str:
+    token = csrf(client, world)
+    form = {"csrf_token": token, "name": name, "team": "", "new_team": team, "colour": str(colour)}
+    r = client.post(f"/world/{world}/join", data=form)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    return token
+
+
+def move(client: FlaskClient, token: str, kind: str, x: int, y: int) -> dict:  # type: ignore[type-arg]
+    r = client.post(
+        "/world/main/moves",
+        json={"moves": [{"kind": kind, "x": x, "y": y}]},
+        headers={"X-CSRFToken": token},
+    )
+    assert r.status_code == 200, r.get_data(as_text=True)
+    result: dict = r.get_json()["results"][0]  # type: ignore[type-arg]
+    return result
+
+
+def test_world_redirects_to_the_default_world(client: FlaskClient) -> None:
+    r = client.get("/world")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/world/main")
+
+
+def test_watching_needs_no_joining(client: FlaskClient) -> None:
+    page = client.get("/world/main").get_data(as_text=True)
+    assert 'id="world-board"' in page and "Join to play" in page
+    assert 'id="drop"' not in page  # watchers cannot drop
+    assert client.get("/world/nowhere").status_code == 404
+
+
+def test_join_keeps_the_token_in_the_httponly_session_only(client: FlaskClient) -> None:
+    join(client, "ana", "reds", colour=2)
+    cookie = client.get_cookie("mine_devil")
+    assert cookie is not None and cookie.http_only
+    page = client.get("/world/main").get_data(as_text=True)
+    assert 'id="my-name">ana<' in page and 'data-team="reds"' in page and 'data-colour="2"' in page
+    # the page never carries the bearer token, which lives in the signed cookie only
+    assert (
+        re.search(r"token\W*[:=]", page.replace("csrf-token", "").replace("csrf_token", "")) is None
+    )
+
+
+def test_join_refuses_bad_names_teams_and_colours(client: FlaskClient) -> None:
+    token = csrf(client)
+    base = {"csrf_token": token, "name": "ana", "team": "", "new_team": "reds", "colour": "0"}
+    for field, value in (("name", ""), ("new_team", "no spaces"), ("colour", "6")):
+        r = client.post("/world/main/join", data={**base, field: value})
+        assert r.status_code == 400
+        assert r.get_json()["field"] == ("team" if field == "new_team" else field)
+
+
+def test_moves_need_a_player_and_csrf(client: FlaskClient) -> None:
+    token = csrf(client)
+    r = client.post("/world/main/moves", json={"moves": [{"kind": "drop", "x": 0, "y": 0}]},
+                    headers={"X-CSRFToken": token})  # fmt: skip
+    assert r.status_code == 401
+    join(client, "ana", "reds")
+    r = client.post("/world/main/moves", json={"moves": [{"kind": "drop", "x": 0, "y": 0}]})
+    assert r.status_code == 400  # no CSRF token
+    r = client.post("/world/main/moves", json={"moves": [{"kind": "jump", "x": 0, "y": 0}]},
+                    headers={"X-CSRFToken": token})  # fmt: skip
+    assert r.status_code == 400 and r.get_json()["field"] == "moves[0].kind"
+
+
+def test_play_through_the_page_and_the_panels(client: FlaskClient) -> None:
+    token = join(client, "ana", "reds", colour=0)
+    dropped = move(client, token, "drop", 0, 0)
+    assert dropped["outcome"] == "dropped" and dropped["cells"]
+    x, y = dropped["at"]
+    view = client.get(f"/api/worlds/main/teams/reds/view?colour=0&x0={x - 32}&y0={y - 32}")
+    found = deduce(view.get_json()["rows"], x - 32, y - 32)
+    if found.safe:
+        sx, sy = sorted(found.safe)[0]
+        assert move(client, token, "reveal", sx, sy)["outcome"] == "revealed"
+    far = move(client, token, "reveal", x + 1000, y)
+    assert far["outcome"] == "devil" and far["witness"]["rows"]
+    board = client.get("/world/main/scoreboard?team=reds").get_data(as_text=True)
+    assert "reds" in board and "ana" in board and "pareto" in board
+    feed = client.get("/world/main/activity").get_data(as_text=True)
+    assert "ana" in feed and "devil error" in feed and "dropped in" in feed
+    assert f"{x + 1000}" not in feed  # no coordinates in the public feed
+    who = client.get(f"/world/main/teams/reds/who?seqs={dropped['seq']}").get_json()
+    assert who == {str(dropped["seq"]): f"ana dropped in, {len(dropped['cells'])} cells opened"}
+    assert client.get("/world/main/teams/reds/who?seqs=1,x").status_code == 400
+
+
+def test_colour_switch_and_leave(client: FlaskClient) -> None:
+    token = join(client, "ana", "reds", colour=0)
+    r = client.post("/world/main/colour", json={"colour": 4}, headers={"X-CSRFToken": token})
+    assert r.status_code == 200 and r.get_json()["colour"] == 4
+    assert 'data-colour="4"' in client.get("/world/main").get_data(as_text=True)
+    bad = client.post("/world/main/colour", json={"colour": 9}, headers={"X-CSRFToken": token})
+    assert bad.status_code == 400
+    client.post("/world/main/leave", data={"csrf_token": token})
+    assert "Join to play" in client.get("/world/main").get_data(as_text=True)
+
+
+def test_drop_cooldown_is_shown_and_enforced(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(RATELIMIT_ENABLED=True, WORLD_DROP_SECONDS="30")
+    client = app.test_client()
+    token = join(client, "ana", "reds")
+    assert move(client, token, "drop", 0, 0)["outcome"] == "dropped"
+    page = client.get("/world/main").get_data(as_text=True)
+    wait = int(re.search(r'data-drop-wait="(\d+)"', page).group(1))  # type: ignore[union-attr]
+    assert 25 <= wait <= 30
+    r = client.post("/world/main/moves", json={"moves": [{"kind": "drop", "x": 5, "y": 5}]},
+                    headers={"X-CSRFToken": token})  # fmt: skip
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+
+
+def test_the_scoreboard_panel_is_bounded(client: FlaskClient) -> None:
+    from app.world.pages import SCOREBOARD_TEAMS, TEAM_PLAYERS
+
+    for i in range(SCOREBOARD_TEAMS + 3):
+        client.post("/api/worlds/main/players", json={"name": f"p{i}", "team": f"t{i:02d}"})
+    for i in range(TEAM_PLAYERS + 2):
+        client.post("/api/worlds/main/players", json={"name": f"q{i}", "team": "t00"})
+    html = client.get("/world/main/scoreboard?team=t17").get_data(as_text=True)
+    assert html.count('class="team') == SCOREBOARD_TEAMS + 1  # the top ones and mine
+    assert 'data-team="t17"' in html and "and 2 more teams" in html
+    assert html.count('data-player="') <= (SCOREBOARD_TEAMS + 1) * TEAM_PLAYERS
