@@ -28,7 +28,9 @@ def asset_folder(name: str) -> str:
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: settings, store (migrated), game service, CSRF, limiter, blueprints."""
-    app = Flask(
+    from app.requests_log import MineDevilFlask
+
+    app = MineDevilFlask(
         __name__,
         template_folder=asset_folder("templates"),
         static_folder=asset_folder("static"),
@@ -37,7 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import errors, hooks, layout, security
+    from app import errors, hooks, layout, requests_log, security
     from app.api.routes import bp as api
     from app.live.routes import bp as live
     from app.play import setup as play_setup
@@ -45,7 +47,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from app.store import setup as store_setup
     from app.teach.routes import bp as teach
 
-    app.before_request(hooks.limit_streamed_body)  # first: before CSRF or a view reads the body
+    app.before_request(hooks.limit_body)  # first: before CSRF or a view reads the body
     store_setup.init_app(app)
     play_setup.init_app(app)
     app.register_blueprint(api, url_prefix="/api")
@@ -57,6 +59,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/healthz", "healthz", healthz)
     errors.register(app)
     app.after_request(hooks.security_headers)
+    requests_log.init_app(app)
+    app.wsgi_app = hooks.RetryAfterFloor(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 

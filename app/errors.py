@@ -30,6 +30,7 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from app.requests_log import request_id
 from devil.errors import GameOver, IllegalMove, InvalidMove
 
 
@@ -83,11 +84,13 @@ def respond(
 
 
 def server_error(code: int, message: str) -> ResponseReturnValue:
-    """A server-side failure: JSON under ``/api``, else plain text (the page templates may be
-    what failed)."""
+    """A server-side failure, with the request id to quote: JSON under ``/api``, else plain
+    text (the page templates may be what failed)."""
+    rid = request_id()
     if wants_json():
-        return jsonify({"error": message}), code
-    return Response(message + "\n", status=code, mimetype="text/plain")
+        return jsonify({"error": message, "request_id": rid}), code
+    text = f"{message}\n(request id {rid}: quote it when you report this)\n"
+    return Response(text, status=code, mimetype="text/plain")
 
 
 def refusal(exc: IllegalMove) -> str:
@@ -107,9 +110,9 @@ def http_message(exc: HTTPException) -> tuple[str, str]:
     message = exc.description or exc.name
     page = message
     if code == 413:
-        message = (
-            f"the request body is larger than {current_app.config['MAX_CONTENT_LENGTH']} bytes"
-        )
+        limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"]
+        message = f"the request body is larger than {limit} bytes"
+        page = f"What you sent is too large: this page takes at most {limit // 1024} KiB."
     elif code == 429:
         message = f"rate limit exceeded ({exc.description}): slow down"
         page = "Too many clicks too fast: wait a moment."
@@ -147,14 +150,19 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(OperationalError)
     def database_unavailable(exc: OperationalError) -> ResponseReturnValue:
-        app.logger.error("database error: %s", exc)
+        app.logger.error(
+            "request %s: database error on %s %s: %s", request_id(), request.method,
+            request.path, exc,
+        )  # fmt: skip
         return server_error(503, "the database is unavailable or busy: try again shortly")
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
         code = exc.code or 500
+        if code >= 500:
+            return server_error(code, exc.description or exc.name)
         if not wants_json():
-            if code >= 500 or request.blueprint is None:
+            if request.blueprint is None:
                 return exc
             _, page = http_message(exc)
             return respond(code, page)
