@@ -35,6 +35,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         template_folder=asset_folder("templates"),
         static_folder=asset_folder("static"),
     )
+    from app.fields import AsciiIntegerConverter
+
+    app.url_map.converters["int"] = AsciiIntegerConverter  # before any rule is added
     app.config.from_mapping(config.defaults(test_config))
     if test_config is not None:
         app.config.from_mapping(test_config)

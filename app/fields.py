@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from werkzeug.routing import IntegerConverter
+
 from app.errors import InputError
 
 MAX_DIGITS = 20
@@ -32,7 +34,7 @@ def integer_text(text: str, field: str) -> int:
     """The number written in ``text`` (ASCII digits, optional leading ``-``, surrounding
     spaces ignored); InputError naming ``field`` otherwise."""
     stripped = text.strip(_SPACE)
-    if len(stripped) > MAX_DIGITS:
+    if len(stripped.removeprefix("-")) > MAX_DIGITS:
         raise InputError(field, f"{field} must be a whole number of at most {MAX_DIGITS} digits")
     if not _INTEGER.fullmatch(stripped):
         raise InputError(field, f"{field} must be a whole number (digits 0-9), not {shown(text)}")
@@ -113,3 +115,10 @@ def coordinate(value: Any, field: str, size: int) -> int:
     if not 0 <= number < size:
         raise InputError(field, f"{field} {number} is off the board: allowed 0 to {size - 1}")
     return number
+
+
+class AsciiIntegerConverter(IntegerConverter):
+    """The ``<int:...>`` URL converter with ASCII digits only (Werkzeug's ``\\d+`` also
+    matches Arabic-Indic and other Unicode digits, and ``int()`` reads them)."""
+
+    regex = r"[0-9]+"
