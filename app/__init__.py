@@ -29,6 +29,7 @@ def asset_folder(name: str) -> str:
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: settings, store (migrated), game service, CSRF, limiter, blueprints."""
     from app.requests_log import MineDevilFlask
+    from app.retry_after import RetryAfterFloor
 
     app = MineDevilFlask(
         __name__,
@@ -50,7 +51,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from app.store import setup as store_setup
     from app.teach.routes import bp as teach
 
-    app.before_request(hooks.limit_body)  # first: before CSRF or a view reads the body
+    app.before_request(hooks.limit_streamed_body)  # first: before CSRF or a view reads the body
     store_setup.init_app(app)
     play_setup.init_app(app)
     app.register_blueprint(api, url_prefix="/api")
@@ -63,7 +64,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     errors.register(app)
     app.after_request(hooks.security_headers)
     requests_log.init_app(app)
-    app.wsgi_app = hooks.RetryAfterFloor(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = RetryAfterFloor(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 

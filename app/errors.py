@@ -55,7 +55,8 @@ class UnknownMove(LookupError):
 
 
 TITLES = {400: "That did not work", 403: "Watching only", 404: "No such game",
-          409: "Not now", 429: "Slow down"}  # fmt: skip
+          405: "Not allowed", 409: "Not now", 413: "Too much at once",
+          429: "Slow down"}  # fmt: skip
 """The error page's heading by status."""
 
 
@@ -112,7 +113,10 @@ def http_message(exc: HTTPException) -> tuple[str, str]:
     if code == 413:
         limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"]
         message = f"the request body is larger than {limit} bytes"
-        page = f"What you sent is too large: this page takes at most {limit // 1024} KiB."
+        page = (
+            f"That was more than this page takes ({limit:,} bytes), so none of it was read. "
+            "Go back to your text (the browser keeps it) and send less."
+        )
     elif code == 429:
         message = f"rate limit exceeded ({exc.description}): slow down"
         page = "Too many clicks too fast: wait a moment."
@@ -120,6 +124,8 @@ def http_message(exc: HTTPException) -> tuple[str, str]:
         message = f"method {request.method} is not allowed on {request.path}"
     elif code == 404:
         message = f"no such endpoint: {request.path}"
+        if request.blueprint is None:
+            page = f"There is no page at {request.path}: check the address, or start a new game."
     elif code == 400 and "CSRF" in message:
         page = "Your page is out of date (its security token expired): reload it and try again."
     return message, page
@@ -159,13 +165,12 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
         code = exc.code or 500
-        if code >= 500:
-            return server_error(code, exc.description or exc.name)
         if not wants_json():
-            if request.blueprint is None:
+            if code >= 500:
                 return exc
             _, page = http_message(exc)
-            return respond(code, page)
+            unknown_page = code == 404 and request.blueprint is None
+            return respond(code, page, title="Page not found" if unknown_page else None)
         response = exc.get_response()
         response.set_data(jsonify({"error": http_message(exc)[0]}).get_data())
         response.mimetype = "application/json"

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import gzip
 import io
-from collections.abc import Callable, Iterable
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import IO, Any, TypeVar
 
 from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-if TYPE_CHECKING:
-    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+F = TypeVar("F", bound=Callable[..., Any])
+BODY_LIMIT_ATTR = "max_body_bytes"
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
@@ -20,38 +20,36 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
-_BODY_LIMIT_ATTR = "_mine_devil_body_limit"
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
 def body_limit(size: int) -> Callable[[F], F]:
-    """Mark a view as taking bodies up to ``size`` bytes instead of ``MAX_CONTENT_LENGTH``
-    (the analysis board's paste). ``limit_body`` applies it before anything reads the body:
-    CSRF reads the form in its own ``before_request``, before the view runs."""
+    """Mark a view that takes bodies up to ``size`` bytes instead of ``MAX_CONTENT_LENGTH``
+    (the analysis board's paste: a 10,000-cell position is more than 16 KiB once
+    form-encoded). ``limit_streamed_body`` applies it before anything reads the body."""
 
     def mark(view: F) -> F:
-        setattr(view, _BODY_LIMIT_ATTR, size)
+        setattr(view, BODY_LIMIT_ATTR, size)
         return view
 
     return mark
 
 
-def limit_body() -> None:
-    """``before_request``, first: the body limit of this request's view (``body_limit``, else
-    ``MAX_CONTENT_LENGTH``), enforced on streamed bodies too.
-
-    A body without Content-Length (chunked) over the limit gets 413, like one whose
-    Content-Length says so. Werkzeug enforces the limit on such a stream only when a read goes
-    past it; reading the whole body stops quietly at the limit, so a view would see it cut
-    short (a 400 for bad JSON). Buffer it here, at most one byte over the limit, before
-    anything reads it.
-    """
+def view_body_limit() -> int | None:
+    """This request's body limit: the view's own (``body_limit``) or ``MAX_CONTENT_LENGTH``."""
     view = current_app.view_functions.get(request.endpoint or "")
-    marked = getattr(view, _BODY_LIMIT_ATTR, None)
-    if marked is not None:
-        request.max_content_length = marked
-    limit = request.max_content_length
+    own = getattr(view, BODY_LIMIT_ATTR, None)
+    if isinstance(own, int):
+        request.max_content_length = own
+    return request.max_content_length
+
+
+def limit_streamed_body() -> None:
+    """A body without Content-Length (chunked) over ``MAX_CONTENT_LENGTH``: 413, like one
+    whose Content-Length says so.
+
+    Werkzeug enforces the limit on such a stream only when a read goes past it; reading the
+    whole body stops quietly at the limit, so a view would see it cut short (a 400 for bad
+    JSON). Buffer it here, at most one byte over the limit, before anything reads it.
+    """
+    limit = view_body_limit()
     environ = request.environ
     if limit is None or request.content_length is not None:
         return
@@ -86,40 +84,6 @@ def security_headers(response: Response) -> Response:
         # game state changes with every move: no cached page may show an old board
         headers.setdefault("Cache-Control", "no-store")
     return response
-
-
-class RetryAfterFloor:
-    """WSGI middleware: every 429 says ``Retry-After`` of at least 1 second.
-
-    Flask-Limiter writes ``int(reset - now)`` in its own ``after_request``, which is 0 (or
-    less) within the last second of a window, and runs after or before our hooks depending on
-    registration order; other limiters (streams, worlds) may send none. Fixing it here, on the
-    way out of the app, covers every path: ``0`` would tell clients to retry at once."""
-
-    def __init__(self, app: WSGIApplication) -> None:
-        self.app = app
-
-    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        def start(
-            status: str, headers: list[tuple[str, str]], exc_info: Any = None
-        ) -> Callable[[bytes], object]:
-            if status.startswith("429"):
-                headers = [*retry_after_floor(headers)]
-            return start_response(status, headers, exc_info)
-
-        return self.app(environ, start)
-
-
-def retry_after_floor(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """``headers`` with one ``Retry-After`` of at least 1 (an HTTP date is kept)."""
-    values = [v for k, v in headers if k.lower() == "retry-after"]
-    kept = [(k, v) for k, v in headers if k.lower() != "retry-after"]
-    value = values[-1].strip() if values else ""
-    if value.lstrip("-").isascii() and value.lstrip("-").isdigit():
-        value = str(max(1, int(value)))
-    elif not value:
-        value = "1"
-    return [*kept, ("Retry-After", value)]
 
 
 GZIP_MIN_BYTES = 16 * 1024

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from flask import Flask, request
 
-from app.hooks import RetryAfterFloor, body_limit, retry_after_floor
+from app.hooks import BODY_LIMIT_ATTR, body_limit
+from app.retry_after import RetryAfterFloor, retry_after_floor
 from app.security import _LIMIT_ATTR
 from tests.web.test_play import HX, chunked_post, csrf_token, new_game
 
@@ -92,7 +93,7 @@ def test_the_floor_touches_only_429s() -> None:
 
 def test_only_the_analysis_paste_may_take_a_larger_body(app: Flask) -> None:
     for endpoint, view in app.view_functions.items():
-        declared = getattr(view, "_mine_devil_body_limit", None)
+        declared = getattr(view, BODY_LIMIT_ATTR, None)
         if declared is not None:
             assert endpoint in LARGER_BODIES, f"{endpoint} declares a {declared}-byte body"
             assert declared <= LARGER_BODIES[endpoint]
@@ -137,12 +138,12 @@ def test_the_body_limit_error_is_clear_json_and_a_clear_page(app: Flask) -> None
     page = client.post("/new", data={"preset": "x" * (limit + 10), "csrf_token": token})
     assert page.status_code == 413
     assert page.mimetype == "text/html"
-    assert f"at most {limit // 1024} KiB" in page.get_data(as_text=True)
+    assert f"more than this page takes ({limit:,} bytes)" in page.get_data(as_text=True)
     toast = client.post(
         "/new", data={"preset": "x" * (limit + 10)}, headers={"X-CSRFToken": token, **HX}
     )
     assert toast.status_code == 413
-    assert f"at most {limit // 1024} KiB" in toast.get_data(as_text=True)
+    assert f"({limit:,} bytes)" in toast.get_data(as_text=True)
 
 
 def test_rate_limited_views_are_all_known(app: Flask) -> None:
