@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.api.schemas import CELL, NEW_GAME
@@ -328,3 +328,43 @@ def test_schemas_use_only_what_the_validator_checks() -> None:
     for schema in (NEW_GAME, CELL):
         for example in schema["examples"]:
             validate(example, schema)
+
+
+# -- the pages' fields: any text is an answer, never a 500 ----------------------------------------
+
+TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(field=st.sampled_from(["width", "height", "mines", "seed", "preset", "topology", "count",
+                              "mercy", "no_guess"]), text=TEXT)  # fmt: skip
+def test_any_text_in_the_new_game_form_is_an_answer(app: Flask, field: str, text: str) -> None:
+    client = app.test_client()
+    form = {"preset": "custom", "width": "5", "height": "5", "mines": "3", field: text,
+            "csrf_token": csrf_token(client)}  # fmt: skip
+    assert client.post("/new", data=form).status_code in (303, 400)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(at=TEXT, row=TEXT, kind=st.sampled_from(["open", "flag", "chord", "x"]))
+def test_any_text_in_the_move_form_is_an_answer(app: Flask, at: str, row: str, kind: str) -> None:
+    client = app.test_client()
+    game_id = new_game(client)
+    headers = {"X-CSRFToken": csrf_token(client), **HX}
+    for data in ({"kind": kind, "at": at}, {"kind": kind, "row": row, "col": "1"}):
+        assert client.post(f"/g/{game_id}/move", data=data, headers=headers).status_code in (
+            200, 400, 409,
+        )  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(name=st.sampled_from(["step", "cell", "toggle", "new", "mines", "count", "n", "since"]),
+       text=TEXT)  # fmt: skip
+def test_any_text_in_a_query_argument_is_an_answer(app: Flask, name: str, text: str) -> None:
+    client = app.test_client()
+    response = client.get("/analyse", query_string={"p": "1./..", name: text})
+    assert response.status_code in (200, 303, 400)
+    response = client.get(
+        "/puzzle", query_string={"preset": "beginner", "level": text, "seed": "1"}
+    )
+    assert response.status_code in (200, 303, 400)
