@@ -18,9 +18,9 @@ from tests.web.test_play import HX, chunked_post, csrf_token, new_game
 
 LIMITED = "2 per second"
 
-LARGER_BODIES = {"teach.analyse_paste": 256 * 1024, "teach.analyse_settings": 256 * 1024}
-"""Views allowed a larger body than ``MAX_CONTENT_LENGTH`` (the analysis paste, 10,000 cells),
-and the most each may declare."""
+LARGER_BODIES = {"teach.analyse_paste": 1024 * 1024}
+"""Views allowed a larger body than ``MAX_CONTENT_LENGTH`` and the most each may declare: the
+analysis paste (a 10,000-cell position, form-encoded; ``ui`` sets it with ``body_limit``)."""
 
 
 def test_no_429_of_any_limiter_says_retry_after_0(make_app: Callable[..., Flask]) -> None:
