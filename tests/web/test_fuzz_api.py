@@ -10,6 +10,7 @@ describes: its status code, content type and body schema.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,9 @@ from tests.conftest import app_config
 EXAMPLES = 25
 """Examples per operation, mode and target game."""
 
-BUDGET_SECONDS = 100
-"""The whole fuzz run must stay well inside CI's patience."""
+CPU_BUDGET_SECONDS = 60
+"""CPU time of the whole run (generation, app, checks; about 15 s on one core): CI's two-minute
+patience with room to spare. CPU, not wall time: the machine may be shared."""
 
 CHECKS = [
     checks.not_a_server_error,
@@ -47,7 +49,11 @@ def fuzzed_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
 
 
 def run_operation(
-    operation: Any, mode: GenerationMode, path_parameters: dict[str, Any], headers: dict[str, str]
+    operation: Any,
+    mode: GenerationMode,
+    path_parameters: dict[str, Any],
+    headers: dict[str, str],
+    statuses: Counter[int],
 ) -> None:
     strategy = operation.as_strategy(
         generation_mode=mode, path_parameters=path_parameters or None, headers=headers or None
@@ -62,7 +68,8 @@ def run_operation(
         suppress_health_check=list(HealthCheck),
     )
     def fuzz(case: schemathesis.Case) -> None:
-        case.call_and_validate(checks=CHECKS)
+        response = case.call_and_validate(checks=CHECKS)
+        statuses[response.status_code] += 1
 
     try:
         fuzz()
@@ -80,18 +87,20 @@ def test_the_api_answers_every_request_as_documented_and_never_with_a_5xx(
     real = {"game_id": game["id"]}
     token = {"Authorization": f"Bearer {game['token']}"}
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", fuzzed_app)
-    started = time.monotonic()
-    timings = {}
+    started, cpu = time.monotonic(), time.process_time()
+    statuses: Counter[int] = Counter()
     for result in schema.get_all_operations():
         operation = result.ok()
-        begun = time.monotonic()
         targets: list[tuple[dict[str, Any], dict[str, str]]] = [({}, {})]
         if "{game_id}" in operation.path:
             targets.append((real, token))
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
             for path_parameters, headers in targets:
-                run_operation(operation, mode, path_parameters, headers)
-        timings[operation.label] = time.monotonic() - begun
-    elapsed = time.monotonic() - started
-    print({k: round(v, 2) for k, v in timings.items()}, f"total {elapsed:.1f} s")
-    assert elapsed < BUDGET_SECONDS
+                run_operation(operation, mode, path_parameters, headers, statuses)
+    used = time.process_time() - cpu
+    print(
+        f"fuzz: {sum(statuses.values())} requests, statuses {dict(sorted(statuses.items()))}, "
+        f"{time.monotonic() - started:.1f} s wall, {used:.1f} s CPU"
+    )
+    assert not any(code >= 500 for code in statuses)
+    assert used < CPU_BUDGET_SECONDS
