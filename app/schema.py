@@ -101,10 +101,10 @@ def _object(value: Any, schema: Schema, path: str) -> None:
     for name in value:
         if name not in properties:
             expected = ", ".join(properties) or "no fields"
+            named = name if name.isidentifier() and len(name) <= 40 else shown(name)
             raise InputError(
-                _join(path, name),
-                f"{_join(path, shown(name) if not name.isidentifier() else name)} is not a field "
-                f"of this request: expected one of {expected}",
+                _join(path, named),
+                f"{_join(path, named)} is not a field of this request: expected one of {expected}",
             )
     for name in schema.get("required", ()):
         if value.get(name) is None:
