@@ -43,8 +43,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import errors, hooks, layout, requests_log, security
+    from app import errors, hooks, layout, notify, requests_log, security, world
     from app.api.routes import bp as api
+    from app.ledger import setup as ledger_setup
     from app.live.routes import bp as live
     from app.play import setup as play_setup
     from app.play.routes import bp as play
@@ -53,12 +54,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.before_request(hooks.limit_streamed_body)  # first: before CSRF or a view reads the body
     store_setup.init_app(app)
+    engine = store_setup.get_store(app).engine
+    notify.init_app(app, engine)  # live streams wake on it (app/notify.py)
+    world.init_app(app, engine)  # Devil World: /api/worlds (app/world/)
     play_setup.init_app(app)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(live)
     app.register_blueprint(play)
     app.register_blueprint(teach)
+    ledger_setup.init_app(app)
     security.init_app(app)  # after the blueprints: wraps the rate-limited views
+    world.exempt_from_csrf(app)
     layout.init_app(app)
     app.add_url_rule("/healthz", "healthz", healthz)
     errors.register(app)

@@ -49,12 +49,24 @@ def test_the_document_is_valid_openapi_3_1(client: FlaskClient) -> None:
     validate(document, cls=OpenAPIV31SpecValidator)
 
 
+NOT_YET_PUBLISHED = {
+    "world_api": "Devil World (app/world/api.py, engineer server): publish its paths",
+    "ledger": "the luck ledger (app/ledger/routes.py, engineer ledger): publish its two /api GETs",
+}
+"""Blueprints that arrived on main before describing their ``/api`` routes, each with what it
+owes. The list may only shrink: a listed blueprint that publishes, or disappears, fails."""
+
+
 def test_every_api_route_is_documented_and_every_documented_path_is_served(app: Flask) -> None:
     """Blueprint by blueprint: each one serving ``/api`` routes publishes exactly those
-    (``app.openapi.publish(bp, paths)`` next to its views). A new blueprint (Devil World's)
-    is checked the moment it is registered."""
+    (``app.openapi.publish(bp, paths)`` next to its views). A new blueprint is checked the
+    moment it is registered."""
     routes = served(app)
     published = openapi.published(app)
+    for blueprint in NOT_YET_PUBLISHED:
+        assert blueprint in routes, f"{blueprint} serves no /api route: drop it from the list"
+        assert blueprint not in published, f"{blueprint} publishes now: drop it from the list"
+        del routes[blueprint]
     for blueprint, rules in sorted(routes.items()):
         assert blueprint in published, (
             f"blueprint {blueprint} serves {sorted(rules)} under /api but publishes no "
