@@ -28,16 +28,22 @@ def asset_folder(name: str) -> str:
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: settings, store (migrated), game service, CSRF, limiter, blueprints."""
-    app = Flask(
+    from app.requests_log import MineDevilFlask
+    from app.retry_after import RetryAfterFloor
+
+    app = MineDevilFlask(
         __name__,
         template_folder=asset_folder("templates"),
         static_folder=asset_folder("static"),
     )
+    from app.fields import AsciiIntegerConverter
+
+    app.url_map.converters["int"] = AsciiIntegerConverter  # before any rule is added
     app.config.from_mapping(config.defaults(test_config))
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import duel, errors, hooks, layout, notify, security, world
+    from app import duel, errors, hooks, layout, notify, requests_log, security, world
     from app.api.routes import bp as api
     from app.ledger import setup as ledger_setup
     from app.live.routes import bp as live
@@ -64,6 +70,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/healthz", "healthz", healthz)
     errors.register(app)
     app.after_request(hooks.security_headers)
+    requests_log.init_app(app)
+    app.wsgi_app = RetryAfterFloor(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 

@@ -30,6 +30,7 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from app.requests_log import request_id
 from devil.errors import GameOver, IllegalMove, InvalidMove
 
 
@@ -84,11 +85,13 @@ def respond(
 
 
 def server_error(code: int, message: str) -> ResponseReturnValue:
-    """A server-side failure: JSON under ``/api``, else plain text (the page templates may be
-    what failed)."""
+    """A server-side failure, with the request id to quote: JSON under ``/api``, else plain
+    text (the page templates may be what failed)."""
+    rid = request_id()
     if wants_json():
-        return jsonify({"error": message}), code
-    return Response(message + "\n", status=code, mimetype="text/plain")
+        return jsonify({"error": message, "request_id": rid}), code
+    text = f"{message}\n(request id {rid}: quote it when you report this)\n"
+    return Response(text, status=code, mimetype="text/plain")
 
 
 def refusal(exc: IllegalMove) -> str:
@@ -153,7 +156,10 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(OperationalError)
     def database_unavailable(exc: OperationalError) -> ResponseReturnValue:
-        app.logger.error("database error: %s", exc)
+        app.logger.error(
+            "request %s: database error on %s %s: %s", request_id(), request.method,
+            request.path, exc,
+        )  # fmt: skip
         return server_error(503, "the database is unavailable or busy: try again shortly")
 
     @app.errorhandler(HTTPException)

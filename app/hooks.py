@@ -83,9 +83,6 @@ def security_headers(response: Response) -> Response:
     if not request.path.startswith("/static/"):
         # game state changes with every move: no cached page may show an old board
         headers.setdefault("Cache-Control", "no-store")
-    if response.status_code == 429 and headers.get("Retry-After") == "0":
-        # the limiter rounds down inside the current window: tell clients to wait, not hammer
-        headers["Retry-After"] = "1"
     return response
 
 

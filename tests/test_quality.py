@@ -49,6 +49,8 @@ VULTURE_KEEPS = {
     "updated_at": "a column of games: GameRow mirrors the whole row",
     "handle_starttag": "HTMLParser hook (tests)",
     "handle_endtag": "HTMLParser hook (tests)",
+    "regex": "a Werkzeug URL converter's pattern: read by the router",
+    "log_exception": "Flask calls it for every unhandled error",
     "max_content_length": "set on Flask's request for one view: read by Werkzeug",
     "world_started": "set on flask.g, read back with g.get",
 }

@@ -12,44 +12,37 @@
 "no_guess", "status", "moves", "board"}``; once the game has ended it adds
 ``layout`` (rows, ``*`` = mine), and when lost ``witness`` and ``loss`` [row, col].
 
+``GET  /api/openapi.json``                 the OpenAPI 3.1 document of every ``/api`` route
+
 Errors are always JSON ``{"error": "..."}``: 400 bad input (the message names the
 field), 403 wrong or missing token, 404 unknown game, 409 illegal move or game over,
-413 body too large, 429 rate limited.
+413 body too large, 429 rate limited. Bodies are read by ``app.jsonbody`` against the
+schemas of ``app.api.schemas`` (unknown fields, wrong types and deep nesting are 400s).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
+from app import openapi
+from app.api import spec
+from app.api.schemas import CELL, NEW_GAME
 from app.api.state import game_state, move_log
-from app.errors import InputError
+from app.jsonbody import json_body
 from app.play.moves import click_from_json
 from app.play.params import API_MAX_SIDE, BROWSER_MAX_SIDE, parse_params
 from app.play.setup import get_service
 from app.security import current_owner, limit_creates, limit_moves, require_token
 
 bp = Blueprint("api", __name__)
-
-
-def _body(optional: bool = False) -> dict[str, Any]:
-    """The request's JSON object; InputError naming ``body`` otherwise."""
-    if not request.get_data(cache=True):
-        if optional:
-            return {}
-        raise InputError("body", 'the request body must be a JSON object like {"row": 0, "col": 0}')
-    data = request.get_json(force=True, silent=True)
-    if not isinstance(data, dict):
-        raise InputError("body", "the request body must be a JSON object")
-    return data
+openapi.publish(bp, spec.PATHS, spec.SCHEMAS)
 
 
 @bp.post("/games")
 @limit_creates
 def create() -> ResponseReturnValue:
-    params = parse_params(_body(optional=True), max_side=API_MAX_SIDE)
+    params = parse_params(json_body(NEW_GAME, optional=True), max_side=API_MAX_SIDE)
     # A browser that already owns games and calls the API owns this one too.
     created = get_service().create(params, owner=current_owner())
     state = game_state(created.id, created.loaded.game)
@@ -72,7 +65,7 @@ def _move(game_id: str, action: str) -> ResponseReturnValue:
     service = get_service()
     record = service.record(game_id)
     require_token(record)
-    click = click_from_json(action, _body(), service.params(record))
+    click = click_from_json(action, json_body(CELL), service.params(record))
     _, after = service.play(game_id, click)
     return jsonify(game_state(game_id, after.game))
 
@@ -124,3 +117,9 @@ def limits() -> ResponseReturnValue:
             "create_rate_limit": current_app.config["CREATE_RATE_LIMIT"],
         }
     )
+
+
+@bp.get("/openapi.json")
+def openapi_document() -> ResponseReturnValue:
+    """The OpenAPI 3.1 document of every ``/api`` route (``app.openapi``)."""
+    return jsonify(openapi.document(current_app))

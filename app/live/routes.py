@@ -29,10 +29,13 @@ from typing import Any
 from flask import Blueprint, Response, current_app
 from flask.typing import ResponseReturnValue
 
+from app.live.spec import PATHS
+from app.openapi import publish
 from app.play.setup import get_service
 from app.store.log import Store
 
 bp = Blueprint("live", __name__)
+publish(bp, PATHS)
 
 HEARTBEAT_SECONDS = 15.0
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.errors import InputError
-from app.fields import choice, coordinate
+from app.fields import choice, coordinate, number_pair
 from devil.game import GameParams, Move, MoveKind
 from devil.position import Position
 
@@ -85,10 +85,10 @@ def click_from_form(form: Mapping[str, str], params: GameParams) -> Click:
     kind = form.get("kind") or "open"
     choice(kind, "kind", ACTIONS)  # a bad kind is named before a bad cell
     at = form.get("at")
+    row: int | str
+    col: int | str
     if at is not None and at.strip():
-        row, sep, col = at.partition(",")
-        if not sep:
-            raise InputError("at", f"at must be 'row,col', not {at!r}")
+        row, col = number_pair(at, "at")
     else:
         row, col = form.get("row", ""), form.get("col", "")
     return parse_click(kind, row, col, params, field="kind")

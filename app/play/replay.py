@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.errors import InputError, UnknownMove
+from app.fields import integer_text, shown
 from app.play.board import BoardView, board_view
 from app.play.loaded import LoadedGame
 from app.play.service import GameService
@@ -44,9 +45,9 @@ def move_text(game: Game, move: Move) -> str:
 def move_number(text: str) -> int:
     """The replay's ``n`` as an integer (400 naming the text when it is not one)."""
     try:
-        return int(text.strip())
-    except ValueError:
-        raise InputError("n", f"n must be a move number, not {text!r}") from None
+        return integer_text(text, "n")
+    except InputError:
+        raise InputError("n", f"n must be a move number, not {shown(text)}") from None
 
 
 def check_move_number(n: int, total: int) -> None:

@@ -26,6 +26,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden
 
 from app.errors import InputError, is_htmx
+from app.fields import integer_text, shown
 from app.hooks import vary_and_compress
 from app.ledger.routes import replay_note
 from app.play.board import RowView, changed_rows, changed_views
@@ -126,9 +127,9 @@ def move(game_id: str) -> ResponseReturnValue:
 def watch_update(loaded: LoadedGame, mover: bool, since_text: str) -> ResponseReturnValue:
     """What changed since move ``since`` (a watcher's poll): OOB swaps, or 204."""
     try:
-        since = int(since_text)
-    except ValueError:
-        raise InputError("since", f"since must be a move number, not {since_text!r}") from None
+        since = integer_text(since_text, "since")
+    except InputError:
+        raise InputError("since", f"since must be a move number, not {shown(since_text)}") from None
     if not 0 <= since <= loaded.moves:
         raise InputError("since", f"since {since} is outside 0..{loaded.moves}")
     if since == loaded.moves:

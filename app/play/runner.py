@@ -42,7 +42,24 @@ def cpu_runner(mode: str) -> Callable[[Callable[[], Any]], Any] | None:
     if not monkey.is_module_patched("threading"):
         return None
     pool = get_hub().threadpool
-    return lambda work: pool.apply(work)
+    return lambda work: in_thread(pool.apply, work)
+
+
+def in_thread(apply: Callable[[Callable[[], Any]], Any], work: Callable[[], Any]) -> Any:
+    """``work()`` run by ``apply`` in another thread, its exception raised here: gevent's
+    thread pool prints a traceback for every exception that leaves a task, so a refused move
+    (an ``IllegalMove``, an ordinary 409) must come back as a value, not as a raise."""
+
+    def captured() -> tuple[bool, Any]:
+        try:
+            return True, work()
+        except Exception as exc:
+            return False, exc
+
+    done, value = apply(captured)
+    if not done:
+        raise value
+    return value
 
 
 def engine_offload(app: Flask) -> Callable[[Game, Move], Game | None] | None:

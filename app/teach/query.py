@@ -14,6 +14,7 @@ from typing import Any
 from flask import url_for
 
 from app.errors import InputError
+from app.fields import integer_text, number_pair
 from devil.board import Board, BoardError, Cell
 from devil.position import Position, PositionError
 from devil.rules import Count
@@ -61,12 +62,8 @@ def check_size(position: Position) -> None:
 def parse_cell_arg(board: Board, text: str | None, field_name: str = "cell") -> Cell | None:
     if not text:
         return None
-    row, sep, col = text.partition(",")
-    try:
-        r, c = int(row), int(col)
-    except ValueError:
-        raise InputError(field_name, f"{field_name} must be 'row,col', not {text!r}") from None
-    if not sep or not (0 <= r < board.height and 0 <= c < board.width):
+    r, c = number_pair(text, field_name)
+    if not (0 <= r < board.height and 0 <= c < board.width):
         raise InputError(
             field_name,
             f"{field_name} {text!r} is off the {board.height}x{board.width} board "
@@ -78,10 +75,7 @@ def parse_cell_arg(board: Board, text: str | None, field_name: str = "cell") -> 
 def parse_int_arg(text: str | None, field_name: str, low: int, high: int, default: int) -> int:
     if text is None or text == "":
         return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(field_name, f"{field_name} must be a whole number, not {text!r}") from None
+    value = integer_text(text, field_name)
     if not low <= value <= high:
         raise InputError(field_name, f"{field_name} {value} is outside {low}..{high}")
     return value
@@ -137,12 +131,11 @@ def analyse_url(line: str, count: Count, **extra: Any) -> str:
 
 
 def blank_board(size: str, mines_text: str | None) -> Position:
-    height, sep, width = size.lower().partition("x")
     try:
-        h, w = int(height), int(width)
-    except ValueError:
+        h, w = number_pair(size.lower(), "new", ("height", "width"), "x")
+    except InputError:
         raise InputError("new", f"new must be HEIGHTxWIDTH, e.g. 8x8, not {size!r}") from None
-    if not sep or not (1 <= h <= 100 and 1 <= w <= 100):
+    if not (1 <= h <= 100 and 1 <= w <= 100):
         raise InputError("new", f"new board {size!r}: height and width must be 1 to 100")
     mines = parse_int_arg(mines_text, "mines", 0, h * w, -1)
     return Position.covered(Board(h, w), None if mines < 0 else mines)

@@ -253,7 +253,7 @@ def normalise(text: str, ids: dict[str, str]) -> str:
     text = re.sub(r'(class="clock-text">)[^<]*<', r"\1<t><", text)
     text = re.sub(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{10,}", "<csrf>", text)
     text = re.sub(r" at 0x[0-9a-f]+", " at <address>", text)  # a repr() in a page
-    headers = r"Date|Set-Cookie|Content-Length|Server-Timing|X-RateLimit-[A-Za-z]+"
+    headers = r"Date|Set-Cookie|Content-Length|Server-Timing|X-RateLimit-[A-Za-z]+|X-Request-ID"
     text = re.sub(rf"(?im)^({headers}): .*$", "", text)
     return text
 

@@ -1,0 +1,187 @@
+"""The game API's JSON, described once: request schemas the views validate with (``app.schema``)
+and response schemas, all published in ``/api/openapi.json`` (``app.api.spec``).
+
+Request schemas use only what ``app.schema`` enforces (``check_schema`` runs on them at import);
+ranges that depend on the game (a cell on this board, mines that fit) are checked by the game
+service and said in the descriptions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.play.params import API_MAX_SIDE, MAX_SEED, PRESETS
+from app.schema import check_schema
+from devil.board import Topology
+from devil.rules import Count, Mercy
+
+JSON = dict[str, Any]
+
+MAX_HOLES = API_MAX_SIDE * API_MAX_SIDE
+"""More holes than cells is never right (the body limit bounds them long before this)."""
+
+
+def integer(description: str, low: int | None = None, high: int | None = None) -> JSON:
+    schema: JSON = {"type": "integer", "description": description}
+    if low is not None:
+        schema["minimum"] = low
+    if high is not None:
+        schema["maximum"] = high
+    return schema
+
+
+def one_of(values: list[str], description: str) -> JSON:
+    return {"type": "string", "enum": values, "description": description}
+
+
+NEW_GAME: JSON = {
+    "type": "object",
+    "title": "NewGame",
+    "description": (
+        "Game parameters, all optional (an empty body is an expert game). Unknown fields are "
+        "refused. Mines must leave the first click and its neighbours free."
+    ),
+    "additionalProperties": False,
+    "properties": {
+        "preset": one_of(list(PRESETS), "a classic size: its height, width and mines"),
+        "width": integer("columns", 1, API_MAX_SIDE),
+        "height": integer("rows", 1, API_MAX_SIDE),
+        "mines": integer(
+            "mines (default: the preset's, or an expert board's density)", 0, MAX_HOLES
+        ),
+        "topology": one_of([t.value for t in Topology], "board shape"),
+        "holes": {
+            "type": "array",
+            "description": "cells that are not part of the board, as [row, col] pairs",
+            "maxItems": MAX_HOLES,
+            "items": {
+                "type": "array",
+                "prefixItems": [
+                    integer("row", 0, API_MAX_SIDE - 1),
+                    integer("col", 0, API_MAX_SIDE - 1),
+                ],
+                "minItems": 2,
+                "items": False,
+            },
+        },
+        "count": one_of([c.value for c in Count], "counted: the total of mines is known"),
+        "mercy": one_of([m.value for m in Mercy], "fair: no loss when no cell is provably safe"),
+        "no_guess": {"type": "boolean", "description": "draw a board clearable without guessing"},
+        "seed": integer(
+            "the layout's seed (default random; shown once the game ended)", 0, MAX_SEED
+        ),
+    },
+    "examples": [{"width": 9, "height": 9, "mines": 10}],
+}
+
+CELL: JSON = {
+    "type": "object",
+    "title": "Cell",
+    "description": "A zero-based cell; it must be on the board and not a hole.",
+    "additionalProperties": False,
+    "properties": {
+        "row": integer("zero-based row, 0 to height - 1"),
+        "col": integer("zero-based column, 0 to width - 1"),
+    },
+    "required": ["row", "col"],
+    "examples": [{"row": 0, "col": 0}],
+}
+
+for _schema in (NEW_GAME, CELL):
+    check_schema(_schema, str(_schema["title"]))
+
+ROWS: JSON = {"type": "array", "items": {"type": "string"}}
+
+STATE: JSON = {
+    "type": "object",
+    "description": (
+        "A game as its player may see it. board: one string per row, '.' covered, 'F' flag, "
+        "'0'-'8' revealed, '#' hole. layout, witness ('*' mine), loss [row, col] and seed "
+        "appear only once the game has ended."
+    ),
+    "required": [
+        "id",
+        "width",
+        "height",
+        "mines",
+        "topology",
+        "count",
+        "mercy",
+        "no_guess",
+        "status",
+        "moves",
+        "board",
+    ],
+    "properties": {
+        "id": {"type": "string"},
+        "width": {"type": "integer"},
+        "height": {"type": "integer"},
+        "mines": {"type": "integer"},
+        "topology": {"type": "string", "enum": [t.value for t in Topology]},
+        "count": {"type": "string", "enum": [c.value for c in Count]},
+        "mercy": {"type": "string", "enum": [m.value for m in Mercy]},
+        "no_guess": {"type": "boolean"},
+        "status": {"type": "string", "enum": ["playing", "won", "lost"]},
+        "moves": {"type": "integer", "minimum": 0},
+        "board": ROWS,
+        "layout": ROWS,
+        "witness": ROWS,
+        "loss": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+        "seed": {"type": "integer"},
+    },
+}
+
+CREATED: JSON = {
+    "type": "object",
+    "required": ["id", "token", "state"],
+    "properties": {
+        "id": {"type": "string"},
+        "token": {"type": "string", "description": "the bearer token for this game's moves"},
+        "state": {"$ref": "#/components/schemas/State"},
+    },
+}
+
+MOVE_LOG: JSON = {
+    "type": "object",
+    "required": ["id", "moves"],
+    "properties": {
+        "id": {"type": "string"},
+        "moves": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seq", "kind", "row", "col", "at", "n"],
+                "properties": {
+                    "seq": {"type": "integer", "minimum": 1},
+                    "kind": {
+                        "type": "string",
+                        "enum": ["reveal", "flag", "unflag", "chord", "hint"],
+                    },
+                    "row": {"type": ["integer", "null"]},
+                    "col": {"type": ["integer", "null"]},
+                    "at": {"type": "string", "format": "date-time"},
+                    "n": {"type": "integer", "minimum": 0, "description": "board moves so far"},
+                    "level": {"description": "hints only: the rung of the hint ladder"},
+                },
+            },
+        },
+    },
+}
+
+LIMITS: JSON = {
+    "type": "object",
+    "required": [
+        "api_max_side",
+        "browser_max_side",
+        "max_body_bytes",
+        "move_rate_limit",
+        "create_rate_limit",
+    ],
+    "properties": {
+        "api_max_side": {"type": "integer"},
+        "browser_max_side": {"type": "integer"},
+        "max_body_bytes": {"type": "integer"},
+        "move_rate_limit": {"type": "string"},
+        "create_rate_limit": {"type": "string"},
+    },
+}

@@ -1,0 +1,46 @@
+"""``Retry-After`` on 429s: never 0 (issue 8, finding 7).
+
+Flask-Limiter writes ``int(reset - now)`` in its own ``after_request``, which is 0 (or less)
+within the last second of a window, and runs after or before our hooks depending on
+registration order; other limiters (streams, worlds) may send none at all. The app's
+outermost WSGI layer fixes every 429 on its way out, whichever path produced it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+
+class RetryAfterFloor:
+    """WSGI middleware: every 429 says ``Retry-After`` of at least 1 second (0 would tell
+    clients to retry at once)."""
+
+    def __init__(self, app: WSGIApplication) -> None:
+        self.app = app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        def start(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Callable[[bytes], object]:
+            if status.startswith("429"):
+                headers = retry_after_floor(headers)
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start)
+
+
+def retry_after_floor(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``headers`` with one ``Retry-After`` of at least 1 (an HTTP date is kept)."""
+    values = [v for k, v in headers if k.lower() == "retry-after"]
+    kept = [(k, v) for k, v in headers if k.lower() != "retry-after"]
+    value = values[-1].strip() if values else ""
+    if re.fullmatch(r"-?[0-9]+", value, re.ASCII):
+        value = str(max(1, int(value)))
+    elif not value:
+        value = "1"
+    return [*kept, ("Retry-After", value)]
