@@ -57,32 +57,49 @@ from devil.position import Position
 from devil.rules import Count
 
 path, engine, repeats, memory = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
+mode = sys.argv[5]
 text = open(path).read()
 position = Position.from_text(text)
-truth = json.load(open(path[:-4] + ".truth.json"))["local"]
+truth_file = json.load(open(path[:-4] + ".truth.json"))
+truth = truth_file["local" if mode == "classic" else "global"]
 board = position.board
 frontier = [c for c in board.cells() if position.is_covered(c)
             and any(position.number(n) is not None for n in board.neighbours(c))]
+count = Count.CLASSIC if mode == "classic" else Count.COUNTED
 
-if engine == "search":
+def letter(p):
+    return "S" if p == 0 else "M" if p == 1 else "?"
+
+if engine == "search" and mode == "probabilities":
+    from devil.solver import exact_probabilities
+    def run():
+        r = exact_probabilities(position, Count.COUNTED)
+        return "".join(letter(r[c]) for c in frontier)
+elif engine == "search":
     from devil.solver import classify
     def run():
-        r = classify(position, Count.CLASSIC)
+        r = classify(position, count)
         return "".join(r.verdict(c).letter for c in frontier)
 elif engine == "cpsat":
     from devil import cpsat
     def run():
-        r = cpsat.classify(position, Count.CLASSIC)
+        r = cpsat.classify(position, count)
         return "".join(r.verdict(c).letter for c in frontier)
 else:
     import ms_toollib
     rows = position.rows()
     grid = [[10 if ch in ".F" else (int(ch) if ch.isdigit() else 10) for ch in row] for row in rows]
-    def run():
-        _, safe, mine = ms_toollib.get_all_not_and_is_mine_on_board(grid)
-        safe = {{board.cell(r, c) for r, c in safe}}
-        mine = {{board.cell(r, c) for r, c in mine}}
-        return "".join("S" if c in safe else "M" if c in mine else "?" for c in frontier)
+    if mode == "classic":
+        def run():
+            _, safe, mine = ms_toollib.get_all_not_and_is_mine_on_board(grid)
+            safe = {{board.cell(r, c) for r, c in safe}}
+            mine = {{board.cell(r, c) for r, c in mine}}
+            return "".join("S" if c in safe else "M" if c in mine else "?" for c in frontier)
+    else:
+        total = float(position.mines)
+        def run():
+            probs, _ = ms_toollib.cal_probability_onboard(grid, total)
+            return "".join(letter(probs[c // board.width][c % board.width]) for c in frontier)
 
 run()  # warm-up: imports, per-board caches
 times = []
@@ -101,9 +118,17 @@ print(json.dumps(out))
 """
 
 
-def run_child(path: Path, engine: str, repeats: int, timeout: float, memory: bool = False) -> dict:
+def run_child(
+    path: Path,
+    engine: str,
+    repeats: int,
+    timeout: float,
+    memory: bool = False,
+    mode: str = "classic",
+) -> dict:
     code = CHILD.format(root=str(ROOT))
-    cmd = [sys.executable, "-c", code, str(path), engine, str(repeats), "1" if memory else "0"]
+    flag = "1" if memory else "0"
+    cmd = [sys.executable, "-c", code, str(path), engine, str(repeats), flag, mode]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -131,7 +156,7 @@ def summarise(results: list[dict]) -> tuple[str, list[float]]:
     timeouts = sum(1 for r in results if r.get("timeout"))
     errors = sum(1 for r in results if r.get("error"))
     if times:
-        text = f"{statistics.median(times):8.1f} / {max(times):8.1f}"
+        text = f"{statistics.median(times):8.2f} / {max(times):8.2f}"
     else:
         text = f"{'-':>8} / {'-':>8}"
     notes = []
@@ -148,7 +173,51 @@ def ratio(ours: list[float], theirs: list[dict]) -> str:
     pairs = [(o, t["ms"]) for o, t in zip(ours, theirs, strict=False) if "ms" in t]
     if not pairs:
         return "-"
-    return f"x{statistics.median(t / o for o, t in pairs):.1f}"
+    return f"x{statistics.median(t / o for o, t in pairs):.2f}"
+
+
+MODES = {
+    "classic": "classic rule: classify (ms_toollib: get_all_not_and_is_mine_on_board)",
+    "counted": "counted rule: classify with the total (ms_toollib: cal_probability_onboard)",
+    "probabilities": "counted exact probabilities (ms_toollib: cal_probability_onboard)",
+}
+
+
+def engine_line() -> str:
+    code = "import devil.native as n; print(n.ENGINE, '-', n.REASON)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    return done.stdout.strip() or done.stderr.strip()[-200:]
+
+
+def table(
+    mode: str, by_class: dict[str, list[Path]], classes: list[str], args: argparse.Namespace
+) -> None:
+    repeats = 1 if args.quick else 3
+    others = [] if args.no_others else ["ms_toollib"] if available("ms_toollib") else []
+    if mode != "probabilities" and not args.no_others and available("ortools"):
+        others.insert(0, "cpsat")
+    print(f"\n## {MODES[mode]}\n")
+    header = f"{'class':12} {'n':>3} {'ours ms med / worst':>24} {'target':>10}"
+    for e in others:
+        header += f" | {e + ' med/worst':>30} {'ratio':>7}"
+    print(header)
+    print("-" * len(header))
+    for cls in classes:
+        paths = by_class.get(cls, [])
+        if args.quick:
+            paths = paths[:: max(1, len(paths) // 4)][:4]
+        if not paths:
+            continue
+        ours = [run_child(p, "search", repeats, args.timeout, mode=mode) for p in paths]
+        text, our_times = summarise(ours)
+        target = TARGETS.get(cls, "") if mode == "classic" else ""
+        row = f"{cls:12} {len(paths):3} {text:>24} {target:>10}"
+        for e in others:
+            theirs = [run_child(p, e, repeats, args.timeout, mode=mode) for p in paths]
+            their_text, _ = summarise(theirs)
+            matched = [t for o, t in zip(ours, theirs, strict=True) if "ms" in o]
+            row += f" | {their_text:>30} {ratio(our_times, matched):>7}"
+        print(row, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="few positions, one run each")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per position")
     parser.add_argument("--classes", default=",".join(CLASSES))
+    parser.add_argument(
+        "--modes", default=",".join(MODES), help=f"comma-separated: {', '.join(MODES)}"
+    )
     parser.add_argument("--no-others", action="store_true", help="skip CP-SAT and ms_toollib")
     args = parser.parse_args(argv)
     if not POSITIONS.is_dir():
@@ -167,35 +239,16 @@ def main(argv: list[str] | None = None) -> int:
             if line.startswith("# class:"):
                 by_class[line.split(":", 1)[1].strip()].append(path)
                 break
-    repeats = 1 if args.quick else 3
-    others = (
-        []
-        if args.no_others
-        else [e for e in ("cpsat", "ms_toollib") if available("ortools" if e == "cpsat" else e)]
-    )
-    header = f"{'class':12} {'n':>3} {'search ms med / worst':>24} {'target':>10}"
-    for e in others:
-        header += f" | {e + ' med/worst':>30} {'ratio':>7}"
-    print(header)
-    print("-" * len(header))
+    print(f"engine: {engine_line()}")
     started = time.perf_counter()
-    for cls in args.classes.split(","):
-        paths = by_class.get(cls, [])
-        if args.quick:
-            paths = paths[:: max(1, len(paths) // 4)][:4]
-        if not paths:
-            continue
-        ours = [run_child(p, "search", repeats, args.timeout) for p in paths]
-        text, our_times = summarise(ours)
-        row = f"{cls:12} {len(paths):3} {text:>24} {TARGETS.get(cls, ''):>10}"
-        for e in others:
-            theirs = [run_child(p, e, 1, args.timeout) for p in paths]
-            their_text, _ = summarise(theirs)
-            matched = [t for o, t in zip(ours, theirs, strict=True) if "ms" in o]
-            row += f" | {their_text:>30} {ratio(our_times, matched):>7}"
-        print(row, flush=True)
+    classes = args.classes.split(",")
+    for mode in args.modes.split(","):
+        if mode not in MODES:
+            print(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}", file=sys.stderr)
+            return 2
+        table(mode, by_class, classes, args)
     huge = by_class.get("huge300", [])
-    if huge:
+    if huge and "huge300" in classes:
         mem = run_child(huge[-1], "search", 1, args.timeout * 2, memory=True)
         if "traced_mb" in mem:
             print(

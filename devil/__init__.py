@@ -1,5 +1,11 @@
 """Mine Devil's engine: boards, positions, the exact solver, games. No web imports."""
 
+from devil import native
+
+native.select()  # before anything imports a module that may be compiled
+
+# ruff: noqa: E402
+
 from devil.analysis import Classification, Layout, Verdict
 from devil.board import Board, Cell, Coord, Topology
 from devil.errors import GameOver, IllegalMove, InconsistentPosition, InvalidMove

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from devil._search import GroupProblem, TooHard, Window
+from devil.budget import current
 
 _UNSET = -1
 
@@ -284,7 +285,11 @@ class Cdcl:
             return None
         conflicts = 0
         restart_at = 100
+        meter = current()
         while True:
+            if meter is not None and meter.spend():
+                self._backtrack(0)
+                meter.check()
             conflict = self._propagate()
             if conflict is not None:
                 if not self.limits:

@@ -23,6 +23,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from devil.budget import current
+
 Window = tuple[int, int, int | None]
 """``(lowest, highest, allowed)``: the component's mine total must lie in the range and,
 when ``allowed`` is given, be a set bit of that bitmask."""
@@ -118,6 +120,7 @@ class Search:
         ``budget``: most values tried before raising ``TooHard``.
         """
         p = self.p
+        meter = current()
         n = p.n
         cons = p.cons
         var_cons = p.var_cons
@@ -264,6 +267,8 @@ class Search:
                     budget -= 1
                     if budget < 0:
                         raise TooHard
+                if meter is not None:
+                    meter.charge()
                 fv = frame[2]
                 assert isinstance(fv, int)
                 queue: list[int] = []

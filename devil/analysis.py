@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
 from devil.board import Cell
 
@@ -41,9 +42,20 @@ Layout = frozenset[Cell]
 
 @dataclass(frozen=True)
 class Classification:
-    """The verdict for every covered cell of one position under one count rule."""
+    """The verdict for every covered cell of one position under one count rule.
+
+    Under a budget (``devil.budget``) the answer may be partial: ``verdicts`` then holds
+    only the cells that were decided, ``undecided`` the covered cells left without a
+    verdict when the budget ran out, and ``reason`` says why (None when complete).
+    """
 
     verdicts: Mapping[Cell, Verdict]
+    undecided: frozenset[Cell] = frozenset()
+    reason: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return not self.undecided
 
     def verdict(self, cell: Cell) -> Verdict:
         return self.verdicts[cell]
@@ -53,3 +65,32 @@ class Classification:
 
     def mine_cells(self) -> frozenset[Cell]:
         return frozenset(c for c, v in self.verdicts.items() if v is Verdict.MINE)
+
+
+class Probabilities(dict[Cell, float]):
+    """Mine probability per covered cell; partial under a budget like ``Classification``:
+    cells in ``undecided`` have no entry, ``reason`` says why (None when complete)."""
+
+    def __init__(
+        self,
+        values: Mapping[Cell, float],
+        undecided: frozenset[Cell] = frozenset(),
+        reason: str | None = None,
+    ) -> None:
+        super().__init__(values)
+        self.undecided = undecided
+        self.reason = reason
+
+
+class ExactProbabilities(dict[Cell, Fraction]):
+    """``Probabilities`` as exact fractions."""
+
+    def __init__(
+        self,
+        values: Mapping[Cell, Fraction],
+        undecided: frozenset[Cell] = frozenset(),
+        reason: str | None = None,
+    ) -> None:
+        super().__init__(values)
+        self.undecided = undecided
+        self.reason = reason

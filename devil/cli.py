@@ -17,7 +17,8 @@ How it works, as a pipeline of small steps:
    ``section_...`` function to ``SECTIONS``.
 
 Exit codes: 0 success (with ``--cell``: the cell is safe), 1 the ``--cell`` could be a mine,
-2 bad usage or unreadable input, 3 an inconsistent position.
+2 bad usage or unreadable input, 3 an inconsistent position, 4 ``--timeout`` ran out with
+cells left undecided.
 
 Notes (the format detected when it is not native, a total the classic rule does not use) go
 to stderr as ``devil-check: note: ...``; with ``--format json`` they are the ``notes`` key
@@ -36,7 +37,8 @@ from typing import IO
 
 from devil.analysis import Classification, Layout, Verdict
 from devil.board import Cell, Coord, Topology
-from devil.errors import InconsistentPosition
+from devil.budget import Budget, Meter
+from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.formats import FORMATS, MAX_DIGITS, FormatReport, Reading, non_ascii_digit, read
 from devil.position import Position, PositionError
 from devil.rules import Count
@@ -51,6 +53,10 @@ EXIT_USAGE = 2
 """Bad usage or unreadable input (argparse errors too)."""
 EXIT_INCONSISTENT = 3
 """No layout of mines fits the revealed numbers."""
+EXIT_UNDECIDED = 4
+"""``--timeout`` ran out: some covered cells (or the ``--cell``) were left undecided."""
+UNDECIDED = "-"
+"""How the board draws a cell the time limit left undecided."""
 
 BACKENDS = ("search", "cpsat")
 
@@ -128,6 +134,16 @@ def _glue_negative_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _seconds_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -137,7 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "exit codes: 0 success (--cell: the cell is safe), 1 --cell could be a mine, "
-            "2 bad usage or unreadable input, 3 inconsistent position"
+            "2 bad usage or unreadable input, 3 inconsistent position, "
+            "4 --timeout left cells undecided"
         ),
     )
     parser.add_argument("file", metavar="FILE", help="position file, or - for stdin")
@@ -173,6 +190,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--explain",
         action="store_true",
         help="with --cell: print why (the fewest numbers that force it, or two layouts)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds_arg,
+        metavar="SECONDS",
+        help=(
+            "stop the analysis after about SECONDS; cells left undecided print as "
+            f"'{UNDECIDED}' and are listed, exit code 4"
+        ),
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--backend", choices=BACKENDS, default="search")
@@ -348,12 +374,39 @@ class Report:
     def verdict(self, cell: Cell) -> Verdict:
         return self.classification.verdict(cell)
 
+    def letter(self, cell: Cell) -> str:
+        """``S``, ``M``, ``?``, or ``-`` for a cell the time limit left undecided."""
+        got = self.classification.verdicts.get(cell)
+        return UNDECIDED if got is None else got.letter
+
+    @property
+    def probabilities_reason(self) -> str | None:
+        return getattr(self.probabilities, "reason", None)
+
+    @property
+    def undecided(self) -> frozenset[Cell]:
+        """Covered cells without an answer when ``--timeout`` ran out (empty otherwise)."""
+        out = set(self.classification.undecided)
+        if self.probabilities is not None:
+            out.update(c for c in self.position.covered_cells() if c not in self.probabilities)
+        return frozenset(out)
+
     def where(self, cell: Cell) -> str:
         row, col = self.position.board.coord(cell)
         return f"{row},{col}"
 
 
-def _classify(position: Position, count: Count, backend: str) -> Classification:
+def _left(meter: Meter | None) -> Budget | None:
+    """What is left of ``--timeout`` for the next step (None: no limit)."""
+    if meter is None:
+        return None
+    left = meter.remaining()
+    return Budget(seconds=max(left if left is not None else 0.0, 0.001))
+
+
+def _classify(
+    position: Position, count: Count, backend: str, meter: Meter | None = None
+) -> Classification:
     if backend == "cpsat":
         from devil import cpsat
 
@@ -363,17 +416,19 @@ def _classify(position: Position, count: Count, backend: str) -> Classification:
             raise UsageError(f"the cpsat backend gave up ({exc}); try --backend search") from None
     from devil import solver
 
-    return solver.classify(position, count)
+    return solver.classify(position, count, budget=_left(meter))
 
 
-def _solver_witness(position: Position, cell: Cell, count: Count, backend: str) -> Layout | None:
+def _solver_witness(
+    position: Position, cell: Cell, count: Count, backend: str, meter: Meter | None = None
+) -> Layout | None:
     if backend == "cpsat":
         from devil import cpsat
 
         return cpsat.witness(position, cell, True, count)
     from devil import solver
 
-    return solver.witness(position, cell, True, count)
+    return solver.witness(position, cell, True, count, budget=_left(meter))
 
 
 def analyse(args: argparse.Namespace, reading: Reading) -> Report:
@@ -384,18 +439,33 @@ def analyse(args: argparse.Namespace, reading: Reading) -> Report:
     count = _count(args, position)
     cell = _target(args, position)
     _check_backend(args.backend)
-    classification = _classify(position, count, args.backend)
+    meter = None if args.timeout is None else Budget(seconds=args.timeout).start()
+    classification = _classify(position, count, args.backend, meter)
     witness = None
-    if args.witness and cell is not None and classification.verdict(cell).could_be_mine:
-        witness = _solver_witness(position, cell, count, args.backend)
-    probabilities = solver.probabilities(position, count) if args.probabilities else None
     extra: dict[str, object] = {}
-    if args.explain:
-        if cell is None:
-            raise UsageError("--explain needs --cell ROW,COL")
+    if args.explain and cell is None:
+        raise UsageError("--explain needs --cell ROW,COL")
+    decided = cell is None or cell in classification.verdicts
+    if args.witness and cell is not None and decided and classification.verdict(cell).could_be_mine:
+        try:
+            witness = _solver_witness(position, cell, count, args.backend, meter)
+        except BudgetExceeded as stop:
+            extra["witness_stopped"] = str(stop)
+    probabilities = None
+    if args.probabilities:
+        probabilities = solver.probabilities(position, count, budget=_left(meter))
+    if args.explain and cell is not None and decided:
+        from devil.budget import metering
         from devil.proof import prove
 
-        extra["proof"] = prove(position, cell, count)
+        limit = _left(meter)
+        try:
+            with metering(None if limit is None else limit.start()):
+                extra["proof"] = prove(position, cell, count)
+        except BudgetExceeded as stop:
+            extra["proof_stopped"] = str(stop)
+    if args.timeout is not None:
+        extra["timeout"] = args.timeout
     return Report(
         position=position,
         count=count,
@@ -435,13 +505,14 @@ def _picture(position: Position, covered: Callable[[Cell], str]) -> list[str]:
 
 def board_rows(report: Report) -> list[str]:
     """The board with every covered cell replaced by ``S``, ``M`` or ``?``."""
-    return _picture(report.position, lambda cell: report.verdict(cell).letter)
+    return _picture(report.position, report.letter)
 
 
 def section_board(report: Report) -> Section:
     rows = board_rows(report)
+    verdicts = report.classification.verdicts
     cells = [
-        {"row": r, "col": c, "verdict": report.verdict(cell).value}
+        {"row": r, "col": c, "verdict": v.value if (v := verdicts.get(cell)) else "undecided"}
         for cell in report.position.covered_cells()
         for r, c in [report.position.board.coord(cell)]
     ]
@@ -456,7 +527,7 @@ def _rule_text(report: Report) -> str:
 
 
 def section_summary(report: Report) -> Section:
-    verdicts = [report.verdict(c) for c in report.position.covered_cells()]
+    verdicts = [report.classification.verdicts.get(c) for c in report.position.covered_cells()]
     safe = sum(v is Verdict.SAFE for v in verdicts)
     mine = sum(v is Verdict.MINE for v in verdicts)
     either = sum(v is Verdict.EITHER for v in verdicts)
@@ -465,6 +536,10 @@ def section_summary(report: Report) -> Section:
     )
     board = report.position.board
     summary = {"covered": len(verdicts), "safe": safe, "mine": mine, "either": either}
+    undecided = sum(v is None for v in verdicts)
+    if undecided:  # --timeout ran out
+        line = line.replace(" (", f", {undecided} undecided (", 1)
+        summary["undecided"] = undecided
     return Section(
         [line],
         {
@@ -498,12 +573,13 @@ def section_probabilities(report: Report) -> Section:
         cells = []
         for cell in range(r * width, (r + 1) * width):
             if position.is_covered(cell):
-                cells.append(f"{percent(probs[cell]):>3}%")
+                p = probs.get(cell)
+                cells.append(f"{UNDECIDED:>4}" if p is None else f"{percent(p):>3}%")
             else:
                 cells.append(f"{chr(position.grid[cell]):>4}")
         lines.append(" ".join(cells))
     listed = [
-        {"row": r, "col": c, "probability": float(probs[cell])}
+        {"row": r, "col": c, "probability": None if (p := probs.get(cell)) is None else float(p)}
         for cell in position.covered_cells()
         for r, c in [position.board.coord(cell)]
     ]
@@ -519,6 +595,8 @@ def section_witness(report: Report) -> Section:
     if not report.witness_asked or report.cell is None:
         return Section()
     where = report.where(report.cell)
+    if "witness_stopped" in report.extra or report.cell in report.undecided:
+        return Section([f"witness: none found within --timeout for {where}"], {"witness": None})
     if report.witness is None:
         return Section(
             [f"witness: none, no consistent layout has a mine at {where}"], {"witness": None}
@@ -538,8 +616,11 @@ _CELL_TEXT = {
 def section_cell(report: Report) -> Section:
     if report.cell is None:
         return Section()
-    verdict = report.verdict(report.cell)
     row, col = report.position.board.coord(report.cell)
+    if report.cell not in report.classification.verdicts:
+        text = f"cell {row},{col}: undecided (too hard within --timeout)"
+        return Section([text], {"cell": {"row": row, "col": col, "verdict": "undecided"}})
+    verdict = report.verdict(report.cell)
     fields: dict[str, object] = {
         "row": row,
         "col": col,
@@ -576,6 +657,23 @@ def section_input(report: Report) -> Section:
     return Section([], {"detection": report.detection.to_json(), "notes": list(report.notes)})
 
 
+def section_undecided(report: Report) -> Section:
+    """``--timeout``: the cells left undecided, and why (nothing when all were decided)."""
+    undecided = sorted(report.undecided)
+    if not undecided:
+        return Section()
+    coords = [report.position.board.coord(c) for c in undecided]
+    timeout = report.extra.get("timeout")
+    reason = (
+        f"too hard within --timeout {timeout:g} s" if isinstance(timeout, float) else "too hard"
+    )
+    listed = " ".join(f"{r},{c}" for r, c in coords)
+    lines = [f"undecided: {len(coords)} cells ({reason}): {listed}"]
+    return Section(
+        lines, {"undecided": [{"row": r, "col": c} for r, c in coords], "stopped": reason}
+    )
+
+
 SECTIONS: list[Callable[[Report], Section]] = [
     section_board,
     section_summary,
@@ -584,6 +682,7 @@ SECTIONS: list[Callable[[Report], Section]] = [
     section_witness,
     section_cell,
     section_explain,
+    section_undecided,
 ]
 """The output, in order. Text prints each section's lines; JSON merges their fields."""
 
@@ -600,6 +699,13 @@ def render_json(report: Report) -> str:
 
 
 def exit_code(report: Report) -> int:
+    """With ``--cell``: the cell's answer (4 only when it is undecided); else 4 when
+    ``--timeout`` left any cell undecided."""
+    if report.cell is not None:
+        if report.cell not in report.classification.verdicts:
+            return EXIT_UNDECIDED
+    elif report.undecided:
+        return EXIT_UNDECIDED
     if report.cell is not None and report.verdict(report.cell).could_be_mine:
         return EXIT_COULD_BE_MINE
     return EXIT_OK

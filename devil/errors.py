@@ -58,3 +58,15 @@ class InvalidMove(MoveError):
 
 class GameOver(IllegalMove):
     """A move sent after the game has ended."""
+
+
+class BudgetExceeded(Exception):
+    """An engine call ran out of its ``devil.budget.Budget`` (time or nodes).
+
+    Not a ``ValueError``: the input was fine, the work was too big for the budget.
+    ``limit`` describes the budget (``"0.5 s"``, ``"10000 nodes"``).
+    """
+
+    def __init__(self, message: str, limit: str = ""):
+        super().__init__(message)
+        self.limit = limit

@@ -4,8 +4,9 @@ A piece (``devil._components.Piece``) is an independent part of the residual con
 ``PieceInfo`` holds its facts: the backbone (which groups can hold a mine or a safe cell),
 the backbone inside a window on its total (counted rule), its fewest and most mines, its
 achievable totals and its layout counts. Each is computed once, by the cheapest engine that
-answers exactly: the frontier programme (``devil._count``), then the plain search
-(``devil._search``), then clause learning (``devil._cdcl``).
+answers exactly: the path-decomposition programme (``devil._dp``, swept along the board
+when the piece knows the board's width), then the plain search (``devil._search``), then
+clause learning (``devil._cdcl``).
 
 ``PieceCache`` keeps them by content (the piece's residual constraints), so a ``Solver``
 shared by successive positions only recomputes the pieces a click touched.
@@ -14,19 +15,15 @@ shared by successive positions only recomputes the pieces a click touched.
 from __future__ import annotations
 
 import importlib.util
+import random
+from collections.abc import Sequence
 
-from devil import bits
+from devil import _dp, bits
 from devil._cdcl import Cdcl, cdcl_backbone
 from devil._components import Piece, PieceKey, make_piece
-from devil._count import (
-    PieceCounts,
-    count_by_frontier,
-    count_by_search,
-    totals_by_frontier,
-    window_bounds_by_frontier,
-)
+from devil._count import PieceCounts, count_by_search
 from devil._propagate import Frontier
-from devil._search import Backbone, GroupProblem, TooHard, Window, backbone
+from devil._search import Backbone, GroupProblem, Search, TooHard, Window, backbone
 from devil.board import Cell
 
 __all__ = ["SEARCH_BUDGET", "PieceCache", "PieceInfo", "dp_totals", "has_total"]
@@ -34,19 +31,69 @@ __all__ = ["SEARCH_BUDGET", "PieceCache", "PieceInfo", "dp_totals", "has_total"]
 CACHE_LIMIT = 50_000
 """Pieces a cache holds before it starts again (a bound on memory)."""
 
+DP_LIMIT = 20_000
+"""States per layer of the programme for totals and windows, past which the piece goes to
+the search (which decides wide pieces faster than the programme can count them)."""
+
+WITNESS_BUDGET = 3_000
+"""Values the plain search may try for a witness piece before the programme draws it."""
+
+COUNT_LIMIT = 200_000
+"""States per layer for exact counts (the alternative, enumerating, is far slower)."""
+
 
 class PieceInfo:
-    """What is known about one piece; every field is filled on first use."""
+    """What is known about one piece; every field is filled on first use.
 
-    __slots__ = ("_backbone", "_counts", "_range", "_totals", "_windowed", "piece")
+    ``width``: the board's width, to place each group on the board (row, column) so the
+    programme can sweep along the board; 0 when unknown.
+    """
 
-    def __init__(self, piece: Piece) -> None:
+    __slots__ = (
+        "_backbone",
+        "_counts",
+        "_last_forward",
+        "_plan",
+        "_range",
+        "_totals",
+        "_wide",
+        "_windowed",
+        "piece",
+        "width",
+    )
+
+    def __init__(self, piece: Piece, width: int = 0) -> None:
         self.piece = piece
+        self.width = width
         self._backbone: Backbone | None = None
         self._range: tuple[int, int] | None = None
         self._totals: int | None = None
         self._counts: PieceCounts | None = None
         self._windowed: dict[Window, Backbone | None] = {}
+        self._plan: _dp.Plan | None = None
+        self._last_forward: (
+            tuple[tuple[tuple[int, ...], tuple[int, ...]], list[dict[int, int]]] | None
+        ) = None
+        self._wide = False
+        """The programme went past ``DP_LIMIT`` once: do not try again."""
+
+    def plan(self) -> _dp.Plan:
+        if self._plan is None:
+            width = self.width
+            where = None
+            if width > 0:
+                where = [divmod(cells[0], width) for cells in self.piece.groups]
+            self._plan = _dp.plan(self.piece.problem, where)
+        return self._plan
+
+    def dp_totals(self) -> int | None:
+        """The achievable totals by the programme; None when it is too wide."""
+        if self._totals is None and not self._wide:
+            try:
+                self._totals = _dp.totals(self.plan(), DP_LIMIT)
+            except _dp.TooWide:
+                self._wide = True
+        return self._totals
 
     def backbone(self) -> Backbone | None:
         if self._backbone is None:
@@ -59,7 +106,12 @@ class PieceInfo:
             lo, hi, allowed = window
             if allowed is None:
                 allowed = bits.interval(lo, hi)
-            got = window_bounds_by_frontier(self.piece.problem, allowed)
+            got: tuple[list[int], list[int]] | None = None
+            if not self._wide:
+                try:
+                    got = _dp.window_bounds(self.plan(), allowed, DP_LIMIT)
+                except _dp.TooWide:
+                    self._wide = True
             if got is not None:
                 low, high = got
                 ok = all(h >= 0 for h in high)
@@ -74,10 +126,8 @@ class PieceInfo:
         """The fewest and most mines a solution of the piece can have."""
         if self._range is None:
             problem = self.piece.problem
-            if self._totals is None:
-                self._totals = totals_by_frontier(problem)
-            if self._totals is not None:
-                mask = self._totals
+            mask = self.dp_totals()
+            if mask is not None:
                 self._range = (bits.lowest(mask), mask.bit_length() - 1)
             else:
                 self._range = (_extreme(problem, lowest=True), _extreme(problem, lowest=False))
@@ -85,22 +135,73 @@ class PieceInfo:
 
     def totals(self) -> int:
         """Bitmask of the achievable mine totals of the piece."""
-        if self._totals is None:
-            self._totals = totals_by_frontier(self.piece.problem)
-        if self._totals is None:
+        got = self.dp_totals()
+        if got is None:
             low, high = self.mine_range()
             problem = self.piece.problem
             mask = 0
             for k in range(low, high + 1):
                 if Cdcl(problem, (k, k, None)).solve() is not None:
                     mask |= 1 << k
-            self._totals = mask
-        return self._totals
+            self._totals = got = mask
+        return got
+
+    def totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int:
+        """Bitmask of the totals of the solutions with ``lo[g] <= value[g] <= hi[g]``
+        (witnesses: the clicked cell's group pinned)."""
+        if not self._wide:
+            plan = self.plan()
+            if not plan.steps:
+                return 1
+            try:
+                return self._forward(lo, hi)[-1].get(0, 0)
+            except _dp.TooWide:
+                self._wide = True
+        search = Search(self.piece.problem)
+        mask = 0
+        for k in range(sum(lo), sum(hi) + 1):
+            if search.solve(lo, hi, (k, k, None)) is not None:
+                mask |= 1 << k
+        return mask
+
+    def solve_total(
+        self, lo: Sequence[int], hi: Sequence[int], total: int, rng: random.Random | None
+    ) -> list[int] | None:
+        """A solution within the domains with exactly ``total`` mines, or None.
+
+        The plain search first (its choices for a given ``rng`` are what stored games
+        replay); the programme's draw only where the search thrashes (wide pieces, which
+        ordinary games never have)."""
+        search = Search(self.piece.problem)
+        window: Window = (total, total, None)
+        try:
+            return search.solve(lo, hi, window, None, rng, budget=WITNESS_BUDGET)
+        except TooHard:
+            pass
+        if not self._wide:
+            try:
+                forward = self._forward(lo, hi)
+                return _dp.sample(self.plan(), 1 << total, (lo, hi), rng, DP_LIMIT, forward)
+            except _dp.TooWide:
+                self._wide = True
+        return search.solve(lo, hi, window, None, rng)
+
+    def _forward(self, lo: Sequence[int], hi: Sequence[int]) -> list[dict[int, int]]:
+        """The programme's forward layers within the domains (the last ones are kept: a
+        witness asks for the totals, then for a solution, within the same domains)."""
+        key = (tuple(lo), tuple(hi))
+        if self._last_forward is None or self._last_forward[0] != key:
+            layers = _dp.forward_masks(self.plan(), (lo, hi), DP_LIMIT)
+            self._last_forward = (key, layers)
+        return self._last_forward[1]
 
     def counts(self) -> PieceCounts:
         if self._counts is None:
-            problem = self.piece.problem
-            self._counts = count_by_frontier(problem) or count_by_search(problem)
+            try:
+                got = _dp.counts(self.plan(), COUNT_LIMIT)
+                self._counts = PieceCounts(got.total, got.mined)
+            except _dp.TooWide:
+                self._counts = count_by_search(self.piece.problem)
         return self._counts
 
 
@@ -123,19 +224,16 @@ def _extreme(problem: GroupProblem, lowest: bool) -> int:
 
 def dp_totals(info: PieceInfo) -> bool:
     """Whether the piece's achievable totals are known (computing them by the programme)."""
-    if info._totals is None:
-        info._totals = totals_by_frontier(info.piece.problem)
-    return info._totals is not None
+    return info.dp_totals() is not None
 
 
 def has_total(info: PieceInfo, low: int, high: int) -> bool:
     """Whether some solution of the piece has between ``low`` and ``high`` mines."""
     if high < low:
         return False
-    if info._totals is None:
-        info._totals = totals_by_frontier(info.piece.problem)
-    if info._totals is not None:
-        return bool(info._totals & bits.interval(low, high))
+    mask = info.dp_totals()
+    if mask is not None:
+        return bool(mask & bits.interval(low, high))
     return Cdcl(info.piece.problem, (low, high, None)).solve() is not None
 
 
@@ -220,5 +318,6 @@ class PieceCache:
         if got is None:
             if len(self.pieces) > CACHE_LIMIT:
                 self.pieces.clear()
-            got = self.pieces[key] = PieceInfo(make_piece(sources, cons))
+            width = frontier.position.board.width
+            got = self.pieces[key] = PieceInfo(make_piece(sources, cons), width)
         return got

@@ -20,13 +20,18 @@ The pipeline (each step its own module):
    ``devil.counted`` under the counted rule) and witnesses (``devil.witness``).
 
 Pieces are cached by content (their residual constraints), so a ``Solver`` shared
-by successive positions only recomputes the pieces a click touched."""
+by successive positions only recomputes the pieces a click touched.
+
+Every entry point takes an optional ``devil.budget.Budget`` (None: unbounded, exact).
+When it runs out the answer is partial, never wrong: ``Classification.undecided`` and
+``Probabilities.undecided`` name the covered cells left without an answer and ``reason``
+says why; a witness or a single verdict raises ``devil.errors.BudgetExceeded``."""
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 
 from devil import counted
@@ -37,10 +42,11 @@ from devil._count import PieceCounts
 from devil._frontier import covered_count, frontier_sources, neighbour_fn, read_number
 from devil._propagate import Frontier
 from devil._search import Backbone, Search, TooHard, Window, make_problem
-from devil.analysis import Classification, Layout, Verdict
+from devil.analysis import Classification, ExactProbabilities, Layout, Probabilities, Verdict
 from devil.bits import interval, lowest
 from devil.board import Cell
-from devil.errors import InconsistentPosition
+from devil.budget import Budget, Meter, metering
+from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.piece_facts import PieceCache, PieceInfo, dp_totals, has_total
 from devil.position import Position
 from devil.rules import Count
@@ -65,6 +71,7 @@ class PositionAnalysis:
         known: dict[Cell, int],
         infos: list[PieceInfo],
         covered: int,
+        meter: Meter | None = None,
     ) -> None:
         self.position = position
         self.count = count
@@ -84,7 +91,16 @@ class PositionAnalysis:
         self._deep_verdict = Verdict.EITHER
         self._override: Classification | None = None
         """Verdicts from another backend (``Solver(backend="cpsat")``)."""
-        self._decide()
+        self._meter = meter
+        self._stopped: str | None = None
+        """Why the budget stopped the analysis (None: it did not)."""
+        self._counted_done = self.count is Count.CLASSIC
+        """Counted rule: the windows and the deep cells' verdict are known."""
+        with metering(meter):
+            try:
+                self._decide()
+            except BudgetExceeded as stop:
+                self._stopped = str(stop)
 
     # -- deciding ----------------------------------------------------------------------
 
@@ -95,13 +111,27 @@ class PositionAnalysis:
         if self.count is Count.COUNTED:
             try:
                 self._decide_counted()
+                self._counted_done = True
                 if self._windows is not None:
                     for i in range(len(self._infos)):
                         self._group_backbone(i)
             except TooHard:
-                from devil import cpsat
+                self._override = self._cpsat_counted()
 
-                self._override = cpsat.classify(self.position, Count.COUNTED)
+    def _cpsat_counted(self) -> Classification:
+        """The counted rule by CP-SAT (a window too hard for clause learning); under a
+        deadline each CP-SAT solve gets the time left."""
+        from devil import cpsat
+
+        meter = self._meter
+        left = None if meter is None else meter.remaining()
+        if meter is None or left is None:
+            return cpsat.classify(self.position, Count.COUNTED)
+        try:
+            return cpsat.classify(self.position, Count.COUNTED, time_limit=max(left, 0.01))
+        except cpsat.CpSatTimeout as timeout:
+            meter.check()  # raises when the deadline has passed
+            raise BudgetExceeded(str(timeout), meter.budget.describe()) from timeout
 
     def _decide_counted(self) -> None:
         if self.mines_left is None:
@@ -140,7 +170,8 @@ class PositionAnalysis:
             cons.extend((tuple(g + offset for g in gs), need) for gs, need in piece.problem.cons)
         sizes = [len(g) for g in groups]
         key = frozenset().union(*(info.piece.key for info in self._infos))
-        merged = PieceInfo(Piece(key, tuple(sources), tuple(groups), make_problem(sizes, cons)))
+        piece = Piece(key, tuple(sources), tuple(groups), make_problem(sizes, cons))
+        merged = PieceInfo(piece, self.position.board.width)
         self._infos = [merged]
         self._where = {c: (0, g) for g, cells in enumerate(groups) for c in cells}
 
@@ -198,6 +229,14 @@ class PositionAnalysis:
             raise ValueError(f"the cell {cell} is not a covered cell of this position")
 
     def verdict(self, cell: Cell) -> Verdict:
+        """The cell's verdict; raises ``BudgetExceeded`` when the budget left it undecided."""
+        with metering(self._meter):
+            got = self._verdict_of(cell)
+        if got is None:
+            raise BudgetExceeded(self._stopped or "too hard within the budget")
+        return got
+
+    def _verdict_of(self, cell: Cell) -> Verdict | None:
         if self._override is not None:
             if cell not in self._override.verdicts:
                 self.check_covered(cell)
@@ -208,60 +247,148 @@ class PositionAnalysis:
         where = self._where.get(cell)
         if where is None:
             self.check_covered(cell)
-            return self._deep_verdict
+            return self._deep_verdict if self._counted_done else None
         i, g = where
-        bb = self._group_backbone(i)
-        size = self._infos[i].piece.problem.sizes[g]
-        return _verdict(bb.high[g] >= 1, bb.low[g] <= size - 1)
+        got = self._piece_verdicts(i)
+        return None if got is None else got[g]
+
+    def _piece_verdicts(self, i: int) -> list[Verdict | None] | None:
+        """Per group of piece ``i``: its verdict, None for a group the budget left
+        undecided; None when the piece is undecided altogether."""
+        info = self._infos[i]
+        sizes = info.piece.problem.sizes
+        if self._counted_done:
+            try:
+                bb = self._group_backbone(i)
+            except BudgetExceeded as stop:
+                self._stopped = self._stopped or str(stop)
+            else:
+                return [
+                    _verdict(bb.high[g] >= 1, bb.low[g] <= sizes[g] - 1) for g in range(len(sizes))
+                ]
+        # partial: what the numbers alone force stays forced under any total
+        base = info._backbone
+        if base is None:
+            return None
+        out: list[Verdict | None] = []
+        for g, size in enumerate(sizes):
+            v = _verdict(base.high[g] >= 1, base.low[g] <= size - 1)
+            out.append(None if v is Verdict.EITHER and self.count is Count.COUNTED else v)
+        return out
 
     def classification(self) -> Classification:
         if self._override is not None:
             return self._override
-        grid = self.position.grid
-        verdicts = dict.fromkeys(
-            (m.start() for m in _COVERED_RE.finditer(grid)), self._deep_verdict
-        )
+        with metering(self._meter):
+            return self._classification()
+
+    def _classification(self) -> Classification:
+        deep = self._deep_verdict if self._counted_done else None
+        frontier: dict[Cell, Verdict] = {}
+        undecided: set[Cell] = set()
         for c, value in self._known.items():
-            verdicts[c] = Verdict.MINE if value else Verdict.SAFE
+            frontier[c] = Verdict.MINE if value else Verdict.SAFE
         for i, info in enumerate(self._infos):
-            bb = self._group_backbone(i)
-            sizes = info.piece.problem.sizes
+            got = self._piece_verdicts(i)
             for g, cells in enumerate(info.piece.groups):
-                v = _verdict(bb.high[g] >= 1, bb.low[g] <= sizes[g] - 1)
-                for c in cells:
-                    verdicts[c] = v
-        return Classification(verdicts)
+                v = None if got is None else got[g]
+                if v is None:
+                    undecided.update(cells)
+                else:
+                    for c in cells:
+                        frontier[c] = v
+        if deep is None:
+            undecided.update(c for c in self.deep_cells())
+        verdicts = _Verdicts(self.position, frontier, frozenset(undecided), deep)
+        reason = self._stopped if undecided else None
+        return Classification(verdicts, frozenset(undecided), reason)
+
+    @property
+    def reason(self) -> str | None:
+        """Why the budget left something undecided (None: the analysis is complete)."""
+        return self._stopped
 
     def any_safe(self) -> bool:
-        if any(v == 0 for v in self._known.values()):
-            return True
-        for i in range(len(self._infos)):
-            bb = self._group_backbone(i)
-            if any(h == 0 for h in bb.high):
+        """Whether some covered cell is provably safe (raises ``BudgetExceeded`` when the
+        budget ran out before that was known)."""
+        with metering(self._meter):
+            if any(v == 0 for v in self._known.values()):
                 return True
-        return self._deep_verdict is Verdict.SAFE and self.deep_count > 0
+            for i in range(len(self._infos)):
+                got = self._piece_verdicts(i)
+                if got is not None and Verdict.SAFE in got:
+                    return True
+            if self._stopped is not None:
+                raise BudgetExceeded(self._stopped)
+            return self._deep_verdict is Verdict.SAFE and self.deep_count > 0
 
     # -- probabilities -----------------------------------------------------------------
 
-    def probabilities(self) -> dict[Cell, float]:
+    def probabilities(self) -> Probabilities:
         exact = self.exact_probabilities()
-        return {c: float(p) for c, p in exact.items()}
+        floats = {c: float(p) for c, p in exact.items()}
+        return Probabilities(floats, exact.undecided, exact.reason)
 
-    def exact_probabilities(self) -> dict[Cell, Fraction]:
+    def exact_probabilities(self) -> ExactProbabilities:
+        """Exact probabilities; under a budget, partial (see ``ExactProbabilities``)."""
         out: dict[Cell, Fraction] = {}
         for c, value in self._known.items():
             out[c] = Fraction(value)
-        if self.count is Count.CLASSIC:
-            deep_p = self._classic_pieces(out)
-        else:
-            deep_p = self._counted_pieces(out)
+        skipped: set[Cell] = set()
+        deep_p: Fraction | None = None
+        with metering(self._meter):
+            try:
+                if self._stopped is not None:
+                    raise BudgetExceeded(self._stopped)
+                if self.count is Count.CLASSIC:
+                    deep_p = self._classic_pieces(out, skipped)
+                else:
+                    deep_p = self._counted_pieces(out)
+            except BudgetExceeded as stop:
+                self._stopped = self._stopped or str(stop)
+                if self.count is Count.CLASSIC:  # pieces are independent: keep the finished
+                    deep_p = self._classic_density()
+                else:
+                    out = {c: p for c, p in out.items() if c in self._known}
+        undecided: set[Cell] = set()
         for m in _COVERED_RE.finditer(self.position.grid):
             c = m.start()
-            if c not in out:
+            if c in out:
+                continue
+            if c in skipped or deep_p is None or c in self._where:
+                undecided.add(c)
+            else:
                 out[c] = deep_p
-        return out
+        reason = self._stopped if undecided else None
+        return ExactProbabilities(out, frozenset(undecided), reason)
 
-    def _classic_pieces(self, out: dict[Cell, Fraction]) -> Fraction:
+    def _classic_pieces(self, out: dict[Cell, Fraction], skipped: set[Cell]) -> Fraction:
+        """Each piece on its own; a piece the budget stops goes to ``skipped`` and the
+        next piece is tried (whose programme may be cheap) until every piece was tried."""
+        p = self._classic_density()
+        w1, w0 = p.numerator, p.denominator - p.numerator
+        known = set(self._known.values())
+        if (w1 == 0 and 1 in known) or (w0 == 0 and 0 in known):
+            raise self._degenerate_density(p)
+        stop: BudgetExceeded | None = None
+        for info in self._infos:
+            try:
+                counts = info.counts()
+            except BudgetExceeded as error:
+                stop = error
+                skipped.update(c for cells in info.piece.groups for c in cells)
+                continue
+            n = info.piece.cell_count
+            weights = [w1**k * w0 ** (n - k) for k in range(len(counts.total))]
+            norm = sum(w * t for w, t in zip(weights, counts.total, strict=False))
+            if norm == 0:
+                raise self._degenerate_density(p)
+            _spread(out, info.piece, counts, weights, norm)
+        if stop is not None:
+            self._stopped = self._stopped or str(stop)
+        return p
+
+    def _classic_density(self) -> Fraction:
         position = self.position
         if position.mines is None:
             p = CLASSIC_DENSITY_DEFAULT
@@ -272,18 +399,6 @@ class PositionAnalysis:
                     f"{position.board.cell_count} cells of the board"
                 )
             p = Fraction(position.mines, position.board.cell_count)
-        w1, w0 = p.numerator, p.denominator - p.numerator
-        known = set(self._known.values())
-        if (w1 == 0 and 1 in known) or (w0 == 0 and 0 in known):
-            raise self._degenerate_density(p)
-        for info in self._infos:
-            counts = info.counts()
-            n = info.piece.cell_count
-            weights = [w1**k * w0 ** (n - k) for k in range(len(counts.total))]
-            norm = sum(w * t for w, t in zip(weights, counts.total, strict=False))
-            if norm == 0:
-                raise self._degenerate_density(p)
-            _spread(out, info.piece, counts, weights, norm)
         return p
 
     def _degenerate_density(self, p: Fraction) -> InconsistentPosition:
@@ -336,6 +451,10 @@ class PositionAnalysis:
         """The independent pieces of the undecided frontier, in group form."""
         return [info.piece for info in self._infos]
 
+    def facts(self, index: int) -> PieceInfo:
+        """The cached facts of piece ``index`` (witnesses draw solutions from them)."""
+        return self._infos[index]
+
     def group_of(self, cell: Cell) -> tuple[int, int] | None:
         """``(piece, group)`` holding ``cell``, None for a known or deep cell."""
         return self._where.get(cell)
@@ -358,9 +477,59 @@ class PositionAnalysis:
     ) -> Layout | None:
         """A full consistent layout with ``cell`` mined (or safe); None when none exists.
 
-        ``rng`` and ``nearest_total``: see ``devil.witness.build``.
-        """
-        return _witness.build(self, cell, mine, rng, nearest_total)
+        ``rng`` and ``nearest_total``: see ``devil.witness.build``. Raises ``BudgetExceeded``
+        when the budget runs out first."""
+        with metering(self._meter):
+            if self._stopped is not None:
+                raise BudgetExceeded(self._stopped)
+            return _witness.build(self, cell, mine, rng, nearest_total)
+
+
+class _Verdicts(Mapping[Cell, Verdict]):
+    """Verdicts of a classification without a dict entry per deep cell: the frontier's
+    verdicts, and one verdict shared by every other covered cell (huge boards are mostly
+    deep cells; most callers look at a few cells or only at the frontier)."""
+
+    __slots__ = ("_count", "_deep", "_frontier", "_grid", "_undecided")
+
+    def __init__(
+        self,
+        position: Position,
+        frontier: dict[Cell, Verdict],
+        undecided: frozenset[Cell],
+        deep: Verdict | None,
+    ) -> None:
+        self._grid = position.grid
+        self._frontier = frontier
+        self._undecided = undecided
+        self._deep = deep
+        self._count = -1
+
+    def __getitem__(self, cell: Cell) -> Verdict:
+        got = self._frontier.get(cell)
+        if got is not None:
+            return got
+        deep = self._deep
+        if (
+            deep is None
+            or cell in self._undecided
+            or not 0 <= cell < len(self._grid)
+            or self._grid[cell] not in _COVERED_BYTES
+        ):
+            raise KeyError(cell)
+        return deep
+
+    def __iter__(self) -> Iterator[Cell]:
+        frontier, undecided, deep = self._frontier, self._undecided, self._deep
+        for m in _COVERED_RE.finditer(self._grid):
+            c = m.start()
+            if c in frontier or (deep is not None and c not in undecided):
+                yield c
+
+    def __len__(self) -> int:
+        if self._count < 0:
+            self._count = sum(1 for _ in self)
+        return self._count
 
 
 def _spread(
@@ -432,17 +601,25 @@ class Solver:
         self._covered = 0
 
     def analyse(
-        self, position: Position, changed: Iterable[Cell] | None = None
+        self,
+        position: Position,
+        changed: Iterable[Cell] | None = None,
+        budget: Budget | None = None,
     ) -> PositionAnalysis:
-        """The analysis of ``position``; ``changed``: cells that differ from the last one."""
+        """The analysis of ``position``; ``changed``: cells that differ from the last one.
+
+        ``budget``: the most work the analysis and every later query on it may do (its
+        clock starts now); None for the exact answer however long it takes.
+        """
         if self.backend == "cpsat":
             return self._analyse_cpsat(position)
+        meter = None if budget is None or budget.unbounded else budget.start()
         if not self._update(position, changed):
             self._rebuild(position)
         assert self._frontier is not None
         infos = [info for _, info in self._pieces.values()]
         return PositionAnalysis(
-            position, self.count, dict(self._frontier.known), infos, self._covered
+            position, self.count, dict(self._frontier.known), infos, self._covered, meter
         )
 
     def _analyse_cpsat(self, position: Position) -> PositionAnalysis:
@@ -574,29 +751,38 @@ def _diff(old: bytes, new: bytes) -> list[Cell]:
 
 
 def classify(
-    position: Position, count: Count = Count.CLASSIC, backend: str = "search"
+    position: Position,
+    count: Count = Count.CLASSIC,
+    backend: str = "search",
+    budget: Budget | None = None,
 ) -> Classification:
     """The verdict for every covered cell (flags are ignored).
 
     Raises ``InconsistentPosition`` naming an unsatisfiable number, ``ValueError`` for the
-    counted rule without a mine total or an unknown backend.
+    counted rule without a mine total or an unknown backend. With a ``budget`` the
+    answer may be partial (``Classification.undecided``, ``reason``).
     """
     _check_backend(backend)
     if backend == "cpsat":
         from devil import cpsat
 
         return cpsat.classify(position, count)
-    return Solver(count).analyse(position).classification()
+    return Solver(count).analyse(position, budget=budget).classification()
 
 
-def probabilities(position: Position, count: Count = Count.CLASSIC) -> dict[Cell, float]:
-    """The exact mine probability of every covered cell (see ARCHITECTURE.md)."""
-    return Solver(count).analyse(position).probabilities()
+def probabilities(
+    position: Position, count: Count = Count.CLASSIC, budget: Budget | None = None
+) -> Probabilities:
+    """The exact mine probability of every covered cell (see ARCHITECTURE.md); partial
+    under a ``budget`` (``Probabilities.undecided``, ``reason``)."""
+    return Solver(count).analyse(position, budget=budget).probabilities()
 
 
-def exact_probabilities(position: Position, count: Count = Count.CLASSIC) -> dict[Cell, Fraction]:
+def exact_probabilities(
+    position: Position, count: Count = Count.CLASSIC, budget: Budget | None = None
+) -> ExactProbabilities:
     """``probabilities`` as exact fractions."""
-    return Solver(count).analyse(position).exact_probabilities()
+    return Solver(count).analyse(position, budget=budget).exact_probabilities()
 
 
 def witness(
@@ -605,6 +791,9 @@ def witness(
     mine: bool = True,
     count: Count = Count.CLASSIC,
     rng: random.Random | None = None,
+    budget: Budget | None = None,
 ) -> Layout | None:
-    """A full consistent layout with ``cell`` mined (or safe); None when none exists."""
-    return Solver(count).analyse(position).witness(cell, mine, rng)
+    """A full consistent layout with ``cell`` mined (or safe); None when none exists.
+
+    Raises ``BudgetExceeded`` when the ``budget`` runs out first."""
+    return Solver(count).analyse(position, budget=budget).witness(cell, mine, rng)

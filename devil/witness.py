@@ -138,16 +138,8 @@ class _Builder:
 
         None when no totals do; with ``nearest`` (classic rule), the pieces' total nearest
         to the range the deep cells can make up (fewer mines on a tie)."""
-        pieces = self.a.pieces
-        searches = [Search(piece.problem) for piece in pieces]
-        totals: list[int] = []
-        for i in range(len(pieces)):
-            lo, hi = domains[i]
-            mask = 0
-            for k in range(sum(lo), sum(hi) + 1):
-                if searches[i].solve(lo, hi, (k, k, None)) is not None:
-                    mask |= 1 << k
-            totals.append(mask)
+        facts = [self.a.facts(i) for i in range(len(self.a.pieces))]
+        totals = [info.totals_within(*domains[i]) for i, info in enumerate(facts)]
         reach = [1]
         for mask in totals:
             reach.append(sumset(reach[-1], mask))
@@ -166,7 +158,7 @@ class _Builder:
         out = []
         for i in range(len(totals)):
             lo, hi = domains[i]
-            sol = searches[i].solve(lo, hi, (picks[i], picks[i], None), None, self.rng)
+            sol = facts[i].solve_total(lo, hi, picks[i], self.rng)
             assert sol is not None
             out.append(sol)
         return out

@@ -1,0 +1,139 @@
+"""Build hook: compile the engine's hot loops with mypyc when a C compiler is there.
+
+``pip install .`` and ``pip install -e .`` both run it (hatchling's custom hook). It
+copies ``devil/`` to a scratch directory, compiles ``devil.native.MODULES`` there with
+mypyc (one shared library ``devil/_native__mypyc*.so`` plus a small extension per
+module) and then:
+
+- regular wheel: adds the extensions to the wheel (the wheel becomes platform specific);
+- editable install: copies them next to the sources in ``devil/``.
+
+Either way it writes ``devil/_native.json``: the SHA-256 of every compiled source. At
+import ``devil.native`` loads the compiled modules only when every hash still matches
+(an edited source falls back to the pure-Python engine instead of running stale code)
+and ``MINE_DEVIL_PURE`` is not set.
+
+Without a compiler (or with ``MINE_DEVIL_PURE_BUILD=1``) the build prints why and
+installs the pure-Python engine: same answers, slower.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+# keep in step with devil/native.py (the hook cannot import the package it builds)
+MODULES = (
+    "_bulk",
+    "_cdcl",
+    "_components",
+    "_count",
+    "_dp",
+    "_frontier",
+    "_propagate",
+    "_search",
+    "budget",
+)
+GROUP = "devil._native"
+STAMP = "_native.json"
+
+_SETUP = """
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+setup(
+    name="mine-devil-native",
+    ext_modules=mypycify(sys.argv[1:], group_name={group!r}, opt_level="3"),
+    script_args=["build_ext", "--inplace"],
+)
+"""
+
+
+def _say(message: str) -> None:
+    print(f"mine-devil build: {message}", file=sys.stderr, flush=True)
+
+
+def source_hashes(package: Path) -> dict[str, str]:
+    return {
+        m: hashlib.sha256((package / f"{m}.py").read_bytes()).hexdigest()
+        for m in MODULES
+        if (package / f"{m}.py").exists()
+    }
+
+
+def _native_files(package: Path) -> list[Path]:
+    return sorted(
+        p for p in package.glob("*.so") if p.name.split(".")[0] in (*MODULES, "_native__mypyc")
+    )
+
+
+class MypycHook(BuildHookInterface):  # type: ignore[type-arg]
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        root = Path(self.root)
+        package = root / "devil"
+        editable = version == "editable"
+        if editable:  # never leave extensions of older sources behind
+            for old in _native_files(package):
+                old.unlink()
+            (package / STAMP).unlink(missing_ok=True)
+        if os.environ.get("MINE_DEVIL_PURE_BUILD"):
+            _say("MINE_DEVIL_PURE_BUILD is set: installing the pure-Python engine")
+            return
+        scratch = Path(tempfile.mkdtemp(prefix="mine-devil-mypyc-"))
+        try:
+            built = self._compile(package, scratch)
+        except (OSError, subprocess.SubprocessError) as error:
+            _say(f"mypyc could not run ({error}): installing the pure-Python engine")
+            shutil.rmtree(scratch, ignore_errors=True)
+            return
+        if built is None:
+            shutil.rmtree(scratch, ignore_errors=True)
+            return
+        stamp = json.dumps(source_hashes(package), indent=1, sort_keys=True) + "\n"
+        if editable:
+            for path in built:
+                shutil.copy2(path, package / path.name)
+            (package / STAMP).write_text(stamp)
+        else:
+            (scratch / "devil" / STAMP).write_text(stamp)
+            for path in [*built, scratch / "devil" / STAMP]:
+                build_data["force_include"][str(path)] = f"devil/{path.name}"
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
+        self._scratch = scratch
+        _say(f"compiled {len(MODULES)} engine modules with mypyc")
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        scratch = getattr(self, "_scratch", None)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    def _compile(self, package: Path, scratch: Path) -> list[Path] | None:
+        shutil.copytree(
+            package, scratch / "devil", ignore=shutil.ignore_patterns("*.so", "__pycache__")
+        )
+        sources = [f"devil/{m}.py" for m in MODULES if (package / f"{m}.py").exists()]
+        done = subprocess.run(
+            [sys.executable, "-c", _SETUP.format(group=GROUP), *sources],
+            cwd=scratch,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-8:])
+            _say(f"mypyc failed, installing the pure-Python engine:\n{tail}")
+            return None
+        return _native_files(scratch / "devil")
