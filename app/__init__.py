@@ -37,9 +37,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import errors, hooks, layout, security
+    from app import errors, hooks, layout, notify, security
     from app.api.routes import bp as api
     from app.live.routes import bp as live
+    from app.live.routes import init_app as live_setup
     from app.play import setup as play_setup
     from app.play.routes import bp as play
     from app.store import setup as store_setup
@@ -47,7 +48,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.before_request(hooks.limit_streamed_body)  # first: before CSRF or a view reads the body
     store_setup.init_app(app)
-    play_setup.init_app(app)
+    notifier = notify.init_app(app, store_setup.get_store(app).engine)
+    play_setup.init_app(app, notifier)
+    live_setup(app)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(live)
     app.register_blueprint(play)

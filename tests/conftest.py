@@ -60,6 +60,7 @@ def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
 
     yield make
     for app in apps:
+        app.extensions["mine_devil.notifier"].close()
         app.extensions["mine_devil.store"].dispose()
 
 

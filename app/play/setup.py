@@ -3,10 +3,13 @@ rebuild-summaries``."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from app.notify import Notifier
 from app.play.runner import cpu_runner, engine_offload
 from app.play.service import GameService
 from app.store.setup import get_store
@@ -18,13 +21,17 @@ def get_service() -> GameService:
     return service
 
 
-def init_app(app: Flask) -> None:
-    """The service over the app's store (call after ``app.store.setup.init_app``)."""
+def init_app(app: Flask, notifier: Notifier | None = None) -> None:
+    """The service over the app's store (call after ``app.store.setup.init_app``); each
+    committed event is published on ``notifier`` (topic ``game:<id>``, payload ``seq``)."""
     app.extensions["mine_devil.games"] = GameService(
         get_store(app),
         int(app.config.get("GAME_CACHE_SIZE", 128)),
         cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))),
         engine_offload(app),
+        on_event=None if notifier is None else partial(_publish, notifier),
+        queue=int(app.config.get("GAME_QUEUE", 4)),
+        wait_seconds=float(app.config.get("GAME_WAIT_SECONDS", 2.0)),
     )
     app.cli.add_command(rebuild_summaries_command)
 
@@ -35,3 +42,12 @@ def rebuild_summaries_command() -> None:
     """Recompute every game's derived columns (status, moves, last_seq) from its log."""
     count = get_service().rebuild_summaries()
     click.echo(f"Rebuilt the summaries of {count} games from their logs.")
+
+
+def game_topic(game_id: str) -> str:
+    """The notifier topic a game's new events are published on."""
+    return f"game:{game_id}"
+
+
+def _publish(notifier: Notifier, game_id: str, seq: int) -> None:
+    notifier.publish(game_topic(game_id), {"seq": seq})

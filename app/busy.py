@@ -1,0 +1,30 @@
+"""Refusals that say "not now, retry in N seconds": a bounded queue answers these instead of
+making a client wait without limit.
+
+``Busy`` is a werkzeug ``TooManyRequests`` (429 with ``Retry-After``), so the app's one
+HTTP error handler (``app.errors``) answers it as JSON under ``/api`` and as a toast or page
+elsewhere; ``Overloaded`` is the 503 form for work the server sheds as a whole (an engine
+child busy or over its time).
+"""
+
+from __future__ import annotations
+
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
+
+RETRY_SECONDS = 1
+"""What ``Retry-After`` says by default."""
+
+
+class Busy(TooManyRequests):
+    """429: this client (or this game) has too much in flight; retry after ``retry_after`` s."""
+
+    def __init__(self, description: str, retry_after: int = RETRY_SECONDS) -> None:
+        super().__init__(description, retry_after=retry_after)
+
+
+class Overloaded(ServiceUnavailable):
+    """503: the server will not start this work now (its workers for it are all busy, or it
+    ran past its time limit); retry after ``retry_after`` s."""
+
+    def __init__(self, description: str, retry_after: int = RETRY_SECONDS) -> None:
+        super().__init__(description, retry_after=retry_after)
