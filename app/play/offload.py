@@ -28,8 +28,9 @@ sees the click's spinner meanwhile; other players are not slowed (another core),
 clicks on the same game wait at most ``GAME_WAIT_SECONDS`` before a 429 "busy, retry".
 
 Protocol on the child's stdin/stdout: frames of a 4-byte big-endian length and a pickle.
-Request ``(function, args, cpu_seconds)``; answer ``("ok", value)``, ``("error",
-message)`` or ``("cpu", message)`` (the CPU limit stopped it). The child trusts its parent
+Request ``(function, args, cpu_seconds)``; answer ``("ok", value)``, ``("raise",
+exception)``, ``("error", message)`` (an exception that does not pickle) or ``("cpu",
+message)`` (the CPU limit stopped it). The child trusts its parent
 only (pickle): it reads nothing else.
 
     python -m app.play.offload        # the child's main loop (started by EngineProcess)
@@ -70,6 +71,10 @@ class EngineUnavailable(RuntimeError):
     """No engine child is free for this work now (or none could start)."""
 
 
+class EngineBusy(EngineUnavailable):
+    """Every engine child is working on something else."""
+
+
 class EngineTimeout(EngineUnavailable):
     """The work ran past its time limit (the child was stopped)."""
 
@@ -80,6 +85,7 @@ class EngineFailed(RuntimeError):
 
 class CpuLimit(Exception):
     """Raised inside a child when a request used up its CPU seconds (SIGXCPU)."""
+
 
 _HEADER = struct.Struct(">I")
 MAX_FRAME = 256 * 1024 * 1024
@@ -145,9 +151,11 @@ class EngineProcess:
         engine's own errors): a long first reveal on a huge board never queues others."""
         try:
             value = self.call(play_move, (game, move), CLICK_TIMEOUT, cpu_seconds=None)
-        except (EngineUnavailable, EngineFailed) as exc:
-            if not isinstance(exc, EngineUnavailable) or isinstance(exc, EngineTimeout):
+        except EngineUnavailable as exc:
+            if not isinstance(exc, EngineBusy):
                 log.warning("engine child failed (%s): computing in the worker", exc)
+            return None
+        except Exception:  # the engine refused the move: the caller raises it properly
             return None
         if isinstance(value, Game) and _answers(value, game, move):
             return value
@@ -162,10 +170,11 @@ class EngineProcess:
     ) -> T:
         """``function(*args)`` computed in the child (``function`` must be a module-level
         function: it travels by name). Raises ``EngineUnavailable`` when the child is busy
-        or cannot run, ``EngineTimeout`` after ``timeout`` seconds (the child is stopped),
-        ``EngineFailed`` when the function raised there (or its CPU limit stopped it)."""
+        or cannot run, ``EngineTimeout`` after ``timeout`` seconds (the child is stopped);
+        what the function raised there is raised again here (``EngineFailed`` when it does
+        not pickle, or the CPU limit stopped it)."""
         if not self._lock.acquire(blocking=False):
-            raise EngineUnavailable("the engine child is busy")
+            raise EngineBusy("the engine child is busy")
         try:
             status, value = self._ask((function, args, cpu_seconds), timeout)
         finally:
@@ -173,6 +182,8 @@ class EngineProcess:
         if status == "ok":
             result: T = value
             return result
+        if status == "raise" and isinstance(value, Exception):
+            raise value
         raise EngineFailed(str(value))
 
     def busy(self) -> bool:
@@ -249,7 +260,7 @@ class EnginePool:
         for engine in self.engines:
             if not engine.busy():
                 return engine.call(function, args, timeout, cpu_seconds)
-        raise EngineUnavailable(f"all {len(self.engines)} engine children are busy")
+        raise EngineBusy(f"all {len(self.engines)} engine children are busy")
 
     def close(self) -> None:
         for engine in self.engines:
@@ -340,14 +351,15 @@ def main() -> int:
                 answer: tuple[str, Any] = ("ok", function(*args))
         except CpuLimit as exc:
             answer = ("cpu", f"{exc} ({cpu_seconds:g} s)")
-        except Exception as exc:  # the parent decides what to do with it
-            answer = ("error", f"{type(exc).__name__}: {exc}")
+        except Exception as exc:  # the parent raises it again (or says what it was)
+            answer = ("raise", exc)
         try:
             write_frame(answers, answer)
         except BrokenPipeError:
             return 0  # the worker went away (or dropped us mid-move): nobody to answer
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            write_frame(answers, ("error", f"cannot send the result: {exc}"))
+            failed = answer[1] if answer[0] == "raise" else exc
+            write_frame(answers, ("error", f"{type(failed).__name__}: {failed}"))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from app import heavy
 from app.notify import Notifier
 from app.play.runner import cpu_runner, engine_offload
 from app.play.service import GameService
@@ -33,6 +34,11 @@ def init_app(app: Flask, notifier: Notifier | None = None) -> None:
         queue=int(app.config.get("GAME_QUEUE", 4)),
         wait_seconds=float(app.config.get("GAME_WAIT_SECONDS", 2.0)),
     )
+    work = app.config.get("ENGINE_WORK_PROCESSES")
+    if work is None:  # default: one heavy-work child under gevent, inline elsewhere
+        gevent = cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))) is not None
+        work = 1 if gevent else 0
+    heavy.init_app(app, int(work))
     app.cli.add_command(rebuild_summaries_command)
 
 

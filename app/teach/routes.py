@@ -28,16 +28,36 @@ import random
 import time
 from collections.abc import Mapping
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden
 
 from app.errors import InputError, is_htmx, respond
+from app.heavy import run_heavy
 from app.play.loaded import LoadedGame
 from app.play.moves import Action, Click
 from app.play.setup import get_service
 from app.security import can_move, ensure_owner, limit_creates, limit_moves
-from app.teach.analysis import DEFAULT_POSITION, MAX_STEPS, Analysis, PasteForm, analysis_of, cycled
+from app.teach.analysis import (
+    ANALYSE_SECONDS,
+    DEFAULT_POSITION,
+    MAX_STEPS,
+    Analysis,
+    Facts,
+    PasteForm,
+    analysis_facts,
+    analysis_of,
+    cycled,
+)
 from app.teach.grid import grid_rows
 from app.teach.hints import hint_facts, hint_view, ladder_top
 from app.teach.puzzles import (
@@ -61,11 +81,8 @@ from app.teach.query import (
     parse_int_arg,
     parse_line,
 )
-from app.teach.svg import position_svg
-from devil import solver
-from devil.analysis import Verdict
+from app.teach.svg import SVG_MAX_CELLS, SVG_SECONDS, export_verdicts, position_svg
 from devil.board import BoardError, Cell, Topology
-from devil.errors import InconsistentPosition
 from devil.formats import read_position
 from devil.game import Status
 from devil.position import Position, PositionError
@@ -135,10 +152,18 @@ def analyse() -> ResponseReturnValue:
     step = parse_int_arg(args.get("step"), "step", 0, MAX_STEPS, 0)
     draw = args.get("draw") == "1"
     started = time.perf_counter()
-    view = analysis_of(position, count, selected, step, draw)
+    view = analysis_of(
+        position, count, selected, step, draw, facts_of(position, count, selected, draw)
+    )
     response = make_response(analyse_page(view, PasteForm()))
     response.headers["Server-Timing"] = f"analyse;dur={(time.perf_counter() - started) * 1000:.1f}"
     return response
+
+
+def facts_of(position: Position, count: Count, selected: Cell | None, draw: bool) -> Facts:
+    """The engine's part of an analysis page: in a heavy-work child, within its budget."""
+    seconds = float(current_app.config.get("ANALYSE_SECONDS", ANALYSE_SECONDS))
+    return run_heavy(analysis_facts, (position, count, selected, draw, seconds), seconds)
 
 
 def analyse_page(view: Analysis, paste: PasteForm) -> str:
@@ -164,7 +189,8 @@ def analyse_paste() -> ResponseReturnValue:
         check_size(position)
     except InputError:
         count, position = Count.CLASSIC, parse_line(DEFAULT_POSITION)
-    return analyse_page(analysis_of(position, count, None, 0, False), paste), 400
+    facts = facts_of(position, count, None, False)
+    return analyse_page(analysis_of(position, count, None, 0, False, facts), paste), 400
 
 
 def pasted_position(form: Mapping[str, str]) -> ResponseReturnValue:
@@ -219,15 +245,21 @@ def export_text() -> ResponseReturnValue:
 
 
 @bp.get("/analyse/export.svg")
+@limit_creates
 def export_svg() -> ResponseReturnValue:
+    """The position as a picture: at most ``SVG_MAX_CELLS`` cells, verdicts within a budget,
+    rate-limited like new games (each export is engine work)."""
     position = line_arg(request.args)
     count = parse_count(request.args.get("count"))
-    verdicts: Mapping[Cell, Verdict] = {}
-    if count is Count.CLASSIC or position.mines is not None:
-        try:
-            verdicts = solver.classify(position, count).verdicts
-        except InconsistentPosition:
-            verdicts = {}
+    board = position.board
+    if board.size > SVG_MAX_CELLS:
+        raise InputError(
+            "p",
+            f"the board is {board.height}x{board.width}: the picture export takes at most "
+            f"{SVG_MAX_CELLS} cells (export the text instead)",
+        )
+    seconds = float(current_app.config.get("SVG_SECONDS", SVG_SECONDS))
+    verdicts = run_heavy(export_verdicts, (position, count, seconds), seconds)
     response = Response(position_svg(position, verdicts), mimetype="image/svg+xml")
     response.headers["Content-Disposition"] = 'attachment; filename="position.svg"'
     return response
