@@ -323,7 +323,7 @@ def puzzle() -> ResponseReturnValue:
 def level_game() -> ResponseReturnValue:
     """A no-guess game of the preset whose board needs exactly the chosen level."""
     preset, count, level = parse_level_choice(request.form)
-    params = level_params(preset, level, count)
+    params = run_heavy(level_params, (preset, level, count), GENERATION_SECONDS)
     if params is None:
         return respond(
             503,
