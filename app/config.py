@@ -103,7 +103,7 @@ def defaults(
         "GAME_CACHE_SIZE": 128,
         "LIVE_STREAMS_PER_CLIENT": 8,
         "LIVE_STREAMS_MAX": 4000,
-        "GAME_QUEUE": 4,
-        "GAME_WAIT_SECONDS": 2.0,
+        "GAME_QUEUE": 16,
+        "GAME_WAIT_SECONDS": 5.0,
         "LIVE_MAX_SECONDS": 300,
     }

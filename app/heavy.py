@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from flask import Flask, current_app
 
 from app.busy import Overloaded
-from app.play.offload import EngineBusy, EnginePool, EngineTimeout, EngineUnavailable
+from app.play.offload import EngineBusy, EnginePool, EngineTimeout, EngineUnavailable, main
 
 T = TypeVar("T")
 
@@ -51,6 +51,10 @@ def init_app(app: Flask, processes: int) -> None:
     """Start ``processes`` heavy-work children for ``app`` (0: run heavy work inline)."""
     if processes < 1:
         return
-    pool = EnginePool(processes)
+    pool = EnginePool(processes, module=__name__)  # named apart from the click children
     pool.start()
     app.extensions[POOL] = pool
+
+
+if __name__ == "__main__":  # a heavy-work child: the same loop as the click children
+    raise SystemExit(main())

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app
+from flask import Blueprint, Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
 from app.live.slots import StreamSlots
@@ -94,6 +94,8 @@ def updates(
 def events(game_id: str) -> ResponseReturnValue:
     service = get_service()
     service.record(game_id)  # 404 before the stream starts
+    if request.method == "HEAD":  # headers only: no stream, no slot
+        return _headers(Response(mimetype="text/event-stream"))
     release = stream_slots().take(client_key())
     try:
         config = current_app.config
@@ -109,6 +111,10 @@ def events(game_id: str) -> ResponseReturnValue:
         release()
         raise
     response.call_on_close(release)  # also when the client left before the first byte
+    return _headers(response)
+
+
+def _headers(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -121,8 +121,10 @@ def _read_exactly(stream: IO[bytes], size: int) -> bytes:
 class EngineProcess:
     """One child process playing moves, one move at a time."""
 
-    def __init__(self, python: str = sys.executable) -> None:
+    def __init__(self, python: str = sys.executable, module: str = __name__) -> None:
         self.python = python
+        self.module = module
+        """The child's ``python -m`` module (its ``main`` is this module's ``main``)."""
         self._lock = threading.Lock()  # gevent-patched in a worker: held by one greenlet
         self._child: subprocess.Popen[bytes] | None = None
 
@@ -137,7 +139,7 @@ class EngineProcess:
                 _discard(child)
             root = Path(__file__).resolve().parents[2]
             child = subprocess.Popen(  # the same checkout's code: run from its root
-                [self.python, "-m", "app.play.offload"],
+                [self.python, "-m", self.module],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 cwd=root,
@@ -233,10 +235,10 @@ class EnginePool:
     """A few engine children: a first reveal goes to an idle one; None when all are busy
     (the caller computes it itself) or when the child fails."""
 
-    def __init__(self, size: int = 2, python: str = sys.executable) -> None:
+    def __init__(self, size: int = 2, python: str = sys.executable, module: str = __name__) -> None:
         if size < 1:
             raise ValueError(f"an engine pool needs at least 1 process, not {size}")
-        self.engines = tuple(EngineProcess(python) for _ in range(size))
+        self.engines = tuple(EngineProcess(python, module) for _ in range(size))
 
     def start(self) -> None:
         for engine in self.engines:

@@ -44,13 +44,13 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
 
-from app.busy import Busy
+from app.busy import Busy, Overloaded
 from app.errors import InputError, UnknownGame, UnknownMove
 from app.fields import coordinate
 from app.lru import Lru
 from app.play.loaded import CreatedGame, LoadedGame, advance, event_move
 from app.play.moves import Click
-from app.play.runner import draws_layout, heavy
+from app.play.runner import INLINE_CELLS, draws_layout, heavy
 from app.store.log import LogWriter, Store
 from app.store.records import Event, GameRow, SequenceConflict, Summary, hash_token
 from devil.errors import IllegalMove
@@ -60,6 +60,13 @@ T = TypeVar("T")
 
 CACHE_CELLS = 8_000_000
 """Most board cells each cache keeps (a cached 1000x1000 game holds a few MB)."""
+
+REBUILD_CELLS = INLINE_CELLS
+"""Rebuilding a game of more cells than this from its log (not from the cache) is heavy."""
+REBUILDS = 1
+"""Heavy rebuilds one process runs at a time; one more is refused (``Overloaded``, 503 with
+``Retry-After``) rather than queued, so cycling GETs over more big games than the cache holds
+costs at most one thread, never a queue."""
 
 MAX_HINT_LEVEL = 100
 ID_BYTES = 8  # 11 URL-safe characters
@@ -80,8 +87,8 @@ class GameService:
         run_cpu: Callable[[Callable[[], Any]], Any] | None = None,
         offload: Callable[[Game, Move], Game | None] | None = None,
         on_event: Callable[[str, int], None] | None = None,
-        queue: int = 4,
-        wait_seconds: float = 2.0,
+        queue: int = 16,
+        wait_seconds: float = 5.0,
     ):
         self.store = store
         self.on_event = on_event
@@ -90,6 +97,7 @@ class GameService:
         self.wait_seconds = wait_seconds
         self._waiting: dict[str, int] = {}
         self._waiting_lock = threading.Lock()
+        self._rebuilds = threading.BoundedSemaphore(REBUILDS)
         self.offload = offload
         """Plays a first reveal in a child process (``app.play.offload``) so it does not hold
         this process's GIL; None means "compute it here"."""
@@ -154,6 +162,24 @@ class GameService:
             yield
         finally:
             lock.release()
+
+    @contextmanager
+    def _rebuilding(self, params: GameParams, steps: int) -> Iterator[None]:
+        """Hold a rebuild slot while replaying ``steps`` logged moves of a big game from
+        scratch; ``Overloaded`` when every slot is taken (small games and single steps pass)."""
+        if params.height * params.width <= REBUILD_CELLS or steps <= 1:
+            yield
+            return
+        if not self._rebuilds.acquire(blocking=False):
+            raise Overloaded(
+                f"another big game is being rebuilt from its log: retry in a moment ({steps} "
+                f"moves on a {params.height}x{params.width} board)",
+                retry_after=2,
+            )
+        try:
+            yield
+        finally:
+            self._rebuilds.release()
 
     def _announce(self, game_id: str, seq: int) -> None:
         if self.on_event is not None:
@@ -224,7 +250,8 @@ class GameService:
                     state = LoadedGame(record, Game.new(self.params(record)))
                 if state.seq < last:
                     newer = fetch(game_id, after=state.seq, upto=last)
-                    state = self._run(partial(advance, state, newer), inline)
+                    with self._rebuilding(state.params, len(newer)):
+                        state = self._run(partial(advance, state, newer), inline)
                     self._remember(state)
         return state
 
@@ -249,7 +276,8 @@ class GameService:
             if start == n and game is not None:
                 return game
             base = game if game is not None else Game.new(self.params(record))
-            game = self._run(partial(_play_all, base, moves[start:n]))
+            with self._rebuilding(base.params, n - start):
+                game = self._run(partial(_play_all, base, moves[start:n]))
             self._prefix.put((game_id, n), game)
             return game
 

@@ -31,8 +31,8 @@ def init_app(app: Flask, notifier: Notifier | None = None) -> None:
         cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))),
         engine_offload(app),
         on_event=None if notifier is None else partial(_publish, notifier),
-        queue=int(app.config.get("GAME_QUEUE", 4)),
-        wait_seconds=float(app.config.get("GAME_WAIT_SECONDS", 2.0)),
+        queue=int(app.config.get("GAME_QUEUE", 16)),
+        wait_seconds=float(app.config.get("GAME_WAIT_SECONDS", 5.0)),
     )
     work = app.config.get("ENGINE_WORK_PROCESSES")
     if work is None:  # default: one heavy-work child under gevent, inline elsewhere
