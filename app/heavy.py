@@ -8,7 +8,7 @@ and the same CPU limit. The functions sent here take an engine budget of ``secon
 themselves (``devil.budget``) and answer partially, so the limits are a backstop.
 
 Bounded queue: when every heavy child is busy the request is refused at once (``Overloaded``,
-503 with ``Retry-After``) instead of waiting; past its time limit it is refused the same way
+429 with ``Retry-After``) instead of waiting; past its time limit it is refused the same way
 (the child is stopped and restarted). Without children (tests, ``flask run``) the work runs
 inline, still under its engine budget.
 """

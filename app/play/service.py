@@ -64,7 +64,7 @@ CACHE_CELLS = 8_000_000
 REBUILD_CELLS = INLINE_CELLS
 """Rebuilding a game of more cells than this from its log (not from the cache) is heavy."""
 REBUILDS = 1
-"""Heavy rebuilds one process runs at a time; one more is refused (``Overloaded``, 503 with
+"""Heavy rebuilds one process runs at a time; one more is refused (``Overloaded``, 429 with
 ``Retry-After``) rather than queued, so cycling GETs over more big games than the cache holds
 costs at most one thread, never a queue."""
 
