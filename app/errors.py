@@ -25,7 +25,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    make_response,
+    render_template,
+    request,
+)
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -157,7 +165,9 @@ def register(app: Flask) -> None:
             if code >= 500 or request.blueprint is None:
                 return exc
             _, page = http_message(exc)
-            return respond(code, page)
+            answer = make_response(respond(code, page))
+            answer.headers.update(h for h in exc.get_headers() if h[0] == "Retry-After")
+            return answer
         response = exc.get_response()
         response.set_data(jsonify({"error": http_message(exc)[0]}).get_data())
         response.mimetype = "application/json"

@@ -26,7 +26,7 @@ from app.play.offload import EngineBusy, EnginePool, EngineTimeout, EngineUnavai
 T = TypeVar("T")
 
 POOL = "mine_devil.work_pool"
-GRACE_SECONDS = 2.0
+GRACE_SECONDS = 3.0
 """How long past its own budget a piece of work may run before its child is stopped."""
 
 
@@ -56,5 +56,15 @@ def init_app(app: Flask, processes: int) -> None:
     app.extensions[POOL] = pool
 
 
+def _warm() -> None:
+    """Import what the heavy work runs before the first request (the child's first answer
+    must not spend its time limit importing)."""
+    import app.teach.analysis
+    import app.teach.hints
+    import app.teach.puzzles
+    import app.teach.svg  # noqa: F401
+
+
 if __name__ == "__main__":  # a heavy-work child: the same loop as the click children
+    _warm()
     raise SystemExit(main())

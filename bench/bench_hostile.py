@@ -371,7 +371,9 @@ def hostile_server(workers: int | None = None) -> Iterator[tuple[str, int]]:
             "MINE_DEVIL_PROXY_HOPS": "1",
             "MINE_DEVIL_DATA": data,
         }
-        extra = ["--log-level", "warning"] + ([] if workers is None else ["--workers", str(workers)])
+        extra = ["--log-level", "warning"] + (
+            [] if workers is None else ["--workers", str(workers)]
+        )
         args = server_command("mine-devil", port, data, extra)
         log_path = Path(data) / "server.log"
         with open(log_path, "wb") as log:
@@ -402,8 +404,8 @@ def table(tally: Tally, seconds: float, streams: int) -> str:
         f"| click latency median / p99 / worst | "
         f"{statistics.median(clicks) * ms if clicks else 0:.1f} / {tally.p99() * ms:.1f} / "
         f"{max(clicks, default=0) * ms:.1f} ms |",
-        f"| first reveals (no-guess draw) worst | {max(tally.first_reveals, default=0) * ms:.1f} ms "
-        f"({len(tally.first_reveals)}) |",
+        f"| first reveals (no-guess draw): worst of {len(tally.first_reveals)} | "
+        f"{max(tally.first_reveals, default=0) * ms:.1f} ms |",
         f"| /healthz probes / misses / worst | {tally.probes} / {tally.probe_misses} / "
         f"{tally.probe_worst * ms:.1f} ms |",
         f"| streams held open | {tally.streams_open} |",

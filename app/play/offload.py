@@ -67,6 +67,10 @@ CLICK_TIMEOUT = 120.0
 on the child and plays it itself."""
 
 
+STARTUP_SECONDS = 15.0
+"""Extra time the first request to a new child gets (the interpreter starts, imports)."""
+
+
 class EngineUnavailable(RuntimeError):
     """No engine child is free for this work now (or none could start)."""
 
@@ -127,6 +131,7 @@ class EngineProcess:
         """The child's ``python -m`` module (its ``main`` is this module's ``main``)."""
         self._lock = threading.Lock()  # gevent-patched in a worker: held by one greenlet
         self._child: subprocess.Popen[bytes] | None = None
+        self._answered = False  # whether the current child has answered once (is warm)
 
     def start(self) -> None:
         with self._lock:
@@ -145,6 +150,7 @@ class EngineProcess:
                 cwd=root,
             )
             self._child = child
+            self._answered = False
         return child
 
     def play(self, game: Game, move: Move) -> Game | None:
@@ -198,10 +204,13 @@ class EngineProcess:
             child = self._ensure()
             assert child.stdin is not None and child.stdout is not None
             write_frame(child.stdin, request)
-            if not _readable(child.stdout, timeout):
+            # A child that never answered is still starting (imports): allow for that.
+            allowed = timeout if self._answered else timeout + STARTUP_SECONDS
+            if not _readable(child.stdout, allowed):
                 self._drop(child)
                 raise EngineTimeout(f"the engine child took over {timeout:g} s: stopped")
             answer = read_frame(child.stdout)
+            self._answered = True
         except EngineTimeout:
             raise
         except Exception as exc:  # any failure: kill the child, the caller decides

@@ -142,15 +142,23 @@ def analysis_facts(
         error = "No layout of mines fits this position: " + str(exc) + "."
     steps: list[Step] = []
     if error is None and not draw:
-        try:
-            with metering(left().start()):
-                steps.extend(deduction_steps(position, count, limit=MAX_STEPS))
-        except BudgetExceeded as exc:
-            stopped.append(f"deduction steps after step {len(steps)}: {exc}")
+        if meter.exceeded:
+            stopped.append("deduction steps: not computed (no time left)")
+        else:
+            try:
+                with metering(left().start()) as step_meter:
+                    assert step_meter is not None
+                    for found in deduction_steps(position, count, limit=MAX_STEPS):
+                        steps.append(found)
+                        step_meter.check()  # cheap steps charge nothing: check the clock
+            except BudgetExceeded as exc:
+                stopped.append(f"deduction steps after step {len(steps)}: {exc}")
     proof = None
     if error is None and selected is not None and position.is_covered(selected) and not draw:
         if selected in undecided:
             stopped.append(f"no proof for {position.where(selected)}: its verdict is undecided")
+        elif meter.exceeded:
+            stopped.append(f"no proof for {position.where(selected)}: no time left")
         else:
             try:
                 with metering(left().start()):
