@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, current_app
+from flask import Flask, copy_current_request_context, current_app
 
 from app.busy import Overloaded
 from app.play.offload import EngineBusy, EnginePool, EngineTimeout, EngineUnavailable, main
+from app.play.runner import cpu_runner
 
 T = TypeVar("T")
 
@@ -45,6 +46,18 @@ def run_heavy(function: Callable[..., T], args: tuple[Any, ...], seconds: float)
         raise Overloaded(f"this took longer than {limit:g} s: stopped", retry_after=5) from None
     except EngineUnavailable:
         raise Overloaded("the analysis engine is restarting: retry in a moment") from None
+
+
+def off_loop(work: Callable[[], T]) -> T:
+    """``work()`` (with this request's context) in gevent's thread pool when the worker runs
+    under gevent, else inline: building and rendering a big page (a 100x100 analysis board is
+    over 1 MB of HTML) must not hold the event loop, whose other greenlets then keep getting
+    the GIL every switch interval (5 ms)."""
+    run = cpu_runner("thread")
+    if run is None:
+        return work()
+    result: T = run(copy_current_request_context(work))
+    return result
 
 
 def init_app(app: Flask, processes: int) -> None:

@@ -84,6 +84,10 @@ class Tally:
             if status >= 500:
                 self.server_errors += 1
 
+    def errors_of(self, kind: str) -> int:
+        """5xx answers the attacker got for one kind of request."""
+        return sum(n for status, n in self.attacker.get(kind, Counter()).items() if status >= 500)
+
     def p99(self) -> float:
         return _quantile(self.clicks, 0.99)
 
@@ -333,22 +337,31 @@ def setup_targets(base: str) -> tuple[str, str, str]:
 
 
 def hostile_run(
-    base: str, group: int | None, seconds: float, stream_count: int = 500, think: float = 0.02
+    base: str,
+    group: int | None,
+    seconds: float,
+    stream_count: int = 500,
+    think: float = 0.02,
+    attack: bool = True,
 ) -> Tally:
-    """The attack and the player at once for ``seconds``; the tally of what everyone saw."""
+    """The attack and the player at once for ``seconds``; the tally of what everyone saw.
+    ``attack=False``: the player and the prober alone (the baseline)."""
     tally = Tally()
     big, small, token = setup_targets(base)
     stop_at = time.monotonic() + seconds
     workers = [
         threading.Thread(target=player, args=(base, tally, stop_at, think)),
         threading.Thread(target=prober, args=(base, tally, stop_at)),
-        threading.Thread(target=flood, args=(base, tally, stop_at, "analysis", analyses)),
-        threading.Thread(target=flood, args=(base, tally, stop_at, "page", page_views(big))),
-        threading.Thread(
-            target=flood, args=(base, tally, stop_at, "malformed", malformed(small, token))
-        ),
-        threading.Thread(target=streams, args=(base, tally, stop_at, big, stream_count)),
     ]
+    if attack:
+        workers += [
+            threading.Thread(target=flood, args=(base, tally, stop_at, "analysis", analyses)),
+            threading.Thread(target=flood, args=(base, tally, stop_at, "page", page_views(big))),
+            threading.Thread(
+                target=flood, args=(base, tally, stop_at, "malformed", malformed(small, token))
+            ),
+            threading.Thread(target=streams, args=(base, tally, stop_at, big, stream_count)),
+        ]
     if group is not None:
         workers.append(threading.Thread(target=rss_sampler, args=(group, tally, stop_at)))
     for worker in workers:
@@ -427,8 +440,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--streams", type=int, default=500)
     parser.add_argument("--think", type=float, default=0.02, help="player pause between clicks")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers")
+    parser.add_argument(
+        "--baseline", action="store_true", help="also run the player alone first, for comparison"
+    )
     args = parser.parse_args(argv)
     with hostile_server(args.workers) as (base, group):
+        if args.baseline:
+            alone = hostile_run(base, group, args.seconds, 0, args.think, attack=False)
+            print(table(alone, args.seconds, 0).replace("of attack", "WITHOUT attack"))
+            print()
         tally = hostile_run(base, group, args.seconds, args.streams, args.think)
     print(table(tally, args.seconds, args.streams))
     return 0

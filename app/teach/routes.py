@@ -42,7 +42,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden
 
 from app.errors import InputError, is_htmx, respond
-from app.heavy import run_heavy
+from app.heavy import off_loop, run_heavy
 from app.play.loaded import LoadedGame
 from app.play.moves import Action, Click
 from app.play.setup import get_service
@@ -152,10 +152,12 @@ def analyse() -> ResponseReturnValue:
     step = parse_int_arg(args.get("step"), "step", 0, MAX_STEPS, 0)
     draw = args.get("draw") == "1"
     started = time.perf_counter()
-    view = analysis_of(
-        position, count, selected, step, draw, facts_of(position, count, selected, draw)
-    )
-    response = make_response(analyse_page(view, PasteForm()))
+    facts = facts_of(position, count, selected, draw)
+
+    def page() -> str:  # a 100x100 board is over 1 MB of HTML: not on the event loop
+        return analyse_page(analysis_of(position, count, selected, step, draw, facts), PasteForm())
+
+    response = make_response(off_loop(page))
     response.headers["Server-Timing"] = f"analyse;dur={(time.perf_counter() - started) * 1000:.1f}"
     return response
 
