@@ -15,6 +15,7 @@ inline, still under its engine budget.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -78,6 +79,11 @@ def _warm() -> None:
     import app.teach.svg  # noqa: F401
 
 
+NICENESS = 10
+"""Heavy-work children run at a lower CPU priority than the workers and the click children:
+an analysis never takes a core from a player's click."""
+
 if __name__ == "__main__":  # a heavy-work child: the same loop as the click children
+    os.nice(NICENESS)
     _warm()
     raise SystemExit(main())

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -150,6 +151,15 @@ def safe_cell(board: list[str], mines: int) -> tuple[int, int] | None:
 
 def player(base: str, tally: Tally, stop_at: float, think: float) -> None:
     conn = connect(base)
+    try:
+        play_games(conn, tally, stop_at, think)
+    finally:
+        conn.close()
+
+
+def play_games(
+    conn: http.client.HTTPConnection, tally: Tally, stop_at: float, think: float
+) -> None:
     while time.monotonic() < stop_at:
         body = json.dumps({"width": 30, "height": 16, "mines": 99, "no_guess": True}).encode()
         status, data, _ = call(conn, "POST", "/api/games", PLAYER, body)
@@ -200,6 +210,7 @@ def flood(
     while time.monotonic() < stop_at:
         for method, path, body, extra in requests():
             if time.monotonic() >= stop_at:
+                conn.close()
                 return
             try:
                 status, _, seconds = call(conn, method, path, ATTACKER, body, extra)
@@ -210,6 +221,7 @@ def flood(
                 conn = connect(base)
                 continue
             tally.seen(kind, status, seconds)
+    conn.close()
 
 
 def analyses() -> Iterator[Any]:
@@ -353,23 +365,72 @@ def hostile_run(
         threading.Thread(target=player, args=(base, tally, stop_at, think)),
         threading.Thread(target=prober, args=(base, tally, stop_at)),
     ]
-    if attack:
-        workers += [
-            threading.Thread(target=flood, args=(base, tally, stop_at, "analysis", analyses)),
-            threading.Thread(target=flood, args=(base, tally, stop_at, "page", page_views(big))),
-            threading.Thread(
-                target=flood, args=(base, tally, stop_at, "malformed", malformed(small, token))
-            ),
-            threading.Thread(target=streams, args=(base, tally, stop_at, big, stream_count)),
-        ]
     if group is not None:
         workers.append(threading.Thread(target=rss_sampler, args=(group, tally, stop_at)))
+    attacker = None
+    results: multiprocessing.Queue[dict[str, Any]] = multiprocessing.get_context("fork").Queue()
+    if attack:  # its own process: the player's timings never wait for the attacker's GIL
+        attacker = multiprocessing.get_context("fork").Process(
+            target=attack_process,
+            args=(base, seconds, big, small, token, stream_count, results),
+            daemon=True,
+        )
+        attacker.start()
     for worker in workers:
         worker.daemon = True
         worker.start()
     for worker in workers:
         worker.join(seconds + 60)
+    if attacker is not None:
+        seen = results.get(timeout=seconds + 60)
+        attacker.join(30)
+        for kind, statuses in seen["attacker"].items():
+            tally.attacker[kind] = Counter({int(k): v for k, v in statuses.items()})
+        tally.attacker_worst = seen["worst"]
+        tally.server_errors += seen["server_errors"]
+        tally.streams_open = seen["streams_open"]
+        tally.problems.extend(seen["problems"])
     return tally
+
+
+def attack_process(
+    base: str,
+    seconds: float,
+    big: str,
+    small: str,
+    token: str,
+    stream_count: int,
+    results: multiprocessing.Queue[dict[str, Any]],
+) -> None:
+    """The attacker's threads, in a process of their own; what they saw goes to ``results``."""
+    tally = Tally()
+    stop_at = time.monotonic() + seconds
+    threads = [
+        threading.Thread(target=flood, args=(base, tally, stop_at, "analysis", analyses)),
+        threading.Thread(target=flood, args=(base, tally, stop_at, "page", page_views(big))),
+        threading.Thread(
+            target=flood, args=(base, tally, stop_at, "malformed", malformed(small, token))
+        ),
+        threading.Thread(target=streams, args=(base, tally, stop_at, big, stream_count)),
+    ]
+    only = os.environ.get("HOSTILE_ONLY")  # one kind of attack, to see what each costs
+    if only:
+        names = ["analysis", "page", "malformed", "stream"]
+        threads = [t for t, name in zip(threads, names, strict=True) if name in only.split(",")]
+    for thread in threads:
+        thread.daemon = True
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 30)
+    results.put(
+        {
+            "attacker": {kind: dict(c) for kind, c in tally.attacker.items()},
+            "worst": tally.attacker_worst,
+            "server_errors": tally.server_errors,
+            "streams_open": tally.streams_open,
+            "problems": tally.problems[:20],
+        }
+    )
 
 
 @contextmanager
