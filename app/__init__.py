@@ -48,8 +48,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.before_request(hooks.limit_streamed_body)  # first: before CSRF or a view reads the body
     store_setup.init_app(app)
-    notifier = notify.init_app(app, store_setup.get_store(app).engine)
-    play_setup.init_app(app, notifier)
+    engine = store_setup.get_store(app).engine
+    notify.init_app(app, engine)  # live streams wake on it (app/notify.py)
+    play_setup.init_app(app)
     live_setup(app)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(live)

@@ -315,7 +315,7 @@ def play_move(game: Game, move: Move) -> Game:
         return game.with_backend("cpsat").play(move)
 
 
-def _on_cpu_limit(signum: int, frame: Any) -> None:
+def _on_cpu_limit(_signum: int, _frame: Any) -> None:
     raise CpuLimit("the CPU time limit of this request ran out")
 
 

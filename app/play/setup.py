@@ -10,6 +10,7 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from app import heavy
+from app.notify import EXTENSION as NOTIFIER
 from app.notify import Notifier
 from app.play.runner import cpu_runner, engine_offload
 from app.play.service import GameService
@@ -22,9 +23,11 @@ def get_service() -> GameService:
     return service
 
 
-def init_app(app: Flask, notifier: Notifier | None = None) -> None:
-    """The service over the app's store (call after ``app.store.setup.init_app``); each
-    committed event is published on ``notifier`` (topic ``game:<id>``, payload ``seq``)."""
+def init_app(app: Flask) -> None:
+    """The service over the app's store (call after ``app.store.setup.init_app`` and
+    ``app.notify.init_app``); each committed event is published on the app's notifier (topic
+    ``game:<id>``, payload ``seq``)."""
+    notifier: Notifier | None = app.extensions.get(NOTIFIER)
     app.extensions["mine_devil.games"] = GameService(
         get_store(app),
         int(app.config.get("GAME_CACHE_SIZE", 128)),

@@ -14,18 +14,16 @@ import pytest
 import sqlalchemy as sa
 
 from app.notify import (
-    MAX_PAYLOAD_BYTES,
     LocalNotifier,
     Notifier,
     NotifyError,
     PostgresNotifier,
-    decode,
-    encode,
     make_notifier,
 )
+from app.notify.wire import MAX_PAYLOAD_BYTES, decode, encode
 from tests.conftest import postgres_base_url
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # -- wire format -----------------------------------------------------------------------

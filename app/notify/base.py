@@ -1,0 +1,88 @@
+"""The notifier protocol (outbox on the writer's side, subscriptions on the reader's) and the
+in-process ``LocalNotifier``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from app.notify.board import Board, Subscription
+from app.notify.wire import Payload, encode
+
+
+class Outbox:
+    """The notifications of one transaction (see ``Notifier.outbox``)."""
+
+    def __init__(self, notifier: Notifier):
+        self._notifier = notifier
+        self._pending: list[tuple[str, dict[str, Any]]] = []
+
+    def add(self, conn: Connection | None, topic: str, payload: Payload | None = None) -> None:
+        """Notify ``topic`` when ``conn``'s transaction commits (``conn`` None: after the
+        outbox closes). Add each topic once per transaction: each add is one notification."""
+        data = dict(payload or {})
+        encode(topic, data)  # refuse a bad topic or an oversized payload inside the transaction
+        self._pending.append((topic, data))
+        self._notifier._stage(conn, topic, data)
+
+    def _flush(self) -> None:
+        for topic, payload in self._pending:
+            self._notifier._committed(topic, payload)
+        self._pending.clear()
+
+
+class Notifier:
+    """Base: subscribers and the outbox protocol; subclasses say how a publication travels."""
+
+    def __init__(self) -> None:
+        self._board = Board()
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        """True once ``close`` ran: long waits (streams) should end."""
+        return self._closed
+
+    @contextmanager
+    def outbox(self) -> Iterator[Outbox]:
+        """Collect notifications of one transaction; open it *around* the transaction, so
+        that its end (after the commit) can deliver them. Nothing is delivered if the
+        block raises."""
+        box = Outbox(self)
+        yield box
+        box._flush()
+
+    def publish(self, topic: str, payload: Payload | None = None) -> None:
+        """Notify ``topic`` now (outside any transaction)."""
+        with self.outbox() as box:
+            box.add(None, topic, payload)
+
+    def subscribe(self, topic: str) -> Subscription:
+        encode(topic, None)
+        return self._board.subscribe(topic)
+
+    def subscribers(self) -> int:
+        """How many subscriptions are open in this process."""
+        return self._board.subscribers()
+
+    def close(self) -> None:
+        """Stop background work (the PostgreSQL listener); wakes every waiter."""
+        self._closed = True
+        self._board.wake_all()
+
+    # transport hooks
+    def _stage(self, conn: Connection | None, topic: str, payload: dict[str, Any]) -> None:
+        """Called as a notification is added, inside the transaction."""
+
+    def _committed(self, topic: str, payload: dict[str, Any]) -> None:
+        """Called after the transaction committed."""
+
+
+class LocalNotifier(Notifier):
+    """One process: a publication wakes this process's waiters after the commit."""
+
+    def _committed(self, topic: str, payload: dict[str, Any]) -> None:
+        self._board.deliver(topic, payload)

@@ -1,0 +1,108 @@
+"""In-process waiting: topics with their subscribers, woken by a version counter."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+
+class Topic:
+    """The waiters of one topic: a version counter under a condition."""
+
+    __slots__ = ("cond", "payload", "subscribers", "version")
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.version = 0
+        self.payload: dict[str, Any] | None = None
+        self.subscribers = 0
+
+    def bump(self, payload: dict[str, Any] | None) -> None:
+        with self.cond:
+            self.version += 1
+            if payload is not None:
+                self.payload = payload
+            self.cond.notify_all()
+
+
+class Subscription:
+    """One waiter on one topic. ``wait`` returns True when the topic was published since
+    the last ``wait`` (or since subscribing); use it as a context manager or ``close`` it."""
+
+    def __init__(self, board: Board, topic: str, entry: Topic):
+        self.topic = topic
+        self._board = board
+        self._entry = entry
+        with entry.cond:
+            self._seen = entry.version
+        self._closed = False
+
+    @property
+    def payload(self) -> dict[str, Any] | None:
+        """The payload of the newest publication this process saw on the topic."""
+        return self._entry.payload
+
+    def wait(self, timeout: float) -> bool:
+        entry = self._entry
+        deadline = time.monotonic() + max(0.0, timeout)
+        with entry.cond:
+            while entry.version == self._seen:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                entry.cond.wait(remaining)
+            self._seen = entry.version
+            return True
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._board.release(self.topic)
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Board:
+    """Topics with at least one subscriber; a topic nobody waits on costs nothing."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._topics: dict[str, Topic] = {}
+
+    def subscribe(self, topic: str) -> Subscription:
+        with self._lock:
+            entry = self._topics.get(topic)
+            if entry is None:
+                entry = self._topics[topic] = Topic()
+            entry.subscribers += 1
+        return Subscription(self, topic, entry)
+
+    def release(self, topic: str) -> None:
+        with self._lock:
+            entry = self._topics.get(topic)
+            if entry is None:
+                return
+            entry.subscribers -= 1
+            if entry.subscribers <= 0:
+                del self._topics[topic]
+
+    def deliver(self, topic: str, payload: dict[str, Any] | None) -> None:
+        with self._lock:
+            entry = self._topics.get(topic)
+        if entry is not None:
+            entry.bump(payload)
+
+    def wake_all(self) -> None:
+        with self._lock:
+            entries = list(self._topics.values())
+        for entry in entries:
+            entry.bump(None)
+
+    def subscribers(self) -> int:
+        with self._lock:
+            return sum(entry.subscribers for entry in self._topics.values())
