@@ -41,7 +41,12 @@ MODULES = (
     "_frontier",
     "_propagate",
     "_search",
+    "bits",
     "budget",
+    "counted",
+    "piece_facts",
+    "solver",
+    "witness",
 )
 GROUP = "devil._native"
 STAMP = "_native.json"

@@ -37,8 +37,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import errors, hooks, layout, notify, security
+    from app import errors, hooks, layout, notify, security, world
     from app.api.routes import bp as api
+    from app.ledger import setup as ledger_setup
     from app.live.routes import bp as live
     from app.live.routes import init_app as live_setup
     from app.play import setup as play_setup
@@ -50,13 +51,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     store_setup.init_app(app)
     engine = store_setup.get_store(app).engine
     notify.init_app(app, engine)  # live streams wake on it (app/notify.py)
+    world.init_app(app, engine)  # Devil World: /api/worlds (app/world/)
     play_setup.init_app(app)
     live_setup(app)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(live)
     app.register_blueprint(play)
     app.register_blueprint(teach)
+    ledger_setup.init_app(app)
     security.init_app(app)  # after the blueprints: wraps the rate-limited views
+    world.exempt_from_csrf(app)
     layout.init_app(app)
     app.add_url_rule("/healthz", "healthz", healthz)
     errors.register(app)

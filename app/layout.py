@@ -30,7 +30,12 @@ HTMX_CONFIG: dict[str, Any] = {
     ],
 }
 
-NAV = (("Analyse a position", "teach.analyse"), ("Puzzles", "teach.puzzle"))
+NAV = (
+    ("Analyse a position", "teach.analyse"),
+    ("Puzzles", "teach.puzzle"),
+    ("Records", "ledger.records_page"),
+    ("My games", "ledger.my_games"),
+)
 """Links after "New game" in the site header (shown when their blueprint is registered)."""
 
 

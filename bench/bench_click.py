@@ -14,6 +14,14 @@ Also timed, on the same positions:
     .venv/bin/python bench/bench_click.py            # expert + 300x300
     .venv/bin/python bench/bench_click.py --quick    # fewer games
     .venv/bin/python bench/bench_click.py --huge     # also a 1000x1000 game
+    .venv/bin/python bench/bench_click.py --samples  # clicks on every sample position
+
+``--samples``: on every position of ``tests/data/positions``, under both rules, up to
+``--clicks`` random covered cells (seeded); a click is what the devil rule needs: the
+verdict of the cell and, when it could be a mine, a witness (counted: with exactly the
+position's total). "cold" is the first click on a position (a fresh ``Solver``: the
+whole analysis), "warm" every later one (the solver's piece cache is warm, as in a game).
+Each position runs in a child process with a time limit (``--timeout``).
 """
 
 from __future__ import annotations
@@ -144,12 +152,100 @@ def row(name: str, samples: list[Sample]) -> str:
     return f"| {name:<34} | {len(wall):>5} | " + " | ".join(f"{v:>8.3f}" for v in cells) + " |"
 
 
+SAMPLE_CHILD = r"""
+import json, random, sys, time
+sys.path.insert(0, {root!r})
+from devil.position import Position
+from devil.rules import Count
+from devil.solver import Solver
+
+path, rule, clicks, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+position = Position.from_text(open(path).read())
+count = Count(rule)
+rng = random.Random(seed)
+covered = sorted(position.covered_cells())
+cells = rng.sample(covered, min(clicks, len(covered)))
+solver = Solver(count)
+out = []
+for i, cell in enumerate(cells):
+    t = time.perf_counter()
+    analysis = solver.analyse(position)
+    verdict = analysis.verdict(cell)
+    if verdict.could_be_mine:
+        layout = analysis.witness(cell, True, random.Random(seed + i))
+        assert layout is not None and cell in layout
+    out.append((time.perf_counter() - t) * 1000)
+print(json.dumps(out))
+"""
+
+
+def sample_clicks(args: argparse.Namespace) -> None:
+    """Per-click time on every sample position (see the module docstring)."""
+    import json
+    import subprocess
+    from collections import defaultdict
+
+    root = Path(__file__).resolve().parent.parent
+    positions = sorted((root / "tests" / "data" / "positions").glob("*.txt"))
+    code = SAMPLE_CHILD.format(root=str(root))
+    rows: dict[tuple[str, str], list[list[float]]] = defaultdict(list)
+    timeouts: dict[tuple[str, str], int] = defaultdict(int)
+    for path in positions:
+        text = path.read_text()
+        cls = next(
+            (ln.split(":", 1)[1].strip() for ln in text.splitlines() if ln.startswith("# class:")),
+            path.stem,
+        )
+        for rule in ("classic", "counted"):
+            if rule == "counted" and "# mines:" not in text:
+                continue
+            cmd = [sys.executable, "-c", code, str(path), rule, str(args.clicks), str(args.seed)]
+            try:
+                done = subprocess.run(
+                    cmd, capture_output=True, text=True, timeout=args.timeout, check=True
+                )
+            except subprocess.TimeoutExpired:
+                timeouts[(cls, rule)] += 1
+                continue
+            rows[(cls, rule)].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    heads = ["positions", "clicks", "cold max", "warm med", "warm p99", "worst", "over 100"]
+    print("Per click on every sample position (verdict + witness), milliseconds")
+    print()
+    print(f"| {'class':<12} | {'rule':<7} | " + " | ".join(f"{h:>9}" for h in heads) + " |")
+    print(f"|{'-' * 14}|{'-' * 9}|" + "|".join("-" * 11 for _ in heads) + "|")
+    for (cls, rule), runs in sorted(rows.items()):
+        cold = [r[0] for r in runs if r]
+        warm = [x for r in runs for x in r[1:]]
+        every = [x for r in runs for x in r]
+        over = sum(1 for x in every if x > 100)
+        cells = [
+            f"{len(runs) + timeouts[(cls, rule)]:>9}",
+            f"{len(every):>9}",
+            f"{max(cold):>9.2f}" if cold else f"{'-':>9}",
+            f"{statistics.median(warm):>9.3f}" if warm else f"{'-':>9}",
+            f"{percentile(warm, 0.99):>9.3f}" if warm else f"{'-':>9}",
+            f"{max(every):>9.2f}" if every else f"{'-':>9}",
+            f"{over:>9}",
+        ]
+        note = f" ({timeouts[(cls, rule)]} timed out)" if timeouts[(cls, rule)] else ""
+        print(f"| {cls:<12} | {rule:<7} | " + " | ".join(cells) + " |" + note)
+    for key, n in sorted(timeouts.items()):
+        if key not in rows:
+            print(f"| {key[0]:<12} | {key[1]:<7} | {n} positions timed out after {args.timeout} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer games")
     ap.add_argument("--huge", action="store_true", help="also play a 1000x1000 game")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--samples", action="store_true", help="clicks on every sample position")
+    ap.add_argument("--clicks", type=int, default=20, help="--samples: clicks per position")
+    ap.add_argument("--timeout", type=float, default=120.0, help="--samples: s per position")
     args = ap.parse_args()
+    if args.samples:
+        sample_clicks(args)
+        return
     rng = random.Random(args.seed)
     rules = Rules(Count.CLASSIC, Mercy.FAIR)
     quick = args.quick

@@ -194,7 +194,12 @@ def table(
 ) -> None:
     repeats = 1 if args.quick else 3
     others = [] if args.no_others else ["ms_toollib"] if available("ms_toollib") else []
-    if mode != "probabilities" and not args.no_others and available("ortools"):
+    if (
+        mode != "probabilities"
+        and not args.no_others
+        and not args.no_cpsat
+        and available("ortools")
+    ):
         others.insert(0, "cpsat")
     print(f"\n## {MODES[mode]}\n")
     header = f"{'class':12} {'n':>3} {'ours ms med / worst':>24} {'target':>10}"
@@ -229,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         "--modes", default=",".join(MODES), help=f"comma-separated: {', '.join(MODES)}"
     )
     parser.add_argument("--no-others", action="store_true", help="skip CP-SAT and ms_toollib")
+    parser.add_argument("--no-cpsat", action="store_true", help="skip CP-SAT (keep ms_toollib)")
     args = parser.parse_args(argv)
     if not POSITIONS.is_dir():
         print(f"no sample positions at {POSITIONS}", file=sys.stderr)

@@ -90,6 +90,11 @@ class _Board:
         return [m.start() for m in _NONZERO.finditer(data)]
 
 
+@lru_cache(maxsize=8)
+def _board(height: int, width: int) -> _Board:
+    return _Board(height, width)
+
+
 Settled = tuple[dict[Cell, int], dict[Cell, tuple[frozenset[Cell], int]]]
 
 
@@ -103,31 +108,35 @@ def settle(position: Position) -> Settled | None:
     board = position.board
     if board.topology is not Topology.SQUARE:
         return None
-    b = _Board(board.height, board.width)
+    b = _board(board.height, board.width)
     grid = position.grid
     covered = int.from_bytes(grid.translate(_COVER_TABLE), "little")
     numbers = int.from_bytes(grid.translate(_NUMBER_TABLE), "little")
     values = int.from_bytes(grid.translate(_VALUE_TABLE), "little")
     numbers_ff = numbers * 0xFF
-    guard = (values + b.h10) & numbers_ff  # value + 16 on number cells
+    h10 = b.h10 & numbers_ff  # 16 on number cells
+    guard = values + h10  # value + 16 on number cells
     mines = 0
     safe = 0
     unknown = covered
+    remaining = 0
     for _ in range(MAX_ROUNDS):
-        near_mines = b.neighbour_sum(mines)
-        near_unknown = b.neighbour_sum(unknown)
+        near_mines = b.neighbour_sum(mines) if mines else 0
+        near_unknown = b.neighbour_sum(unknown) & numbers_ff
         shifted = (guard - (near_mines & numbers_ff)) & numbers_ff
-        if (~shifted) & b.h10 & numbers_ff:
+        if (~shifted) & h10:
             return None  # a number has more known mines than its value
-        remaining = shifted - (b.h10 & numbers_ff)
-        open_numbers = numbers & ~b.zero_bytes(near_unknown)
-        room = ((near_unknown & numbers_ff) | (b.h10 & numbers_ff)) - remaining
-        if (~room) & b.h10 & numbers_ff:
+        remaining = shifted - h10
+        none_unknown = b.zero_bytes(near_unknown)
+        open_numbers = numbers & ~none_unknown
+        room = (near_unknown | h10) - remaining
+        if (~room) & h10:
             return None  # a number needs more mines than it has unknown neighbours
-        if numbers & b.zero_bytes(near_unknown) & ~b.zero_bytes(remaining):
+        zero_remaining = b.zero_bytes(remaining)
+        if numbers & none_unknown & ~zero_remaining:
             return None  # a number with no unknown neighbour still needs mines
-        all_safe = open_numbers & b.zero_bytes(remaining)
-        all_mines = open_numbers & b.zero_bytes(remaining ^ (near_unknown & numbers_ff))
+        all_safe = open_numbers & zero_remaining
+        all_mines = open_numbers & b.zero_bytes(remaining ^ near_unknown)
         new_safe = b.dilate(all_safe) & unknown
         new_mines = b.dilate(all_mines) & unknown
         if not (new_safe | new_mines):

@@ -157,6 +157,12 @@ def _values(step: Step, domains: Domains | None) -> range:
     return range(lo[step.group], hi[step.group] + 1)
 
 
+MAX_OPEN = 16
+"""Constraints open at once past which ``forward_masks`` gives up at once (``TooWide``):
+each open constraint multiplies the states by its possible residual needs, so a plan
+this wide (a 2-D lattice over 30 cells across) blows past any limit, only later."""
+
+
 def _charge(meter: Meter | None, units: int, layer: int, limit: int) -> None:
     if meter is not None:
         meter.charge(units)
@@ -168,6 +174,8 @@ def forward_masks(
     p: Plan, domains: Domains | None = None, limit: int = DEFAULT_LIMIT
 ) -> list[dict[int, int]]:
     """Per step: state after it -> bitmask of the mine counts placed so far."""
+    if p.open_max > MAX_OPEN:
+        raise TooWide
     meter = current()
     mask = p.mask
     layers: list[dict[int, int]] = []

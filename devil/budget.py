@@ -25,7 +25,16 @@ from dataclasses import dataclass
 
 from devil.errors import BudgetExceeded
 
-__all__ = ["Budget", "BudgetExceeded", "Meter", "charge", "current", "metering"]
+__all__ = [
+    "Budget",
+    "BudgetExceeded",
+    "Meter",
+    "bounded",
+    "charge",
+    "current",
+    "metering",
+    "outer_exceeded",
+]
 
 CLOCK_EVERY = 256
 """Units of work between two reads of the clock."""
@@ -68,10 +77,17 @@ class Meter:
     that catches the exception and carries on with other work stops at the next loop.
     """
 
-    __slots__ = ("_clock", "_deadline", "_limit", "_next_clock", "budget", "used")
+    __slots__ = ("_clock", "_deadline", "_limit", "_next_clock", "budget", "parent", "used")
 
-    def __init__(self, budget: Budget, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        budget: Budget,
+        clock: Callable[[], float] = time.monotonic,
+        parent: Meter | None = None,
+    ) -> None:
         self.budget = budget
+        self.parent = parent
+        """A meter charged with everything this one is (a bounded step inside a call)."""
         self.used = 0
         self._clock = clock
         self._deadline = math.inf if budget.seconds is None else clock() + budget.seconds
@@ -81,6 +97,8 @@ class Meter:
     def charge(self, units: int = 1) -> None:
         """Count ``units`` of work; raise ``BudgetExceeded`` when over a limit."""
         self.used += units
+        if self.parent is not None:
+            self.parent.charge(units)
         if self._limit >= 0 and self.used > self._limit:
             raise self._exceeded()
         if self.used >= self._next_clock:
@@ -94,6 +112,8 @@ class Meter:
         For loops that must tidy up before ``check()`` raises.
         """
         self.used += units
+        if self.parent is not None and self.parent.spend(units):
+            return True
         if self._limit >= 0 and self.used > self._limit:
             return True
         if self.used >= self._next_clock:
@@ -103,6 +123,8 @@ class Meter:
 
     def check(self) -> None:
         """Raise ``BudgetExceeded`` if a limit is already passed (reads the clock)."""
+        if self.parent is not None:
+            self.parent.check()
         if (self._limit >= 0 and self.used > self._limit) or self._clock() > self._deadline:
             raise self._exceeded()
 
@@ -138,6 +160,21 @@ def metering(meter: Meter | None) -> Iterator[Meter | None]:
         yield meter
     finally:
         _CURRENT.reset(token)
+
+
+@contextmanager
+def bounded(nodes: int) -> Iterator[Meter]:
+    """Run the block with at most ``nodes`` units of work (deterministic, unlike a deadline)
+    on top of the current meter, which is charged too and still stops the block."""
+    meter = Meter(Budget(nodes=nodes), parent=_CURRENT.get())
+    with metering(meter):
+        yield meter
+
+
+def outer_exceeded(meter: Meter) -> bool:
+    """Whether a meter from ``bounded`` stopped because of an enclosing budget."""
+    parent = meter.parent
+    return parent is not None and parent.exceeded
 
 
 def charge(units: int = 1) -> None:

@@ -115,6 +115,16 @@ def _mines_arg(text: str) -> int:
     return mines
 
 
+def _seconds_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def _glue_negative_values(argv: Sequence[str]) -> list[str]:
     """``--opt -1,0`` as ``--opt=-1,0``: argparse takes a value starting with ``-`` for an
     option and answers "expected one argument"; glued, the value reaches the option's own
@@ -132,16 +142,6 @@ def _glue_negative_values(argv: Sequence[str]) -> list[str]:
         else:
             out.append(arg)
     return out
-
-
-def _seconds_arg(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not (0 < value < float("inf")):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -199,6 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
             "stop the analysis after about SECONDS; cells left undecided print as "
             f"'{UNDECIDED}' and are listed, exit code 4"
         ),
+    )
+    parser.add_argument(
+        "--annotate",
+        action="store_true",
+        help="FILE is a replay (move list, EVF, AVF): judge every move (docs/annotations.md)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--backend", choices=BACKENDS, default="search")
@@ -652,11 +657,6 @@ def section_explain(report: Report) -> Section:
     return Section(lines, {"proof": data})
 
 
-def section_input(report: Report) -> Section:
-    """How the input was read (JSON only: text mode prints the notes on stderr)."""
-    return Section([], {"detection": report.detection.to_json(), "notes": list(report.notes)})
-
-
 def section_undecided(report: Report) -> Section:
     """``--timeout``: the cells left undecided, and why (nothing when all were decided)."""
     undecided = sorted(report.undecided)
@@ -672,6 +672,11 @@ def section_undecided(report: Report) -> Section:
     return Section(
         lines, {"undecided": [{"row": r, "col": c} for r, c in coords], "stopped": reason}
     )
+
+
+def section_input(report: Report) -> Section:
+    """How the input was read (JSON only: text mode prints the notes on stderr)."""
+    return Section([], {"detection": report.detection.to_json(), "notes": list(report.notes)})
 
 
 SECTIONS: list[Callable[[Report], Section]] = [
@@ -728,6 +733,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
     if isinstance(args, int):
         return args
+    if args.annotate:
+        from devil import annotate_cli
+
+        return annotate_cli.run(args.file, args.format, PROG)
     try:
         reading = _load(args)
     except UsageError as exc:

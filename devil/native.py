@@ -34,7 +34,12 @@ MODULES = (
     "_frontier",
     "_propagate",
     "_search",
+    "bits",
     "budget",
+    "counted",
+    "piece_facts",
+    "solver",
+    "witness",
 )
 """Compiled by ``hatch_build.py`` (keep the two lists equal)."""
 

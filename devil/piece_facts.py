@@ -86,6 +86,13 @@ class PieceInfo:
             self._plan = _dp.plan(self.piece.problem, where)
         return self._plan
 
+    def wide(self) -> bool:
+        """Whether the piece is too wide for the programme (known without running it when
+        its plan keeps too many constraints open)."""
+        if not self._wide and self.plan().open_max > _dp.MAX_OPEN:
+            self._wide = True
+        return self._wide
+
     def dp_totals(self) -> int | None:
         """The achievable totals by the programme; None when it is too wide."""
         if self._totals is None and not self._wide:
@@ -149,6 +156,9 @@ class PieceInfo:
     def totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int:
         """Bitmask of the totals of the solutions with ``lo[g] <= value[g] <= hi[g]``
         (witnesses: the clicked cell's group pinned)."""
+        sizes = self.piece.problem.sizes
+        if not any(lo) and list(hi) == list(sizes):
+            return self.totals()  # no group pinned: the piece's own totals, cached
         if not self._wide:
             plan = self.plan()
             if not plan.steps:
@@ -163,6 +173,30 @@ class PieceInfo:
             if search.solve(lo, hi, (k, k, None)) is not None:
                 mask |= 1 << k
         return mask
+
+    def solve_within(
+        self, lo: Sequence[int], hi: Sequence[int], rng: random.Random | None
+    ) -> list[int] | None:
+        """A solution within the domains (witnesses: at most one group pinned to "a mine"
+        or "a safe cell"), or None. Ordinary pieces: the plain search, as games replay it;
+        a piece too wide for the programme: the search within ``WITNESS_BUDGET``, then
+        clause learning (which does not thrash on 2-D lattices)."""
+        problem = self.piece.problem
+        search = Search(problem)
+        if not self.wide():
+            return search.solve(lo, hi, None, None, rng)
+        try:
+            return search.solve(lo, hi, None, None, rng, budget=WITNESS_BUDGET)
+        except TooHard:
+            pass
+        solver = Cdcl(problem)
+        assumptions = []
+        for g, size in enumerate(problem.sizes):
+            if lo[g] >= 1:
+                assumptions.append(solver.group_literal(g, True))
+            if hi[g] <= size - 1:
+                assumptions.append(solver.group_literal(g, False))
+        return solver.solve(assumptions)
 
     def solve_total(
         self, lo: Sequence[int], hi: Sequence[int], total: int, rng: random.Random | None

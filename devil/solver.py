@@ -423,16 +423,25 @@ class PositionAnalysis:
         d = self.deep_count
         polys = [counted.trim(info.counts().total) for info in self._infos]
         everything = counted.product(polys)
-        ways = counted.binomials_down(d, m, len(everything) + 1)  # ways[x] = C(d, m - x)
+        # ways[x] = C(d, m - x) up to one constant factor, which cancels in every ratio
+        ways = counted.binomials_scaled(d, m, len(everything) + 1)
         norm = sum(t * ways[s] for s, t in enumerate(everything) if t)
         if norm == 0:
             raise InconsistentPosition(
                 f"the {self.position.mines} mines cannot all be placed consistently"
             )
-        for info, poly in zip(self._infos, polys, strict=True):
-            others = counted.divide(everything, poly)
+        by_poly: dict[tuple[int, ...], list[int]] = {}  # pieces with equal polynomials
+        meter = self._meter  # share the others' weights (most pieces of a big board
+        for info, poly in zip(self._infos, polys, strict=True):  # are a few shapes)
             counts = info.counts()
-            weights = counted.piece_weights(others, ways, len(counts.total))
+            key = tuple(poly)
+            weights = by_poly.get(key)
+            if weights is None or len(weights) < len(counts.total):
+                others = counted.divide(everything, poly)
+                weights = counted.piece_weights(others, ways, len(counts.total))
+                by_poly[key] = weights
+                if meter is not None:
+                    meter.charge(len(others) * len(weights))
             _spread(out, info.piece, counts, weights, norm)
         if d == 0:
             return Fraction(0)
@@ -478,7 +487,8 @@ class PositionAnalysis:
         """A full consistent layout with ``cell`` mined (or safe); None when none exists.
 
         ``rng`` and ``nearest_total``: see ``devil.witness.build``. Raises ``BudgetExceeded``
-        when the budget runs out first."""
+        when the budget runs out first.
+        """
         with metering(self._meter):
             if self._stopped is not None:
                 raise BudgetExceeded(self._stopped)

@@ -13,16 +13,20 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from devil._search import Search
 from devil.analysis import Layout
 from devil.bits import interval, lowest, members, sumset
 from devil.board import Cell
+from devil.budget import bounded, outer_exceeded
+from devil.errors import BudgetExceeded
 from devil.rules import Count
 
 if TYPE_CHECKING:
     from devil.solver import PositionAnalysis
 
-__all__ = ["build"]
+__all__ = ["CLASSIC_EXACT_NODES", "build"]
+
+CLASSIC_EXACT_NODES = 2_000
+"""Work a classic-rule witness may spend matching the position's total exactly."""
 
 
 def build(
@@ -92,7 +96,7 @@ class _Builder:
         if exact and m is not None:
             total = sum(sum(v) for v in values)
             if not d_lo <= m - total <= d_hi:
-                better = self._exact(domains, m, d_lo, d_hi)
+                better = self._exact_or_give_up(domains, m, d_lo, d_hi)
                 if better is not None:
                     values = better
                     exact = d_lo <= m - sum(sum(v) for v in values) <= d_hi  # else: nearest
@@ -123,13 +127,32 @@ class _Builder:
 
     def _cheap(self, domains: list[tuple[list[int], list[int]]]) -> list[list[int]] | None:
         out = []
-        for i, piece in enumerate(self.a.pieces):
+        for i in range(len(self.a.pieces)):
             lo, hi = domains[i]
-            sol = Search(piece.problem).solve(lo, hi, None, None, self.rng)
+            sol = self.a.facts(i).solve_within(lo, hi, self.rng)
             if sol is None:
                 return None
             out.append(sol)
         return out
+
+    def _exact_or_give_up(
+        self, domains: list[tuple[list[int], list[int]]], m: int, d_lo: int, d_hi: int
+    ) -> list[list[int]] | None:
+        """``_exact``; under the classic rule (the total is only a preference) with a piece
+        too wide for the programme, within ``CLASSIC_EXACT_NODES`` units of work, else None:
+        a 2-D lattice with no deep cells would otherwise spend seconds matching the total.
+        A node count, not a clock, so a replayed game makes the same choice (and games
+        without such a piece, all ordinary ones, are not bounded at all)."""
+        pieces = range(len(self.a.pieces))
+        if self.a.count is Count.COUNTED or not any(self.a.facts(i).wide() for i in pieces):
+            return self._exact(domains, m, d_lo, d_hi)
+        with bounded(CLASSIC_EXACT_NODES) as meter:
+            try:
+                return self._exact(domains, m, d_lo, d_hi)
+            except BudgetExceeded:
+                if outer_exceeded(meter):
+                    raise
+                return None
 
     def _exact(
         self, domains: list[tuple[list[int], list[int]]], m: int, d_lo: int, d_hi: int

@@ -202,3 +202,19 @@ def test_every_decided_cell_agrees_with_the_oracle(
     assert set(probs) | probs.undecided == set(truth)
     for cell, p in probs.items():
         assert p == truth[cell]
+
+
+def test_bounded_steps_charge_the_enclosing_meter_too() -> None:
+    outer = Budget(nodes=10).start()
+    with metering(outer):
+        with budget.bounded(100) as inner:
+            budget.charge(5)
+            assert not budget.outer_exceeded(inner)
+        assert outer.used == 5
+        with pytest.raises(BudgetExceeded), budget.bounded(100) as inner:
+            budget.charge(6)  # 11 > 10: the enclosing budget stops the step
+        assert budget.outer_exceeded(inner)
+    with budget.bounded(3) as alone:
+        with pytest.raises(BudgetExceeded):
+            budget.charge(4)
+        assert not budget.outer_exceeded(alone)

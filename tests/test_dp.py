@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from fractions import Fraction
 from math import comb
 
 import pytest
@@ -21,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import Scenario, profile, scenarios
 
-from devil import _dp, oracle, solver
+from devil import _dp, counted, oracle, solver
 from devil._search import GroupProblem, make_problem
 from devil.rules import Count
 
@@ -144,3 +145,12 @@ RULES = st.sampled_from((Count.CLASSIC, Count.COUNTED))
 def test_exact_probabilities_equal_the_oracle(scenario: Scenario, count: Count) -> None:
     position = scenario.position
     assert solver.exact_probabilities(position, count) == oracle.probabilities(position, count)
+
+
+@given(st.integers(0, 60), st.integers(0, 80), st.integers(0, 90))
+def test_scaled_binomials_are_proportional_to_the_binomials(d: int, m: int, count: int) -> None:
+    exact = [comb(d, m - x) if 0 <= m - x <= d else 0 for x in range(count)]
+    scaled = counted.binomials_scaled(d, m, count)
+    assert [x > 0 for x in scaled] == [x > 0 for x in exact]
+    ratios = {Fraction(a, b) for a, b in zip(exact, scaled, strict=True) if b}
+    assert len(ratios) <= 1

@@ -634,7 +634,9 @@ def check_sentence(position: Position, sentence: str, numbers: Iterable[Cell]) -
         (subject,) = named_cells(position, m["subject"])
         assert all(position.number(n) is None for n in board.neighbours(subject)), sentence
         checked += 1
+    nearby_spans: list[tuple[int, int]] = []
     for m in _NEARBY.finditer(sentence):
+        nearby_spans.append(m.span())
         sources = [board.cell(int(r), int(c)) for _, r, c in _NUMBER.findall(m["names"])]
         assert sources, sentence
         touched = covered_next_to(position, sources)
@@ -657,7 +659,11 @@ def check_sentence(position: Position, sentence: str, numbers: Iterable[Cell]) -
         else:
             assert int(m["k"]) <= len(touched), sentence
         checked += 1
-    checked += len(_STEP_COUNT.findall(sentence))
+    checked += sum(  # a step's count, unless _NEARBY above already read that very claim
+        1
+        for m in _STEP_COUNT.finditer(sentence)
+        if not any(start <= m.start() < end for start, end in nearby_spans)
+    )
     for m in _AMONG_ITS.finditer(sentence):  # "needs no mine among its 2 covered cells, ..."
         (subject,) = named_cells(position, m["subject"])
         around = covered_next_to(position, [subject])

@@ -49,11 +49,14 @@ VULTURE_KEEPS = {
     "updated_at": "a column of games: GameRow mirrors the whole row",
     "handle_starttag": "HTMLParser hook (tests)",
     "handle_endtag": "HTMLParser hook (tests)",
+    "max_content_length": "set on Flask's request for one view: read by Werkzeug",
+    "world_started": "set on flask.g, read back with g.get",
 }
 """Names vulture cannot see used, each called or read by a framework."""
 
 VULTURE_FRAMEWORK_DECORATORS = (
     "@*.get", "@*.post", "@*.errorhandler", "@*.command", "@*.listens_for", "@pytest.fixture",
+    "@*.before_request", "@*.after_request",
 )  # fmt: skip
 """Functions registered by decorator are called by Flask, click, SQLAlchemy or pytest."""
 

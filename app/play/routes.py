@@ -27,6 +27,7 @@ from werkzeug.exceptions import Forbidden
 
 from app.errors import InputError, is_htmx
 from app.hooks import vary_and_compress
+from app.ledger.routes import replay_note
 from app.play.big import big_game_page, drawable, refuse_page_move
 from app.play.board import RowView, changed_rows, changed_views
 from app.play.cells import CellView
@@ -195,10 +196,11 @@ def replay_query(game_id: str) -> ResponseReturnValue:
 
 def show_replay(loaded: LoadedGame, n: int) -> ResponseReturnValue:
     rv = replay_view(get_service(), loaded, n)
+    note = replay_note(loaded.id, n)  # the move's annotation, once the game has ended
     if is_htmx():
-        return render_template("_replay_view.html", rv=rv)
+        return render_template("_replay_view.html", rv=rv, note=note)
     gv = game_view(loaded, can_move(loaded.record), panels=False)
-    return render_template("replay.html", gv=gv, rv=rv, game_id=loaded.id)
+    return render_template("replay.html", gv=gv, rv=rv, note=note, game_id=loaded.id)
 
 
 def api_only(game_id: str) -> ResponseReturnValue | None:

@@ -110,6 +110,8 @@ class GameService:
         self._params: Lru[str, GameParams] = Lru(4 * cache_size)
         self._records: Lru[str, GameRow] = Lru(4 * cache_size)
         self._locks = tuple(threading.RLock() for _ in range(64))
+        self.on_end: list[Callable[[str], None]] = []
+        """Called with a game's id when a move ends it (the ledger annotates it then)."""
 
     @property
     def cache_cells(self) -> int:
@@ -375,6 +377,9 @@ class GameService:
         )
         after = before.after(after_game, event)
         self._remember(after)
+        if after_game.over and not game.over:
+            for ended in self.on_end:
+                ended(before.id)
         return before, after
 
     def record_hint(

@@ -253,6 +253,7 @@ def analysis_of(
         "share": analyse_url(line, count),
         "text": url_for("teach.export_text", **where),
         "svg": url_for("teach.export_svg", count=count.value, **where),
+        "png": url_for("ledger.export_png", count=count.value, **where),
         "draw": analyse_url(line, count, draw=1),
         "done": analyse_url(line, count),
         "first": analyse_url(line, count, step=1) if steps else "",

@@ -1,0 +1,67 @@
+"""Annotations in words for the pages: one move's note in the replay, the luck sentence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from app.ledger.service import Ledger
+from app.play.service import GameService
+from app.teach.query import analyse_url
+from devil.game import Status
+from devil.luck import bits_text, odds
+from devil.proof import LEVEL_NAMES
+from devil.rules import Count
+
+JUDGEMENT_TEXT = {
+    "proof": "a proof",
+    "forced": "a forced guess",
+    "guess": "a guess",
+    "fatal": "the fatal click",
+    "flag": "a mark",
+}
+
+
+@dataclass(frozen=True)
+class MoveNote:
+    """What the replay says under move ``n``: ``judgement`` (a CSS class too), the sentence,
+    and the analysis board link that shows why (None when there is nothing to show)."""
+
+    n: int
+    judgement: str
+    text: str
+    why: str | None
+
+
+def note_text(move: dict[str, Any]) -> str:
+    judgement = move["judgement"]
+    text = f"Move {move['n']} was {JUDGEMENT_TEXT.get(judgement, judgement)}"
+    if judgement == "proof" and move["level"] is not None:
+        text += f", level {move['level']} ({LEVEL_NAMES[move['level']]})"
+    elif move["p_safe"] is not None:
+        p = Fraction(move["p_safe_exact"])
+        if p == 1:
+            text += ": safe by the rules (the first click)"
+        else:
+            text += f": safe {odds(p)}, {bits_text(move['bits'])} of luck"
+    opened = len(move["opened"])
+    if opened > 1:
+        text += f"; it opened {opened} cells"
+    return text + "."
+
+
+def move_note(ledger: Ledger, games: GameService, game_id: str, n: int) -> MoveNote | None:
+    """The note of move ``n`` of a finished game (None while it runs or for ``n == 0``)."""
+    loaded = games.load(game_id)
+    if loaded.status is Status.PLAYING or not 1 <= n <= loaded.moves:
+        return None
+    move = ledger.annotation(game_id)["moves"][n - 1]
+    why = None
+    if move["judgement"] != "flag":
+        before = games.replay(game_id, n - 1).position
+        count = loaded.params.rules.count
+        if count is Count.COUNTED and before.mines is None:
+            count = Count.CLASSIC
+        why = analyse_url(before.line, count, cell=f"{move['row']},{move['col']}")
+    return MoveNote(n, move["judgement"], note_text(move), why)

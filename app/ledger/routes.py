@@ -1,0 +1,241 @@
+"""The ledger's routes.
+
+``GET  /api/games/<id>/annotations``   the annotation JSON (docs/annotations.md); 409 while
+                                       the game runs
+``GET  /api/records?preset=&count=&mercy=&no_guess=``  won games, fastest first
+``GET  /records``                      the records page (same filters), ``POST /records/name``
+                                       sets this browser's display name
+``GET  /my-games``                     this browser's finished games
+``GET  /g/<id>/luck``                  the end panel's luck line (a fragment)
+``GET  /g/<id>/export.evf``, ``/g/<id>/export.moves``   a finished game's replay files
+``GET  /analyse/export.png?p=&count=``  any position as a PNG picture
+``POST /import``                       an EVF/AVF/MBF/move-list file -> its annotated moves,
+                                       each a link to the analysis board
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from app.errors import InputError
+from app.ledger.imports import imported_view
+from app.ledger.notes import move_note
+from app.ledger.png import position_png
+from app.ledger.service import Ledger, StillPlaying, TooBig
+from app.ledger.store import LedgerRow
+from app.play.params import PRESETS
+from app.play.setup import get_service
+from app.security import current_owner, ensure_owner, limit_creates
+from app.teach.query import check_size, line_arg, parse_count
+from devil.analysis import Verdict
+from devil.annotate import final_board
+from devil.board import Cell
+from devil.errors import InconsistentPosition
+from devil.game import Status
+from devil.luck import luck_sentence_json
+from devil.replays.evf import EvfError, write_evf
+from devil.replays.movelist import write_movelist
+from devil.rules import Count
+from devil.solver import classify
+
+bp = Blueprint("ledger", __name__)
+
+NAME_RE = re.compile(r"[\w .'-]{1,24}")
+MAX_IMPORT_BYTES = 2_000_000
+
+
+def get_ledger() -> Ledger:
+    ledger: Ledger = current_app.extensions["mine_devil.ledger"]
+    return ledger
+
+
+# -- annotations ----------------------------------------------------------------------------
+
+
+@bp.get("/api/games/<game_id>/annotations")
+def game_annotations(game_id: str) -> ResponseReturnValue:
+    return get_ledger().annotation(game_id)
+
+
+@bp.get("/g/<game_id>/luck")
+def luck(game_id: str) -> ResponseReturnValue:
+    try:
+        row = get_ledger().entry(game_id)
+    except TooBig:
+        return render_template("_luck.html", row=None, sentence="")
+    return render_template("_luck.html", row=row, sentence=luck_sentence_json(row.body))
+
+
+def replay_note(game_id: str, n: int) -> Any:
+    """The replay's note for move ``n`` (None while the game runs): called by the replay view."""
+    return move_note(get_ledger(), get_service(), game_id, n)
+
+
+# -- records --------------------------------------------------------------------------------
+
+FILTERS = {
+    "preset": (*PRESETS, "custom"),
+    "count": ("classic", "counted"),
+    "mercy": ("strict", "fair"),
+}
+
+
+def record_filters(args: Any) -> dict[str, Any]:
+    """``preset``, ``count``, ``mercy`` (each one of its values) and ``no_guess`` (true/false),
+    all optional; InputError naming the field otherwise."""
+    out: dict[str, Any] = {}
+    for field, allowed in FILTERS.items():
+        value = args.get(field, "").strip().lower()
+        if value:
+            if value not in allowed:
+                raise InputError(
+                    field, f"{field} must be one of {', '.join(allowed)}, not {value!r}"
+                )
+            out[field] = value
+    no_guess = args.get("no_guess", "").strip().lower()
+    if no_guess:
+        if no_guess not in ("true", "false", "1", "0", "yes", "no"):
+            raise InputError("no_guess", f"no_guess must be true or false, not {no_guess!r}")
+        out["no_guess"] = no_guess in ("true", "1", "yes")
+    return out
+
+
+def record_json(rank: int, row: LedgerRow) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "game_id": row.game_id,
+        "name": row.name,
+        "preset": row.preset,
+        "count": row.count,
+        "mercy": row.mercy,
+        "no_guess": row.no_guess,
+        "seconds": row.seconds,
+        "3bv": row.bbbv,
+        "3bv_per_s": None if row.bbbv_per_s is None else round(row.bbbv_per_s, 4),
+        "hints": row.hints,
+        "bits": round(row.bits, 4),
+        "guesses": row.guesses,
+        "max_level": row.max_level,
+        "helped": row.helped,
+        "finished_at": row.finished_at.isoformat(),
+    }
+
+
+@bp.get("/api/records")
+def records_api() -> ResponseReturnValue:
+    filters = record_filters(request.args)
+    rows = get_ledger().store.records(**filters)
+    return {"records": [record_json(i, r) for i, r in enumerate(rows, start=1)], **filters}
+
+
+@bp.get("/records")
+def records_page() -> ResponseReturnValue:
+    filters = record_filters(request.args)
+    rows = get_ledger().store.records(**filters)
+    owner = current_owner()
+    name = get_ledger().store.name(owner) if owner else None
+    return render_template(
+        "records.html", rows=rows, filters=filters, choices=FILTERS, name=name, owner=owner
+    )
+
+
+@bp.post("/records/name")
+def set_name() -> ResponseReturnValue:
+    text = request.form.get("name", "").strip()
+    if text and not NAME_RE.fullmatch(text):
+        raise InputError(
+            "name",
+            "a display name is 1 to 24 letters, digits, spaces and . ' - _ (or empty to remove it)",
+        )
+    get_ledger().store.set_name(ensure_owner(), text or None)
+    return redirect(url_for("ledger.records_page"), 303)
+
+
+@bp.get("/my-games")
+def my_games() -> ResponseReturnValue:
+    owner = current_owner()
+    rows = get_ledger().store.by_owner(owner) if owner else []
+    return render_template("my_games.html", rows=rows)
+
+
+# -- exports and imports --------------------------------------------------------------------
+
+
+@bp.get("/analyse/export.png")
+def export_png() -> ResponseReturnValue:
+    """The analysed position as a PNG (the SVG export's picture), for sharing anywhere."""
+    position = line_arg(request.args)
+    check_size(position)
+    count = parse_count(request.args.get("count"))
+    verdicts: Mapping[Cell, Verdict] = {}
+    if count is Count.CLASSIC or position.mines is not None:
+        try:
+            verdicts = classify(position, count).verdicts
+        except InconsistentPosition:
+            verdicts = {}
+    return _download(position_png(position, verdicts), "image/png", "position.png")
+
+
+def _finished(game_id: str) -> Any:
+    loaded = get_service().load(game_id)
+    if loaded.status is Status.PLAYING:
+        raise StillPlaying(game_id)
+    return loaded
+
+
+def _times(game_id: str) -> list[float]:
+    moves = [e for e in get_service().events(game_id) if e.is_move]
+    return [(e.at - moves[0].at).total_seconds() for e in moves]
+
+
+def _download(body: bytes | str, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.get("/g/<game_id>/export.moves")
+def export_moves(game_id: str) -> ResponseReturnValue:
+    game = _finished(game_id).game
+    text = write_movelist(game.params, game.moves, _times(game_id), final_board(game), seed=True)
+    return _download(text, "text/plain", f"mine-devil-{game_id}.moves")
+
+
+@bp.get("/g/<game_id>/export.evf")
+def export_evf(game_id: str) -> ResponseReturnValue:
+    game = _finished(game_id).game
+    layout = final_board(game)
+    if layout is None:
+        raise InputError("game", "the game ended before a cell was opened: nothing to export")
+    owner = get_service().record(game_id).owner
+    player = (get_ledger().store.name(owner) if owner else None) or ""
+    try:
+        data = write_evf(
+            game.params,
+            game.moves,
+            _times(game_id),
+            layout,
+            won=game.status is Status.WON,
+            player=player,
+        )
+    except EvfError as exc:
+        raise InputError("format", str(exc)) from None
+    return _download(data, "application/octet-stream", f"mine-devil-{game_id}.evf")
+
+
+@bp.post("/import")
+@limit_creates
+def import_replay() -> ResponseReturnValue:
+    upload = request.files.get("replay")
+    if upload is None or not upload.filename:
+        raise InputError("replay", "choose a replay file (EVF, AVF, MBF or a move list)")
+    data = upload.read(MAX_IMPORT_BYTES + 1)
+    if len(data) > MAX_IMPORT_BYTES:
+        raise InputError("replay", f"the file is larger than {MAX_IMPORT_BYTES} bytes")
+    view = imported_view(data, upload.filename)
+    return render_template("imported.html", v=view)

@@ -1,0 +1,419 @@
+"""Devil World's JSON API (mounted at ``/api/worlds``; the README documents it with curl).
+
+``POST /api/worlds``                          ``{"id", "colours"}`` -> 201 ``{"id", "colours"}``
+``GET  /api/worlds/<w>``                      ``{"id", "colours", "players", "teams", "moves"}``
+``POST /api/worlds/<w>/players``              ``{"name", "team", "colour"}`` -> 201
+                                              ``{"player", "token", "name", "team", "colour"}``
+``POST /api/worlds/<w>/players/me/colour``    ``{"colour"}`` (Bearer) -> the player
+``POST /api/worlds/<w>/moves``                ``{"moves": [{"kind", "x", "y"}, ...]}`` (Bearer)
+                                              -> ``{"results": [...]}``
+``GET  /api/worlds/<w>/teams/<t>/view``       ``?colour=&x0=&y0=&width=&height=``
+``GET  /api/worlds/<w>/teams/<t>/events``     Server-Sent Events (same parameters)
+``GET  /api/worlds/<w>/scoreboard``           teams, players, the Pareto frontier
+
+Errors are JSON ``{"error": ...}``: 400 names the field (``moves[3].x``) and for moves the
+index (``"move": 3``); 401 no or unknown token; 403 a token of another world; 404 unknown
+world or team; 409 the world exists; 429 rate limits (``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from flask import Blueprint, Response, current_app, g, jsonify, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import Forbidden, NotFound, TooManyRequests, Unauthorized
+
+from app.notify import get_notifier
+from app.security import client_key
+from app.world import limits
+from app.world.feed import event_stream
+from app.world.records import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists
+from app.world.service import (
+    MAX_RAFT,
+    MAX_VIEW_SIDE,
+    Colourings,
+    DropTooSoon,
+    MoveRequest,
+    Viewport,
+    play_raft,
+    switch_colour,
+    view,
+)
+from app.world.store import WorldStore
+from devil.world.cells import MAX_COORD
+
+bp = Blueprint("world_api", __name__)
+
+WORLD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+TEAM = re.compile(r"[A-Za-z0-9_-]{1,32}")
+DECIMAL = re.compile(r"-?[0-9]{1,20}")
+MAX_NAME = 32
+MOVES_BODY_BYTES = 64 * 1024
+"""A raft of 256 moves with 19-digit coordinates is about 19 KB."""
+
+
+class WorldInputError(ValueError):
+    """Bad input: ``field`` names it (``moves[3].x``), ``move`` the raft index if any."""
+
+    def __init__(self, field: str, message: str, move: int | None = None):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.move = move
+
+
+# -- parsing ---------------------------------------------------------------------------
+
+
+def body() -> dict[str, Any]:
+    raw = request.get_data(cache=True)
+    if not raw:
+        raise WorldInputError("body", "the request body must be a JSON object")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        message = f"the request body is not JSON ({type(exc).__name__})"
+        raise WorldInputError("body", message) from None
+    if not isinstance(data, dict):
+        raise WorldInputError("body", "the request body must be a JSON object")
+    return data
+
+
+def json_int(value: Any, field: str, low: int, high: int, move: int | None = None) -> int:
+    """A JSON integer (not a bool, float or string) within ``low..high``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise WorldInputError(field, f"must be an integer, got {json.dumps(value)[:40]}", move)
+    if not low <= value <= high:
+        raise WorldInputError(field, f"{value} is outside {low}..{high}", move)
+    return value
+
+
+def coord(value: Any, field: str, move: int | None = None) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_COORD:
+        raise WorldInputError(field, f"{value} is outside the world (|{field[-1]}| <= 2**62)", move)
+    return json_int(value, field, -MAX_COORD, MAX_COORD, move)
+
+
+def query_int(name: str, low: int, high: int, default: int | None = None) -> int:
+    """An ASCII decimal query parameter within ``low..high``."""
+    text = request.args.get(name)
+    if text is None or text == "":
+        if default is None:
+            raise WorldInputError(name, "is required")
+        return default
+    if not DECIMAL.fullmatch(text):
+        raise WorldInputError(name, f"must be an ASCII integer, got {text[:40]!r}")
+    value = int(text)
+    if not low <= value <= high:
+        raise WorldInputError(name, f"{value} is outside {low}..{high}")
+    return value
+
+
+def text_field(data: dict[str, Any], name: str, pattern: re.Pattern[str] | None) -> str:
+    value = data.get(name)
+    if not isinstance(value, str):
+        raise WorldInputError(name, "must be a string")
+    if pattern is not None and not pattern.fullmatch(value):
+        raise WorldInputError(name, f"{value[:40]!r} must match {pattern.pattern}")
+    if not 1 <= len(value) <= MAX_NAME or not value.isprintable() or value != value.strip():
+        raise WorldInputError(name, f"must be 1 to {MAX_NAME} printable characters")
+    return value
+
+
+def parse_moves(data: dict[str, Any]) -> list[MoveRequest]:
+    moves = data.get("moves")
+    if not isinstance(moves, list):
+        raise WorldInputError("moves", "must be a list of moves")
+    if not 1 <= len(moves) <= MAX_RAFT:
+        raise WorldInputError("moves", f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
+    out: list[MoveRequest] = []
+    for i, move in enumerate(moves):
+        where = f"moves[{i}]"
+        if not isinstance(move, dict):
+            raise WorldInputError(where, 'must be an object like {"kind", "x", "y"}', i)
+        kind = move.get("kind")
+        if kind not in ("reveal", "flag", "drop"):
+            shown = json.dumps(kind)[:40]
+            raise WorldInputError(f"{where}.kind", f"must be reveal, flag or drop, got {shown}", i)
+        for name in ("x", "y"):
+            if name not in move:
+                raise WorldInputError(f"{where}.{name}", "is missing", i)
+        out.append(
+            MoveRequest(kind, coord(move["x"], f"{where}.x", i), coord(move["y"], f"{where}.y", i))
+        )
+    return out
+
+
+# -- context ---------------------------------------------------------------------------
+
+
+def world_store() -> WorldStore:
+    store: WorldStore = current_app.extensions["mine_devil.world.store"]
+    return store
+
+
+def colourings() -> Colourings:
+    found: Colourings = current_app.extensions["mine_devil.world.colourings"]
+    return found
+
+
+def known_world(world: str) -> int:
+    """The world's number of colours; 404 for an unknown world."""
+    return world_store().world(world).colours
+
+
+def authenticated(world: str) -> PlayerRow:
+    """The player of the bearer token: 401 without a known token, 403 for another world."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthorized(
+            "moves need a player token: send 'Authorization: Bearer <token>'",
+            www_authenticate=_challenge(),
+        )
+    player = world_store().player_by_token(token) if len(token) <= 128 else None
+    if player is None:
+        raise Unauthorized("the bearer token belongs to no player", www_authenticate=_challenge())
+    if player.world != world:
+        raise Forbidden(f"the bearer token is for world {player.world!r}, not {world!r}")
+    return player
+
+
+def _challenge() -> Any:
+    from werkzeug.datastructures import WWWAuthenticate
+
+    return WWWAuthenticate("Bearer", {"realm": "mine-devil world"})
+
+
+def player_json(player: PlayerRow) -> dict[str, Any]:
+    return {"player": player.id, "name": player.name, "team": player.team, "colour": player.colour}
+
+
+# -- routes ----------------------------------------------------------------------------
+
+
+@bp.post("")
+def create_world() -> ResponseReturnValue:
+    data = body()
+    world = data.get("id")
+    if not isinstance(world, str) or not WORLD_ID.fullmatch(world):
+        raise WorldInputError(
+            "id", "must be a slug: 1 to 32 of a-z, 0-9 and -, not starting with -"
+        )
+    colours = json_int(data.get("colours", 6), "colours", 2, 8)
+    row = world_store().create_world(world, colours)
+    response = jsonify({"id": row.id, "colours": row.colours})
+    response.status_code = 201
+    response.headers["Location"] = f"/api/worlds/{row.id}"
+    return response
+
+
+@bp.get("/<world>")
+def show_world(world: str) -> ResponseReturnValue:
+    colours = known_world(world)
+    summary = world_store().summary(world)
+    return jsonify({"id": world, "colours": colours, **summary})
+
+
+@bp.post("/<world>/players")
+def join(world: str) -> ResponseReturnValue:
+    colours = known_world(world)
+    data = body()
+    name = text_field(data, "name", None)
+    team = text_field(data, "team", TEAM)
+    colour = json_int(data.get("colour", 0), "colour", 0, colours - 1)
+    created = world_store().add_player(world, name, team, colour)
+    response = jsonify({**player_json(created.player), "token": created.token})
+    response.status_code = 201
+    return response
+
+
+@bp.post("/<world>/players/me/colour")
+def change_colour(world: str) -> ResponseReturnValue:
+    colours = known_world(world)
+    player = authenticated(world)
+    colour = json_int(body().get("colour"), "colour", 0, colours - 1)
+    updated, seq = switch_colour(world_store(), player, colour)
+    return jsonify({**player_json(updated), "seq": seq})
+
+
+@bp.post("/<world>/moves")
+def moves(world: str) -> ResponseReturnValue:
+    known_world(world)
+    player = authenticated(world)
+    request.max_content_length = MOVES_BODY_BYTES
+    raft = parse_moves(body())
+    limits.check_moves(player, len(raft))
+    config = current_app.config
+    drop_seconds = (
+        float(config["WORLD_DROP_SECONDS"]) if config.get("RATELIMIT_ENABLED", True) else 0.0
+    )
+    try:
+        answers = play_raft(
+            world_store(), get_notifier(), colourings(), player, raft, drop_seconds=drop_seconds
+        )
+    except DropTooSoon as exc:
+        raise limits.RateLimited(str(exc), exc.retry_after) from exc
+    return jsonify({"results": [a.to_json() for a in answers]})
+
+
+def viewport(world: str, team: str) -> Viewport:
+    colours = known_world(world)
+    if not TEAM.fullmatch(team) or not world_store().team_known(world, team):
+        raise NotFound(f"world {world!r} has no team {team!r}")
+    colour = query_int("colour", 0, colours - 1)
+    x0 = query_int("x0", -MAX_COORD, MAX_COORD)
+    y0 = query_int("y0", -MAX_COORD, MAX_COORD)
+    width = query_int("width", 1, MAX_VIEW_SIDE, 64)
+    height = query_int("height", 1, MAX_VIEW_SIDE, 64)
+    if x0 + width - 1 > MAX_COORD:
+        raise WorldInputError("width", "the view would end beyond x = 2**62")
+    if y0 + height - 1 > MAX_COORD:
+        raise WorldInputError("height", "the view would end beyond y = 2**62")
+    return Viewport(colour, x0, y0, width, height)
+
+
+@bp.get("/<world>/teams/<team>/view")
+def team_view(world: str, team: str) -> ResponseReturnValue:
+    port = viewport(world, team)
+    seq, rows = view(
+        world_store(), world, team, port.colour, port.x0, port.y0, port.width, port.height
+    )
+    return jsonify({"x0": port.x0, "y0": port.y0, "colour": port.colour, "seq": seq, "rows": rows})
+
+
+@bp.get("/<world>/teams/<team>/events")
+def team_events(world: str, team: str) -> ResponseReturnValue:
+    port = viewport(world, team)
+    store = world_store()
+    last = request.headers.get("Last-Event-ID") or request.args.get("after")
+    if last is None or last == "":
+        after = store.head(world)
+    elif DECIMAL.fullmatch(last) and 0 <= int(last) < 2**63:
+        after = int(last)
+    else:
+        raise WorldInputError(
+            "Last-Event-ID", f"must be a seq (an ASCII integer), got {last[:40]!r}"
+        )
+    slots = limits.stream_slots(current_app)
+    client = client_key()
+    slots.acquire(client)
+    stream = event_stream(
+        current_app.extensions["mine_devil.world.feeds"],
+        store,
+        get_notifier(),
+        world,
+        team,
+        port,
+        after,
+        max_seconds=float(current_app.config.get("LIVE_MAX_SECONDS", 300)),
+    )
+    response = Response(stream, mimetype="text/event-stream")
+    response.call_on_close(lambda: slots.release(client))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+@bp.get("/<world>/scoreboard")
+def scoreboard(world: str) -> ResponseReturnValue:
+    known_world(world)
+    team_rows, people = world_store().scoreboard(world)
+
+    def counts(c: Any) -> dict[str, int]:
+        return {
+            "moves": c.moves,
+            "revealed": c.revealed,
+            "flags": c.flags,
+            "errors": c.errors,
+            "drops": c.drops,
+        }
+
+    frontier = pareto(
+        [(t.name, t.counts.revealed, t.counts.flags, t.counts.errors) for t in team_rows]
+    )
+    return jsonify(
+        {
+            "world": world,
+            "teams": [{"team": t.name, **counts(t.counts)} for t in team_rows],
+            "players": [
+                {"player": p.player, "name": p.name, "team": p.team, **counts(p.counts)}
+                for p in people
+            ],
+            "pareto": frontier,
+        }
+    )
+
+
+def pareto(teams: list[tuple[str, int, int, int]]) -> list[str]:
+    """Teams no other team beats: at least as many cells revealed and flags, no more
+    errors, and better in one of the three."""
+
+    def beats(a: tuple[str, int, int, int], b: tuple[str, int, int, int]) -> bool:
+        at_least = a[1] >= b[1] and a[2] >= b[2] and a[3] <= b[3]
+        return at_least and (a[1], a[2], a[3]) != (b[1], b[2], b[3])
+
+    return sorted(t[0] for t in teams if not any(beats(o, t) for o in teams))
+
+
+# -- timing ----------------------------------------------------------------------------
+
+
+@bp.before_request
+def _start_timer() -> None:
+    g.world_started = time.perf_counter(), time.thread_time()
+
+
+@bp.after_request
+def _server_timing(response: Response) -> Response:
+    """``Server-Timing: app;dur=<ms>, cpu;dur=<ms>``: the request's wall time inside the app
+    and the CPU time its thread used meanwhile (under gevent that thread is the worker's
+    only one: other requests' work overlapping this one counts too)."""
+    started = g.get("world_started")
+    if started is not None and not response.is_streamed:
+        wall = (time.perf_counter() - started[0]) * 1e3
+        cpu = (time.thread_time() - started[1]) * 1e3
+        response.headers["Server-Timing"] = f"app;dur={wall:.2f}, cpu;dur={cpu:.2f}"
+    return response
+
+
+# -- errors ----------------------------------------------------------------------------
+
+
+def _json_error(status: int, message: str, **extra: Any) -> ResponseReturnValue:
+    return jsonify({"error": message, **extra}), status
+
+
+@bp.errorhandler(WorldInputError)
+def bad_input(exc: WorldInputError) -> ResponseReturnValue:
+    extra: dict[str, Any] = {"field": exc.field}
+    if exc.move is not None:
+        extra["move"] = exc.move
+    return _json_error(400, str(exc), **extra)
+
+
+@bp.errorhandler(NoSuchWorld)
+def unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
+    return _json_error(404, str(exc))
+
+
+@bp.errorhandler(NoSuchPlayer)
+def unknown_player(exc: NoSuchPlayer) -> ResponseReturnValue:
+    return _json_error(404, str(exc))
+
+
+@bp.errorhandler(WorldExists)
+def world_exists(exc: WorldExists) -> ResponseReturnValue:
+    return _json_error(409, str(exc))
+
+
+@bp.errorhandler(limits.RateLimited)
+def rate_limited(exc: TooManyRequests) -> ResponseReturnValue:
+    response = exc.get_response()
+    response.set_data(json.dumps({"error": exc.description}))
+    response.mimetype = "application/json"
+    return response

@@ -1,0 +1,285 @@
+"""Devil World's moves, views and feeds: the engine (``devil.world``) over the store.
+
+``play_raft``     judge and apply a raft of 1..256 moves for one player, in one team
+                  transaction, one logged event per move, one notification per raft
+``switch_colour`` the player's colour, logged as an event
+``view``          a rectangle of one team's board as rows of symbols
+``feed``          the team's events after a seq, cut to a viewport and one board: only
+                  the cells that changed
+
+Nothing here reads a cell's colour except the engine's ``truth`` callback, which the
+engine calls only on cells it has proved safe (reveal, cascade) or on a drop's ground;
+every cell sent out comes from the team's knowledge or from a move that just established
+it. The witness of a devil error is computed from knowledge alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.notify import Notifier
+from app.world.chunks import FLAGS, ChunkKnowledge, chunk_range
+from app.world.records import Cell, Move, PlayerRow, WorldEvent
+from app.world.store import WorldStore
+from devil.world import Colouring, MoveResult, Witness, drop, flag, reveal
+
+MAX_RAFT = 256
+MAX_VIEW_SIDE = 256
+CASCADE_LIMIT = 10_000
+DROP_RADIUS = 32
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    kind: str
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class MoveAnswer:
+    kind: str
+    x: int
+    y: int
+    outcome: str
+    cells: tuple[Cell, ...]
+    seq: int
+    witness: Witness | None = None
+    truncated: bool = False
+    at: tuple[int, int] | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "kind": self.kind,
+            "x": self.x,
+            "y": self.y,
+            "outcome": self.outcome,
+            "cells": [[x, y, s] for x, y, s in self.cells],
+            "seq": self.seq,
+        }
+        if self.witness is not None:
+            w = self.witness
+            body["witness"] = {"x0": w.x0, "y0": w.y0, "rows": list(w.rows)}
+        if self.truncated:
+            body["truncated"] = True
+            body["note"] = (
+                f"the cascade stopped after {CASCADE_LIMIT} cells: click its edge to go on"
+            )
+        if self.at is not None and self.kind == "drop":
+            body["at"] = list(self.at)
+        if self.reason is not None:
+            body["reason"] = self.reason
+        return body
+
+
+class DropTooSoon(Exception):
+    """A drop within ``drop_seconds`` of the player's previous one."""
+
+    def __init__(self, retry_after: float, drop_seconds: float):
+        super().__init__(
+            f"one drop per {drop_seconds:g} s per player: the next drop is possible in "
+            f"{retry_after:.0f} s"
+        )
+        self.retry_after = retry_after
+
+
+def topic(world: str, team: str) -> str:
+    """The notifier topic of one team's knowledge (every colour: flags concern all)."""
+    return f"world:{world}:{team}"
+
+
+class Colourings:
+    """One ``Colouring`` per world (precomputed HMAC states); worlds never change key."""
+
+    def __init__(self) -> None:
+        self._by_world: dict[str, Colouring] = {}
+
+    def get(self, store: WorldStore, world: str) -> Colouring:
+        found = self._by_world.get(world)
+        if found is None:
+            row = store.world(world)
+            found = Colouring(row.key, row.id, row.colours)
+            if len(self._by_world) < 1024:
+                self._by_world[world] = found
+        return found
+
+
+def _judge(k: ChunkKnowledge, colouring: Colouring, colour: int, move: MoveRequest) -> MoveResult:
+    if move.kind == "reveal":
+        return reveal(k, colouring.colour, colour, move.x, move.y, CASCADE_LIMIT)
+    if move.kind == "flag":
+        return flag(k, colour, move.x, move.y)
+    if move.kind == "drop":
+        return drop(k, colouring.colour, colour, move.x, move.y, DROP_RADIUS, CASCADE_LIMIT)
+    raise ValueError(f"unknown move kind {move.kind!r}")
+
+
+def play_raft(
+    store: WorldStore,
+    notifier: Notifier,
+    colourings: Colourings,
+    player: PlayerRow,
+    moves: Sequence[MoveRequest],
+    drop_seconds: float = 30.0,
+    now: datetime | None = None,
+) -> list[MoveAnswer]:
+    """Judge and apply ``moves`` in order for ``player`` (one transaction, one event each).
+
+    Raises ``DropTooSoon`` (nothing applied) when the raft drops within ``drop_seconds`` of
+    the player's last drop, or drops twice."""
+    if not 1 <= len(moves) <= MAX_RAFT:
+        raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
+    colouring = colourings.get(store, player.world)
+    answers: list[tuple[MoveRequest, MoveResult]] = []
+    with notifier.outbox() as box, store.team(player.world, player.team) as tx:
+        me = tx.player(player.id)  # its colour now, under the team's lock
+        _check_drops(me, moves, drop_seconds, now or tx.at)
+        k = tx.knowledge
+        k.prefetch_around(me.colour, ((m.x, m.y) for m in moves))
+        for move in moves:
+            result = _judge(k, colouring, me.colour, move)
+            k.apply(me.colour, result.cells)
+            tx.record(
+                me.id, Move(move.kind, move.x, move.y, result.outcome, me.colour, result.cells)
+            )
+            answers.append((move, result))
+        seqs = tx.finish()
+        box.add(
+            tx.conn,
+            topic(player.world, player.team),
+            {"w": player.world, "t": player.team, "c": me.colour, "s": seqs[-1]},
+        )
+    return [
+        MoveAnswer(
+            move.kind, move.x, move.y, r.outcome, r.cells, seq, r.witness, r.truncated, r.at,
+            r.reason,
+        )
+        for (move, r), seq in zip(answers, seqs, strict=True)
+    ]  # fmt: skip
+
+
+def _check_drops(
+    player: PlayerRow, moves: Sequence[MoveRequest], drop_seconds: float, now: datetime
+) -> None:
+    drops = sum(1 for m in moves if m.kind == "drop")
+    if not drops or drop_seconds <= 0:
+        return
+    if drops > 1:
+        raise DropTooSoon(drop_seconds, drop_seconds)
+    last = player.last_drop_at
+    if last is not None and now - last < timedelta(seconds=drop_seconds):
+        wait = drop_seconds - (now - last).total_seconds()
+        raise DropTooSoon(max(1.0, wait), drop_seconds)
+
+
+def switch_colour(store: WorldStore, player: PlayerRow, colour: int) -> tuple[PlayerRow, int]:
+    with store.team(player.world, player.team) as tx:
+        me = tx.player(player.id)
+        tx.switch_colour(me.id, colour)
+        (seq,) = tx.finish()
+    return PlayerRow(me.id, me.world, me.team, me.name, colour, me.last_drop_at), seq
+
+
+# -- reading ---------------------------------------------------------------------------
+
+_FLAG_TABLES: dict[int, bytes] = {}
+
+
+def _flag_table(colour: int) -> bytes:
+    """Translate a flags row to board ``colour``'s symbols: own colour ``F``, others ``*``."""
+    table = _FLAG_TABLES.get(colour)
+    if table is None:
+        t = bytearray(range(256))
+        for c in range(8):
+            t[ord("0") + c] = ord("F") if c == colour else ord("*")
+        table = _FLAG_TABLES[colour] = bytes(t)
+    return table
+
+
+def render_rows(
+    k: ChunkKnowledge, colour: int, x0: int, y0: int, width: int, height: int
+) -> list[str]:
+    """Board ``colour``'s symbols over the rectangle, straight from the chunks' bytes."""
+    cx0, _, cx1, _ = chunk_range(x0, y0, width, height)
+    table = _flag_table(colour)
+    blank = b"." * 64
+    rows: list[str] = []
+    for y in range(y0, y0 + height):
+        cy, ry = y >> 6, (y & 63) << 6
+        parts: list[bytes] = []
+        for cx in range(cx0, cx1 + 1):
+            numbers = k.raw(colour, cx, cy)
+            flags = k.raw(FLAGS, cx, cy)
+            nrow = blank if numbers is None else bytes(numbers[ry : ry + 64])
+            frow = blank if flags is None else bytes(flags[ry : ry + 64]).translate(table)
+            if frow == blank:
+                parts.append(nrow)
+            elif nrow == blank:
+                parts.append(frow)
+            else:
+                parts.append(bytes(n if n != 46 else f for n, f in zip(nrow, frow, strict=True)))
+        line = b"".join(parts)
+        start = x0 - (cx0 << 6)
+        rows.append(line[start : start + width].decode("ascii"))
+    return rows
+
+
+def view(
+    store: WorldStore, world: str, team: str, colour: int, x0: int, y0: int, w: int, h: int
+) -> tuple[int, list[str]]:
+    """``(seq, rows)``: the log's head (read first) and the rectangle on board ``colour``."""
+    head, k = store.region(world, team, (colour, FLAGS), x0, y0, w, h)
+    return head, render_rows(k, colour, x0, y0, w, h)
+
+
+@dataclass(frozen=True)
+class Viewport:
+    colour: int
+    x0: int
+    y0: int
+    width: int
+    height: int
+
+    def contains(self, x: int, y: int) -> bool:
+        return 0 <= x - self.x0 < self.width and 0 <= y - self.y0 < self.height
+
+
+def visible_changes(
+    store: WorldStore, world: str, team: str, port: Viewport, batch: Iterable[WorldEvent]
+) -> list[tuple[int, list[Cell]]]:
+    """Per event of ``batch`` (in order), the cells of ``port`` it changed on its board.
+
+    An event of the viewer's colour changes its own cells (digits, ``F``). A flag of
+    another colour makes its cell ``*`` (known safe) unless board ``port.colour`` already
+    shows a number there (the number wins); events that change nothing visible are left out.
+    """
+    out: list[tuple[int, list[Cell]]] = []
+    others: list[tuple[int, int]] = []
+    staged: list[tuple[int, list[Cell]]] = []
+    for event in batch:
+        cells: list[Cell] = []
+        for x, y, sym in event.cells:
+            if not port.contains(x, y):
+                continue
+            if event.colour == port.colour:
+                cells.append((x, y, sym))
+            elif sym == "F":
+                cells.append((x, y, "*"))
+                others.append((x, y))
+        staged.append((event.seq, cells))
+    numbered: set[tuple[int, int]] = set()
+    if others:
+        xs = [x for x, _ in others]
+        ys = [y for _, y in others]
+        bx, by = min(xs), min(ys)
+        _, k = store.region(world, team, (port.colour,), bx, by, max(xs) - bx + 1, max(ys) - by + 1)
+        numbered = {(x, y) for x, y in others if k.symbol(port.colour, x, y) in "012345678"}
+    for seq, cells in staged:
+        kept = [c for c in cells if c[2] != "*" or (c[0], c[1]) not in numbered]
+        if kept:
+            out.append((seq, kept))
+    return out

@@ -1,0 +1,281 @@
+"""The Devil World store: worlds, players, teams, the event log and knowledge chunks.
+
+Every move goes through ``WorldStore.team(world, team)``, a write transaction that holds
+the team (``SELECT ... FOR UPDATE`` of its row on PostgreSQL; ``BEGIN IMMEDIATE`` on SQLite,
+which holds the whole database): moves of one team are serialized, so no reveal is lost and
+none is counted twice. Inside it the engine reads ``TeamTransaction.knowledge`` (chunks
+loaded on demand), the moves are recorded, and ``finish`` writes, in this order: the changed
+chunks (version + 1, checked), the team's and players' counters, then takes the next
+sequence numbers from the world row (``UPDATE ... RETURNING``: that row lock is held only
+from here to the commit) and inserts the events. Since numbers are taken under the world
+row's lock and released by the commit, transactions commit in sequence order and the log
+has no gaps: a reader that has seen seq ``n`` never later finds a new event below ``n``.
+
+The schema is in ``app.world.schema``; it is created by the alembic migration ``0002``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from app.world.chunks import ChunkKnowledge, StoredChunk, chunk_range
+from app.world.records import (
+    Counts,
+    NewPlayer,
+    NoSuchPlayer,
+    NoSuchWorld,
+    PlayerRow,
+    Standing,
+    WorldEvent,
+    WorldExists,
+    WorldRow,
+    as_utc,
+    hash_token,
+    player_row,
+    utcnow,
+    world_event,
+)
+from app.world.schema import chunks, events, players, teams, worlds
+from app.world.team import (
+    HEAD,
+    LOCK_TEAM,
+    PLAYER_BY_TOKEN,
+    SELECT_PLAYER,
+    TEAM_EXISTS,
+    TeamTransaction,
+)
+
+# -- the store -------------------------------------------------------------------------
+
+
+class WorldStore:
+    """Devil World's tables behind the app's SQLAlchemy engine. Thread-safe."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.dialect = engine.dialect.name
+        self._worlds: dict[str, WorldRow] = {}  # immutable rows: id, colours, key
+        self._tokens: dict[str, PlayerRow] = {}  # token hash -> player (world, team fixed)
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            if self.dialect == "sqlite":
+                conn = conn.execution_options(sqlite_begin="DEFERRED")
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            if self.dialect == "sqlite":
+                conn = conn.execution_options(sqlite_begin="IMMEDIATE")
+            with conn.begin():
+                yield conn
+
+    # -- worlds --
+    def create_world(self, world: str, colours: int) -> WorldRow:
+        row = WorldRow(world, colours, utcnow(), secrets.token_bytes(32))
+        try:
+            with self._write() as conn:
+                conn.execute(
+                    worlds.insert().values(
+                        id=row.id,
+                        colours=row.colours,
+                        secret_key=row.key,
+                        created_at=row.created_at,
+                        last_seq=0,
+                        moves=0,
+                    )
+                )
+        except sa.exc.IntegrityError as exc:
+            raise WorldExists(world) from exc
+        return row
+
+    def world(self, world: str) -> WorldRow:
+        """The world's fixed facts (cached: a world's colours and key never change)."""
+        row = self._worlds.get(world)
+        if row is not None:
+            return row
+        with self._read() as conn:
+            found = conn.execute(worlds.select().where(worlds.c.id == world)).mappings().first()
+        if found is None:
+            raise NoSuchWorld(world)
+        at = as_utc(found["created_at"])
+        assert at is not None
+        row = WorldRow(found["id"], int(found["colours"]), at, bytes(found["secret_key"]))
+        if len(self._worlds) < 1024:
+            self._worlds[world] = row
+        return row
+
+    def summary(self, world: str) -> dict[str, int]:
+        """``players``, ``teams``, ``moves`` (logged moves) and ``seq`` (the log's head)."""
+        self.world(world)
+        with self._read() as conn:
+            head = conn.execute(
+                sa.select(worlds.c.last_seq, worlds.c.moves).where(worlds.c.id == world)
+            ).one()
+            n_players = conn.execute(
+                sa.select(sa.func.count()).select_from(players).where(players.c.world == world)
+            ).scalar_one()
+            n_teams = conn.execute(
+                sa.select(sa.func.count()).select_from(teams).where(teams.c.world == world)
+            ).scalar_one()
+        return {
+            "players": int(n_players),
+            "teams": int(n_teams),
+            "moves": int(head[1]),
+            "seq": int(head[0]),
+        }
+
+    def head(self, world: str) -> int:
+        with self._read() as conn:
+            value = conn.execute(HEAD, {"w": world}).scalar_one_or_none()
+        if value is None:
+            raise NoSuchWorld(world)
+        return int(value)
+
+    # -- players --
+    def add_player(self, world: str, name: str, team: str, colour: int) -> NewPlayer:
+        self.world(world)
+        token = secrets.token_urlsafe(32)
+        now = utcnow()
+        row = PlayerRow(secrets.token_urlsafe(12), world, team, name, colour, None)
+        with self._write() as conn:
+            if conn.execute(TEAM_EXISTS, {"w": world, "t": team}).first() is None:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(teams.insert().values(world=world, name=team, created_at=now))
+                except sa.exc.IntegrityError:
+                    pass  # another request created it first
+            conn.execute(
+                players.insert().values(
+                    id=row.id,
+                    world=world,
+                    team=team,
+                    name=name,
+                    colour=colour,
+                    token_hash=hash_token(token),
+                    created_at=now,
+                )
+            )
+        return NewPlayer(row, token)
+
+    def player_by_token(self, token: str) -> PlayerRow | None:
+        """The token's player. Its id, world and team never change, so they are remembered
+        (bounded); its colour and last drop are read again under the team's lock by moves."""
+        digest = hash_token(token)
+        known = self._tokens.get(digest)
+        if known is not None:
+            return known
+        with self._read() as conn:
+            row = conn.execute(PLAYER_BY_TOKEN, {"h": digest}).mappings().first()
+        if row is None:
+            return None
+        player = player_row(row)
+        if len(self._tokens) >= 10_000:
+            self._tokens.clear()
+        self._tokens[digest] = player
+        return player
+
+    def player(self, player_id: str) -> PlayerRow:
+        with self._read() as conn:
+            row = conn.execute(SELECT_PLAYER, {"p": player_id}).mappings().first()
+        if row is None:
+            raise NoSuchPlayer(player_id)
+        return player_row(row)
+
+    # -- moves --
+    @contextmanager
+    def team(self, world: str, team: str) -> Iterator[TeamTransaction]:
+        """A write transaction holding ``team`` of ``world``; commits when the block ends
+        (call ``finish`` inside it), rolls back on an exception."""
+        row = self.world(world)
+        with self._write() as conn:
+            lock = LOCK_TEAM if self.dialect == "postgresql" else TEAM_EXISTS
+            if conn.execute(lock, {"w": world, "t": team}).first() is None:
+                raise NoSuchPlayer(f"team {team!r} of world {world!r}")
+            yield TeamTransaction(conn, row, team)
+
+    # -- reading --
+    def team_known(self, world: str, team: str) -> bool:
+        with self._read() as conn:
+            return conn.execute(TEAM_EXISTS, {"w": world, "t": team}).first() is not None
+
+    def region(
+        self, world: str, team: str, layers: Sequence[int], x0: int, y0: int, w: int, h: int
+    ) -> tuple[int, ChunkKnowledge]:
+        """The log's head, then knowledge preloaded with the chunks of the rectangle (only
+        those). The head is read first, so the chunks are at least as new as it."""
+        cx0, cy0, cx1, cy1 = chunk_range(x0, y0, w, h)
+        with self._read() as conn:
+            head = conn.execute(HEAD, {"w": world}).scalar_one_or_none()
+            if head is None:
+                raise NoSuchWorld(world)
+            query = sa.select(
+                chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version
+            ).where(
+                chunks.c.world == world,
+                chunks.c.team == team,
+                chunks.c.layer.in_(list(layers)),
+                chunks.c.cx.between(cx0, cx1),
+                chunks.c.cy.between(cy0, cy1),
+            )
+            found = {
+                (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
+                for layer, cx, cy, cells, version in conn.execute(query)
+            }
+        knowledge = ChunkKnowledge(lambda keys: {k: found[k] for k in keys if k in found})
+        knowledge.prefetch(
+            (layer, cx, cy)
+            for layer in layers
+            for cx in range(cx0, cx1 + 1)
+            for cy in range(cy0, cy1 + 1)
+        )
+        knowledge.fetches = 1
+        return int(head), knowledge
+
+    def team_events(self, world: str, team: str, after: int, limit: int) -> list[WorldEvent]:
+        """The team's events with ``seq > after`` in order, at most ``limit``."""
+        query = (
+            events.select()
+            .where(events.c.world == world, events.c.team == team, events.c.seq > after)
+            .order_by(events.c.seq)
+            .limit(limit)
+        )
+        with self._read() as conn:
+            return [world_event(row) for row in conn.execute(query).mappings()]
+
+    def events(self, world: str, after: int = 0, limit: int = 1000) -> list[WorldEvent]:
+        query = (
+            events.select()
+            .where(events.c.world == world, events.c.seq > after)
+            .order_by(events.c.seq)
+            .limit(limit)
+        )
+        with self._read() as conn:
+            return [world_event(row) for row in conn.execute(query).mappings()]
+
+    def scoreboard(self, world: str) -> tuple[list[Standing], list[Standing]]:
+        """Teams and players with their counters (teams by name, players by team, name)."""
+        self.world(world)
+        with self._read() as conn:
+            team_rows = conn.execute(
+                teams.select().where(teams.c.world == world).order_by(teams.c.name)
+            ).mappings()
+            standings = [Standing(r["name"], Counts.of(r)) for r in team_rows]
+            player_rows = conn.execute(
+                players.select()
+                .where(players.c.world == world)
+                .order_by(players.c.team, players.c.name, players.c.id)
+            ).mappings()
+            people = [
+                Standing(r["name"], Counts.of(r), team=r["team"], player=r["id"])
+                for r in player_rows
+            ]
+        return standings, people

@@ -1,0 +1,221 @@
+"""One team's moves in one write transaction: knowledge over chunks, the log, the counters.
+
+See ``app.world.store`` for the locking order (team row, then the world row last).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk
+from app.world.records import (
+    EVENT_KINDS,
+    ChunkRace,
+    Move,
+    NoSuchPlayer,
+    PlayerRow,
+    WorldRow,
+    counts_of,
+    encode_cells,
+    player_row,
+    utcnow,
+)
+from app.world.schema import chunks, events, players, teams, worlds
+
+# -- statements ------------------------------------------------------------------------
+
+_W = sa.bindparam("w", type_=sa.String(64))
+_T = sa.bindparam("t", type_=sa.String(32))
+
+LOCK_TEAM = sa.select(teams.c.name).where(teams.c.world == _W, teams.c.name == _T).with_for_update()
+TEAM_EXISTS = sa.select(teams.c.name).where(teams.c.world == _W, teams.c.name == _T)
+_TAKE_SEQS = (
+    worlds.update()
+    .where(worlds.c.id == _W)
+    .values(
+        last_seq=worlds.c.last_seq + sa.bindparam("n", type_=sa.BigInteger),
+        moves=worlds.c.moves + sa.bindparam("m", type_=sa.BigInteger),
+    )
+    .returning(worlds.c.last_seq)
+)
+_BUMP_TEAM = (
+    teams.update()
+    .where(teams.c.world == _W, teams.c.name == _T)
+    .values(
+        moves=teams.c.moves + sa.bindparam("d_moves"),
+        revealed=teams.c.revealed + sa.bindparam("d_revealed"),
+        flags=teams.c.flags + sa.bindparam("d_flags"),
+        errors=teams.c.errors + sa.bindparam("d_errors"),
+        drops=teams.c.drops + sa.bindparam("d_drops"),
+    )
+)
+_BUMP_PLAYER = (
+    players.update()
+    .where(players.c.id == sa.bindparam("p"))
+    .values(
+        moves=players.c.moves + sa.bindparam("d_moves"),
+        revealed=players.c.revealed + sa.bindparam("d_revealed"),
+        flags=players.c.flags + sa.bindparam("d_flags"),
+        errors=players.c.errors + sa.bindparam("d_errors"),
+        drops=players.c.drops + sa.bindparam("d_drops"),
+    )
+)
+_INSERT_CHUNK = chunks.insert()
+_UPDATE_CHUNK = (
+    chunks.update()
+    .where(
+        chunks.c.world == _W,
+        chunks.c.team == _T,
+        chunks.c.layer == sa.bindparam("k_layer"),
+        chunks.c.cx == sa.bindparam("k_cx"),
+        chunks.c.cy == sa.bindparam("k_cy"),
+        chunks.c.version == sa.bindparam("old_version"),
+    )
+    .values(
+        cells=sa.bindparam("new_cells"),
+        version=sa.bindparam("new_version"),
+    )
+)
+SELECT_PLAYER = players.select().where(players.c.id == sa.bindparam("p"))
+PLAYER_BY_TOKEN = players.select().where(players.c.token_hash == sa.bindparam("h"))
+HEAD = sa.select(worlds.c.last_seq).where(worlds.c.id == _W)
+
+
+_LOAD_CHUNKS = sa.select(
+    chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version
+).where(
+    chunks.c.world == _W,
+    chunks.c.team == _T,
+    sa.tuple_(chunks.c.layer, chunks.c.cx, chunks.c.cy).in_(sa.bindparam("keys", expanding=True)),
+)
+"""One statement for any set of chunk keys (expanding IN): compiled once."""
+
+
+def load_chunks(
+    conn: Connection, world: str, team: str, keys: Collection[ChunkKey]
+) -> dict[ChunkKey, StoredChunk]:
+    """The stored chunks among ``keys`` (one query)."""
+    if not keys:
+        return {}
+    rows = conn.execute(_LOAD_CHUNKS, {"w": world, "t": team, "keys": list(keys)})
+    return {
+        (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
+        for layer, cx, cy, cells, version in rows
+    }
+
+
+# -- the team transaction --------------------------------------------------------------
+
+
+class TeamTransaction:
+    """One team's moves in one write transaction (see the module doc)."""
+
+    def __init__(self, conn: Connection, world: WorldRow, team: str):
+        self.conn = conn
+        self.world = world
+        self.team = team
+        self.knowledge = ChunkKnowledge(lambda keys: load_chunks(conn, world.id, team, keys))
+        self._moves: list[tuple[str, Move]] = []
+        self._colour_changes: dict[str, int] = {}
+        self._drops: dict[str, datetime] = {}
+        self.at = utcnow()
+
+    def player(self, player_id: str) -> PlayerRow:
+        """The player as of now (read under the team's lock)."""
+        row = self.conn.execute(SELECT_PLAYER, {"p": player_id}).mappings().first()
+        if row is None or row["world"] != self.world.id or row["team"] != self.team:
+            raise NoSuchPlayer(player_id)
+        return player_row(row)
+
+    def record(self, player: str, move: Move) -> None:
+        """Log ``move`` (its cells already applied to ``knowledge`` by the caller)."""
+        if move.kind not in EVENT_KINDS:
+            raise ValueError(f"unknown world event kind {move.kind!r}")
+        self._moves.append((player, move))
+        if move.kind == "drop":
+            self._drops[player] = self.at
+
+    def switch_colour(self, player: str, colour: int) -> None:
+        self._colour_changes[player] = colour
+        self._moves.append((player, Move("colour", None, None, "switched", colour)))
+
+    def finish(self) -> list[int]:
+        """Write chunks, counters, colour switches and events; the events' seqs, in order."""
+        conn, w, t = self.conn, self.world.id, self.team
+        if not self._moves:
+            return []
+        moves = [move for _, move in self._moves]
+        # 1. chunks and counters, under the team's lock only
+        self._write_chunks()
+        total = counts_of(moves)
+        conn.execute(_BUMP_TEAM, {"w": w, "t": t, **{f"d_{k}": v for k, v in total.items()}})
+        by_player: dict[str, list[Move]] = {}
+        for player, move in self._moves:
+            by_player.setdefault(player, []).append(move)
+        bumps = [
+            {"p": player, **{f"d_{k}": v for k, v in counts_of(mine).items()}}
+            for player, mine in by_player.items()
+        ]
+        conn.execute(_BUMP_PLAYER, bumps)
+        for player, colour in self._colour_changes.items():
+            conn.execute(players.update().where(players.c.id == player).values(colour=colour))
+        for player, when in self._drops.items():
+            conn.execute(players.update().where(players.c.id == player).values(last_drop_at=when))
+        # 2. seqs: the world row is locked from here to the commit, so keep this last
+        n_moves = sum(1 for m in moves if m.kind != "colour")
+        last = int(conn.execute(_TAKE_SEQS, {"w": w, "n": len(moves), "m": n_moves}).scalar_one())
+        first = last - len(moves) + 1
+        # 3. events
+        rows = [
+            {
+                "world": w,
+                "seq": first + i,
+                "team": t,
+                "player": player,
+                "colour": move.colour,
+                "kind": move.kind,
+                "x": move.x,
+                "y": move.y,
+                "outcome": move.outcome,
+                "opened": len(move.cells),
+                "changes": encode_cells(move.x, move.y, move.cells),
+                "at": self.at,
+            }
+            for i, (player, move) in enumerate(self._moves)
+        ]
+        conn.execute(events.insert(), rows)
+        self._moves.clear()
+        return list(range(first, last + 1))
+
+    def _write_chunks(self) -> None:
+        dirty = self.knowledge.dirty()
+        if not dirty:
+            return
+        conn, w, t = self.conn, self.world.id, self.team
+        new = [
+            {"world": w, "team": t, "layer": k[0], "cx": k[1], "cy": k[2], "cells": cells,
+             "version": 1}
+            for k, (cells, version) in dirty.items()
+            if version is None
+        ]  # fmt: skip
+        old = [
+            {"w": w, "t": t, "k_layer": k[0], "k_cx": k[1], "k_cy": k[2],
+             "old_version": version, "new_version": version + 1, "new_cells": cells}
+            for k, (cells, version) in dirty.items()
+            if version is not None
+        ]  # fmt: skip
+        if new:
+            conn.execute(_INSERT_CHUNK, new)
+        for params in old:
+            if conn.execute(_UPDATE_CHUNK, params).rowcount != 1:
+                raise ChunkRace(
+                    f"chunk {params['k_layer']},{params['k_cx']},{params['k_cy']} of team "
+                    f"{t!r} changed under its lock"
+                )
+        self.knowledge.written(
+            {k: 1 if version is None else version + 1 for k, (_, version) in dirty.items()}
+        )

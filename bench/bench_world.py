@@ -1,0 +1,823 @@
+"""Devil World benchmark: two ``mine-devil`` servers on one PostgreSQL, driven over HTTP.
+
+    .venv/bin/python bench/bench_world.py                 # the issue's scenario, prints tables
+    .venv/bin/python bench/bench_world.py --quick         # small and short (a smoke run)
+
+Starts a throwaway PostgreSQL (``scripts/start-postgres``; or uses
+``MINE_DEVIL_TEST_POSTGRES_URL``) and two servers (``app.serve``, one gevent worker each,
+``MINE_DEVIL_RATELIMIT=0``), then measures, each on the same world ``main``:
+
+1. ``reveal``: single-move rafts on provably safe cells (found with ``devil.world.deduce``
+   on the team's view), server time from the ``Server-Timing`` header, then the same after
+   1,000,000 known cells were added to that team's knowledge (chunks written straight into
+   the database, far from the play: the request must not load them).
+2. ``view 128x128``: server time of a 128x128 view, over play and over the million cells.
+3. ``bots``: ``--bots`` players in ``--teams`` teams (mixed colours), each in a loop: view
+   32x32 around its focus, deduce, play every provable move as one raft (at most 64), drop
+   when stuck; clients in ``--client-procs`` processes, requests spread over both servers.
+   moves/s, per-request p50/p99 (client and server time), and with one live watcher per team
+   (256x256 around its area): every event of the log inside a watcher's viewport arrived
+   exactly once (``lost``/``duplicated``), and the log's seqs are gapless.
+4. ``watchers``: ``--watchers`` SSE streams on one team split over both servers; a player
+   makes moves; latency from sending a move to each watcher receiving its event (p50/p99),
+   and bytes per event per watcher.
+5. ``storage``/``costs``: bytes per logged move (events table and index) and per chunk,
+   PostgreSQL CPU per move during ``bots`` (moves per PostgreSQL CPU-second), app CPU per move,
+   and the cost of a commit with ``NOTIFY`` against one without (psycopg, 2000 each).
+6. RSS of each server (master + worker) at start and end.
+
+The machine has 2 cores shared by the servers, PostgreSQL and the clients: client CPU
+(deduction) competes with the server, so the throughput here is a floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import re
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from devil.world import deduce  # noqa: E402
+
+WORLD = "main"
+TIMING = re.compile(r"app;dur=([0-9.]+)")
+CPU = re.compile(r"cpu;dur=([0-9.]+)")
+
+
+# -- processes -------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def postgres() -> Iterator[tuple[str, Path | None]]:
+    given = os.environ.get("MINE_DEVIL_TEST_POSTGRES_URL")
+    if given:
+        yield given, None
+        return
+    out = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "start-postgres")],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    env = dict(re.findall(r"export (\w+)=['\"]?([^'\"\n]+)", out))
+    url, pgdir = env["MINE_DEVIL_TEST_POSTGRES_URL"], Path(env["MINE_DEVIL_PGDIR"])
+    try:
+        yield url, pgdir
+    finally:
+        subprocess.run(["bash", str(ROOT / "scripts" / "stop-postgres"), str(pgdir)], check=False)
+
+
+@dataclass
+class Server:
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+@contextmanager
+def servers(db_url: str, count: int, streams: int) -> Iterator[list[Server]]:
+    env = {
+        **os.environ,
+        "MINE_DEVIL_DATABASE_URL": db_url,
+        "MINE_DEVIL_RATELIMIT": "0",
+        "MINE_DEVIL_WORLD_STREAMS_PER_CLIENT": str(streams),
+    }
+    started: list[Server] = []
+    data = Path(tempfile.mkdtemp(prefix="bench-world-"))
+    data.mkdir(exist_ok=True)
+    try:
+        for i in range(count):
+            port = free_port()
+            log = open(data / f"s{i}.log", "wb")  # noqa: SIM115 - kept open while it runs
+            process = subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "app.serve", "--port", str(port)),
+                    *("--data", str(data / f"s{i}"), "--workers", "1", "--log-level", "warning"),
+                    *("--worker-connections", str(streams + 200)),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
+            )
+            log.close()
+            started.append(Server(port, process, data / f"s{i}.log"))
+        for server in started:
+            wait_up(server)
+        yield started
+    finally:
+        for server in started:
+            if server.process.poll() is None:
+                os.killpg(server.process.pid, signal.SIGTERM)
+            try:
+                server.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.process.pid, signal.SIGKILL)
+            errors = server.log.read_text(errors="replace").strip()
+            if errors:
+                print(
+                    f"--- server on port {server.port} logged:\n{errors[-3000:]}", file=sys.stderr
+                )
+
+
+def wait_up(server: Server) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            err = server.log.read_text(errors="replace")
+            raise SystemExit(f"server exited {server.process.returncode}: {err[-2000:]}")
+        try:
+            status, *_ = Conn(server.port).call("GET", "/healthz")
+            if status == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("server did not come up")
+
+
+def group_pids(pgid: int) -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.getpgid(int(entry)) == pgid:
+                    pids.append(int(entry))
+            except OSError:
+                pass
+    return pids
+
+
+def rss_mb(pgid: int) -> float:
+    total = 0
+    for pid in group_pids(pgid):
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+def cpu_seconds(pids: list[int], with_children: bool = False) -> float:
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+        if with_children:
+            total += int(fields[13]) + int(fields[14])
+    return total / tick
+
+
+def postgres_pids(pgdir: Path | None) -> list[int]:
+    if pgdir is None:
+        return []
+    try:
+        master = int((pgdir / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError):
+        return []
+    pids = [master]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == master:
+                pids.append(int(entry))
+    return pids
+
+
+# -- HTTP ------------------------------------------------------------------------------
+
+
+class Conn:
+    """A keep-alive connection: ``call`` -> (status, body, client seconds, server ms)."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.http: http.client.HTTPConnection | None = None
+        self.cpu: float | None = None
+        """The last answer's server CPU ms (``Server-Timing: cpu``)."""
+
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any, float, float | None]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body)
+        for attempt in range(2):
+            if self.http is None:
+                self.http = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            started = time.perf_counter()
+            try:
+                self.http.request(method, path, data, headers)
+                response = self.http.getresponse()
+                raw = response.read()
+            except (OSError, http.client.HTTPException):
+                self.http.close()
+                self.http = None
+                if attempt:
+                    raise
+                continue
+            elapsed = time.perf_counter() - started
+            header = response.headers.get("Server-Timing", "")
+            timing, cpu = TIMING.search(header), CPU.search(header)
+            server = float(timing.group(1)) if timing else None
+            self.cpu = float(cpu.group(1)) if cpu else None
+            return response.status, json.loads(raw or b"null"), elapsed, server
+        raise AssertionError("unreachable")
+
+
+def join(conn: Conn, name: str, team: str, colour: int) -> str:
+    status, body, *_ = conn.call(
+        "POST", f"/api/worlds/{WORLD}/players", {"name": name, "team": team, "colour": colour}
+    )
+    assert status == 201, body
+    token: str = body["token"]
+    return token
+
+
+# -- a player that only plays proved moves ---------------------------------------------
+
+
+@dataclass
+class Player:
+    conn: Conn
+    token: str
+    team: str
+    colour: int
+    rng: random.Random
+    focus: tuple[int, int] = (0, 0)
+    side: int = 32
+    requests: list[tuple[float, float | None, int, float | None]] = field(default_factory=list)
+    seqs: list[int] = field(default_factory=list)
+    errors: int = 0
+
+    def moves(self, raft: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        status, body, elapsed, server = self.conn.call(
+            "POST", f"/api/worlds/{WORLD}/moves", {"moves": raft}, self.token
+        )
+        assert status == 200, body
+        self.requests.append((elapsed, server, len(raft), self.conn.cpu))
+        results: list[dict[str, Any]] = body["results"]
+        self.seqs.extend(r["seq"] for r in results)
+        self.errors += sum(r["outcome"] == "devil" for r in results)
+        return results
+
+    def drop(self, x: int, y: int) -> None:
+        (result,) = self.moves([{"kind": "drop", "x": x, "y": y}])
+        if result["outcome"] == "dropped":
+            self.focus = (result["at"][0], result["at"][1])
+
+    def provable(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        half = self.side // 2
+        x0, y0 = self.focus[0] - half, self.focus[1] - half
+        query = f"colour={self.colour}&x0={x0}&y0={y0}&width={self.side}&height={self.side}"
+        status, body, *_ = self.conn.call(
+            "GET", f"/api/worlds/{WORLD}/teams/{self.team}/view?{query}"
+        )
+        assert status == 200, body
+        found = deduce(body["rows"], x0, y0)
+        return sorted(found.safe), sorted(found.mines)
+
+    def step(self, cap: int = 64) -> int:
+        safe, mines = self.provable()
+        raft: list[dict[str, Any]] = [{"kind": "reveal", "x": x, "y": y} for x, y in safe]
+        raft += [{"kind": "flag", "x": x, "y": y} for x, y in mines]
+        if not raft:
+            fx, fy = self.focus
+            self.drop(fx + self.rng.randint(-300, 300), fy + self.rng.randint(-300, 300))
+            return 0
+        self.rng.shuffle(raft)
+        raft = raft[:cap]
+        self.moves(raft)
+        self.focus = (int(raft[0]["x"]), int(raft[0]["y"]))
+        return len(raft)
+
+
+def bot_process(
+    port_list: list[int],
+    bots: list[tuple[str, str, int, tuple[int, int]]],
+    seconds: float,
+    seed: int,
+) -> dict[str, Any]:
+    """Run ``bots`` (token, team, colour, origin) as threads until ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    players: list[Player] = []
+
+    def run(i: int, token: str, team: str, colour: int, origin: tuple[int, int]) -> None:
+        rng = random.Random(seed * 1000 + i)
+        player = Player(Conn(port_list[i % len(port_list)]), token, team, colour, rng)
+        players.append(player)
+        player.drop(origin[0] + rng.randint(-100, 100), origin[1] + rng.randint(-100, 100))
+        while time.monotonic() < deadline:
+            player.step()
+
+    threads = [threading.Thread(target=run, args=(i, *bot)) for i, bot in enumerate(bots)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {
+        "requests": [r for p in players for r in p.requests],
+        "seqs": [s for p in players for s in p.seqs],
+        "errors": sum(p.errors for p in players),
+    }
+
+
+# -- live streams ----------------------------------------------------------------------
+
+
+class Streams:
+    """Many SSE streams read by one selector thread: per stream, (seq, arrival time)."""
+
+    ID = re.compile(rb"\nid: (\d+)\n")
+
+    def __init__(self) -> None:
+        self.selector = selectors.DefaultSelector()
+        self.seen: dict[int, list[tuple[int, float]]] = defaultdict(list)
+        self.bytes = 0
+        self.socks: list[socket.socket] = []
+        self._tail: dict[int, bytes] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def open(self, port: int, path: str, index: int) -> None:
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        sock.setblocking(False)
+        self.selector.register(sock, selectors.EVENT_READ, index)
+        self.socks.append(sock)
+        self._tail[index] = b""
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for key, _ in self.selector.select(timeout=0.2):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                try:
+                    data = sock.recv(65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                if not data:
+                    self.selector.unregister(sock)
+                    continue
+                now = time.monotonic()
+                self.bytes += len(data)
+                buffer = self._tail[key.data] + data
+                for match in self.ID.finditer(buffer):
+                    self.seen[key.data].append((int(match.group(1)), now))
+                self._tail[key.data] = buffer[-64:] if not self.ID.search(buffer[-64:]) else b""
+
+    def settle(self, quiet: float, limit: float) -> None:
+        """Wait until no byte arrived for ``quiet`` seconds (at most ``limit``)."""
+        deadline = time.monotonic() + limit
+        last, since = self.bytes, time.monotonic()
+        while time.monotonic() < deadline and time.monotonic() - since < quiet:
+            time.sleep(0.2)
+            if self.bytes != last:
+                last, since = self.bytes, time.monotonic()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        for sock in self.socks:
+            sock.close()
+
+
+# -- phases ----------------------------------------------------------------------------
+
+
+LOG_SQL = (
+    "SELECT seq, team, x, y, changes FROM world_events WHERE world = :w AND seq > :s ORDER BY seq"
+)
+SEQS_SQL = "SELECT seq FROM world_events WHERE world = :w ORDER BY seq"
+SIZES_SQL = (
+    "SELECT pg_total_relation_size('world_events'), pg_total_relation_size('world_chunks'),"
+    " (SELECT count(*) FROM world_events), (SELECT count(*) FROM world_chunks),"
+    " (SELECT coalesce(sum(revealed + flags), 0) FROM world_teams)"
+)
+
+
+def both(times: tuple[list[float], list[float]]) -> str:
+    """``wall p50 / p99; CPU p50 / p99`` in ms."""
+    return f"{pct(times[0])}; CPU {pct(times[1])}"
+
+
+def pct(values: list[float], digits: int = 2) -> str:
+    """``p50 / p99``."""
+    return f"{percentile(values, 50):.{digits}f} / {percentile(values, 99):.{digits}f}"
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def reveal_times(
+    player: Player, samples: int, per_opening: int = 40
+) -> tuple[list[float], list[float]]:
+    """Server ms of single reveals of provably safe cells; after ``per_opening`` samples the
+    player drops far away, so the samples come from frontiers of the size a bot's usually
+    is (a judgement's cost grows with the click's component, not with what else is known)."""
+    times: list[float] = []
+    cpus: list[float] = []
+    here = 0
+    while len(times) < samples:
+        safe, _ = player.provable()
+        if not safe or here >= per_opening:
+            fx, fy = player.focus
+            jump = 100_000 if here >= per_opening else 200
+            here = 0
+            player.drop(fx + player.rng.randint(-jump, jump), fy + player.rng.randint(-jump, jump))
+            continue
+        for x, y in safe[: samples - len(times)]:
+            before = len(player.requests)
+            (result,) = player.moves([{"kind": "reveal", "x": x, "y": y}])
+            server = player.requests[before][1]
+            if result["outcome"] == "revealed" and result["cells"] and server is not None:
+                times.append(server)
+                cpus.append(player.conn.cpu or 0.0)
+                here += 1
+        player.focus = safe[-1]
+    return times, cpus
+
+
+def seed_million(db_url: str, team: str, colour: int) -> int:
+    """Write 16x16 full chunks (1,048,576 known cells) of ``team`` far from any play."""
+    import sqlalchemy as sa
+
+    rng = random.Random(1)
+    engine = sa.create_engine(db_url)
+    rows = []
+    for cx in range(10_000, 10_016):
+        for cy in range(10_000, 10_016):
+            cells = bytes(rng.choice(b"0123") for _ in range(4096))
+            rows.append({"world": WORLD, "team": team, "layer": colour, "cx": cx, "cy": cy,
+                         "cells": cells, "version": 1})  # fmt: skip
+    with engine.begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO world_chunks (world, team, layer, cx, cy, cells, version) "
+            "VALUES (:world, :team, :layer, :cx, :cy, :cells, :version)"
+        ), rows)  # fmt: skip
+    engine.dispose()
+    return len(rows) * 4096
+
+
+def view_times(
+    conn: Conn, team: str, colour: int, x0: int, y0: int, samples: int
+) -> tuple[list[float], list[float]]:
+    times: list[float] = []
+    cpus: list[float] = []
+    for i in range(samples):
+        query = f"colour={colour}&x0={x0 + i % 7}&y0={y0}&width=128&height=128"
+        status, body, _, server = conn.call("GET", f"/api/worlds/{WORLD}/teams/{team}/view?{query}")
+        assert status == 200, body
+        if server is not None:
+            times.append(server)
+            cpus.append(conn.cpu or 0.0)
+    return times, cpus
+
+
+def notify_commit_cost(db_url: str, n: int) -> tuple[float, float]:
+    """Microseconds per commit of one small insert, without and with a NOTIFY in it."""
+    import psycopg
+    import sqlalchemy as sa
+
+    url = sa.make_url(db_url).set(drivername="postgresql").render_as_string(False)
+    with psycopg.connect(url) as conn:
+        conn.execute("CREATE TEMP TABLE bench_notify (v int)")
+        conn.commit()
+        costs = {False: 0.0, True: 0.0}
+        for i in range(2 * n):  # alternating, so drift in the disk's speed hits both alike
+            notify = bool(i % 2)
+            started = time.perf_counter()
+            conn.execute("INSERT INTO bench_notify VALUES (%s)", (i,))
+            if notify:
+                conn.execute(
+                    "SELECT pg_notify('bench_world_x', %s)", ('{"t":"world:main:x","p":{"s":1}}',)
+                )
+            conn.commit()
+            costs[notify] += time.perf_counter() - started
+    return costs[False] / n * 1e6, costs[True] / n * 1e6
+
+
+# -- main ------------------------------------------------------------------------------
+
+
+def table(title: str, rows: list[tuple[str, str]]) -> None:
+    print(f"\n{title}")
+    width = max(len(r[0]) for r in rows)
+    for name, value in rows:
+        print(f"  {name.ljust(width)}  {value}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small, short run")
+    parser.add_argument("--bots", type=int, default=200)
+    parser.add_argument("--teams", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--watchers", type=int, default=500)
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--client-procs", type=int, default=4)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.bots, args.teams, args.seconds = 20, 4, 5.0
+        args.watchers, args.samples, args.client_procs = 40, 30, 2
+
+    results: list[tuple[str, str]] = []
+    with postgres() as (db_url, pgdir), servers(db_url, 2, args.watchers + 50) as running:
+        ports = [s.port for s in running]
+        rss_start = [rss_mb(s.process.pid) for s in running]
+        load_start = os.getloadavg()[0]
+        a = Conn(ports[0])
+
+        # 1-2. reveal and view times, before and after a million known cells
+        solo = Player(a, join(a, "solo", "solo", 0), "solo", 0, random.Random(3), side=64)
+        solo.drop(0, 0)
+        before = reveal_times(solo, args.samples)
+        views_play = view_times(a, "solo", 0, solo.focus[0] - 64, solo.focus[1] - 64, 50)
+        known = seed_million(db_url, "solo", 0)
+        after = reveal_times(solo, args.samples)
+        views_million = view_times(a, "solo", 0, 10_000 * 64 + 100, 10_000 * 64 + 100, 50)
+        results += [
+            ("reveal: server ms p50 / p99 (wall; CPU)", f"{both(before)}  n={len(before[0])}"),
+            (f"reveal, team knows {known:,} more", f"{both(after)}  n={len(after[0])}"),
+            ("view 128x128 over play", both(views_play)),
+            ("view 128x128 over 1M known cells", both(views_million)),
+        ]
+
+        # 3. bots with one watcher per team
+        bots = []
+        origins = {}
+        for t in range(args.teams):
+            team = f"t{t:02d}"
+            origins[team] = (t * 100_000 + 5_000_000, 5_000_000)
+        for i in range(args.bots):
+            team = f"t{i % args.teams:02d}"
+            colour = (i // args.teams) % 6
+            token = join(Conn(ports[i % 2]), f"bot{i}", team, colour)
+            bots.append((token, team, colour, origins[team]))
+        watch = Streams()
+        for t, (team, (ox, oy)) in enumerate(origins.items()):
+            path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
+                    f"&y0={oy - 128}&width=256&height=256")  # fmt: skip
+            watch.open(ports[t % 2], path, t)
+        watch.start()
+        start_seq = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
+        pg_before = cpu_seconds(postgres_pids(pgdir), with_children=True)
+        app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
+        started = time.monotonic()
+        chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
+        with multiprocessing.get_context("spawn").Pool(args.client_procs) as pool:
+            outs = pool.starmap(
+                bot_process, [(ports, chunk, args.seconds, i) for i, chunk in enumerate(chunks)]
+            )
+        elapsed = time.monotonic() - started
+        pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
+        app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
+        watch.settle(quiet=3.0, limit=60.0)  # a loaded machine delivers late, not never
+        watch.close()
+        requests = [r for o in outs for r in o["requests"]]
+        seqs = [s for o in outs for s in o["seqs"]]
+        moves = sum(r[2] for r in requests)
+        client_ms = [r[0] * 1e3 for r in requests]
+        server_ms = [r[1] for r in requests if r[1] is not None]
+        # the log: gapless, every acknowledged move once; the watchers: each event once
+        import sqlalchemy as sa
+
+        engine = sa.create_engine(db_url)
+        with engine.connect() as conn:
+            log = conn.execute(sa.text(LOG_SQL), {"w": WORLD, "s": start_seq}).all()
+            all_seqs = list(conn.execute(sa.text(SEQS_SQL), {"w": WORLD}).scalars())
+            sizes = conn.execute(sa.text(SIZES_SQL)).one()
+        engine.dispose()
+        gapless = all_seqs == list(range(1, len(all_seqs) + 1))
+        dup_ack = len(seqs) - len(set(seqs))
+        missing_ack = len(set(seqs) - {r[0] for r in log})
+        expected: dict[int, list[int]] = defaultdict(list)
+        teams = list(origins)
+        for seq, team, x, y, changes in log:
+            if not changes:
+                continue
+            ox, oy = origins[team]
+            t = teams.index(team)
+            cells = json.loads(changes)
+            # watcher t sees board 0: events of colour 0 and flags of any colour
+            if any(
+                0 <= x + dx - (ox - 128) < 256 and 0 <= y + dy - (oy - 128) < 256
+                for dx, dy, _ in cells
+            ):
+                expected[t].append(seq)
+        dup = extra = 0
+        for t in range(len(teams)):
+            got = Counter(s for s, _ in watch.seen.get(t, []))
+            dup += sum(c - 1 for c in got.values() if c > 1)
+            extra += len(set(got) - set(expected[t]))
+        results += [
+            (
+                f"bots: {args.bots} players in {args.teams} teams, {elapsed:.1f} s",
+                f"{moves / elapsed:.0f} moves/s ({moves} moves in {len(requests)} rafts, "
+                f"{moves / max(1, len(requests)):.1f}/raft)",
+            ),
+            ("bots: raft client ms p50 / p99", pct(client_ms, 1)),
+            ("bots: raft server ms p50 / p99", pct(server_ms, 1)),
+            ("bots: devil errors", str(sum(o["errors"] for o in outs))),
+            ("log: gapless / acknowledged missing / dup", f"{gapless} / {missing_ack} / {dup_ack}"),
+            ("watchers (1 per team): duplicated / not in log", f"{dup} / {extra}"),
+            (
+                "PostgreSQL CPU during bots",
+                f"{pg_cpu:.1f} s = {moves / max(pg_cpu, 1e-9):.0f} moves per PG CPU-second",
+            ),
+            (
+                "app CPU during bots (2 servers)",
+                f"{app_cpu:.1f} s = {app_cpu / max(moves, 1) * 1e3:.2f} ms per move",
+            ),
+        ]
+        # watcher completeness: a stream only sends events with visible cells (board 0 of the
+        # viewport); compare with the log's events of colour 0 inside it
+        complete = check_watchers(db_url, start_seq, origins, watch)
+        results.append(("watchers (1 per team): log events not received", str(complete)))
+        # the same viewports read again from the log (Last-Event-ID resume): the live
+        # streams must have had exactly these
+        replay = Streams()
+        for t, (team, (ox, oy)) in enumerate(origins.items()):
+            path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
+                    f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
+            replay.open(ports[(t + 1) % 2], path, t)
+        replay.start()
+        replay.settle(quiet=2.0, limit=60.0)
+        replay.close()
+        differ = sum(
+            {s for s, _ in replay.seen.get(t, [])} != {s for s, _ in watch.seen.get(t, [])}
+            for t in range(len(origins))
+        )
+        results.append(("watchers (1 per team): live != resumed feed", f"{differ} teams"))
+
+        # 4. many watchers of one team
+        hot = Player(
+            Conn(ports[0]),
+            join(Conn(ports[0]), "hot", "hot", 0),
+            "hot",
+            0,
+            random.Random(9),
+            side=64,
+        )
+        hot.drop(-5_000_000, 0)
+        fx, fy = hot.focus
+        many = Streams()
+        box = f"x0={fx - 128}&y0={fy - 128}&width=256&height=256"
+        path = f"/api/worlds/{WORLD}/teams/hot/events?colour=0&{box}"
+        for i in range(args.watchers):
+            many.open(ports[i % 2], path, i)
+        many.start()
+        time.sleep(2.0)
+        opened_bytes = many.bytes
+        sent: dict[int, float] = {}
+        for _ in range(40):
+            safe, _ = hot.provable()
+            if not safe:
+                hot.drop(fx + random.randint(-100, 100), fy + random.randint(-100, 100))
+                continue
+            x, y = safe[0]
+            t0 = time.monotonic()
+            (result,) = hot.moves([{"kind": "reveal", "x": x, "y": y}])
+            if result["cells"] and all(
+                abs(cx - fx) < 128 and abs(cy - fy) < 128 for cx, cy, _ in result["cells"][:1]
+            ):
+                sent[result["seq"]] = t0
+            hot.focus = (x, y)
+            time.sleep(0.25)
+        many.settle(quiet=3.0, limit=60.0)
+        many.close()
+        latencies = []
+        delivered = 0
+        for i in range(args.watchers):
+            arrivals = dict(many.seen.get(i, []))
+            for seq, t0 in sent.items():
+                if seq in arrivals:
+                    delivered += 1
+                    latencies.append((arrivals[seq] - t0) * 1e3)
+        events_n = max(1, len(sent))
+        results += [
+            (
+                f"watchers: {args.watchers} streams on one team, {len(sent)} moves",
+                f"delivered {delivered}/{len(sent) * args.watchers}",
+            ),
+            (
+                "watchers: latency ms p50 / p99 / max",
+                f"{pct(latencies, 1)} / {max(latencies, default=float('nan')):.1f}",
+            ),
+            (
+                "watchers: bytes per event per watcher",
+                f"{(many.bytes - opened_bytes) / events_n / args.watchers:.0f}",
+            ),
+        ]
+
+        # 5. storage and commit costs
+        ev_bytes, ch_bytes, ev_count, ch_count, known_cells = sizes
+        plain, notified = notify_commit_cost(db_url, 2000)
+        results += [
+            (
+                "storage: events (table + index)",
+                f"{ev_bytes / 1e6:.1f} MB / {ev_count} events = "
+                f"{ev_bytes / max(ev_count, 1):.0f} B/move",
+            ),
+            (
+                "storage: chunks (table + index + TOAST)",
+                f"{ch_bytes / 1e6:.1f} MB / {ch_count} chunks = "
+                f"{ch_bytes / max(ch_count, 1):.0f} B/chunk",
+            ),
+            ("storage: cells known by teams (counters)", f"{known_cells}"),
+            ("commit us: plain / with NOTIFY", f"{plain:.0f} / {notified:.0f}"),
+        ]
+        rss_end = [rss_mb(s.process.pid) for s in running]
+        change = [f"{s:.0f} -> {e:.0f}" for s, e in zip(rss_start, rss_end, strict=True)]
+        results.append(("RSS MB per server: start -> end", ", ".join(change)))
+        results.append(
+            (
+                "machine load average (1 min): start, end",
+                f"{load_start:.1f}, {os.getloadavg()[0]:.1f}",
+            )
+        )
+    table("Devil World benchmark (2 servers x 1 gevent worker, PostgreSQL, this machine)", results)
+    return 0
+
+
+def check_watchers(
+    db_url: str, start_seq: int, origins: dict[str, tuple[int, int]], watch: Streams
+) -> int:
+    """Events of the log a team watcher (board 0, 256x256 at the team's origin) should have
+    received and did not."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text(
+            "SELECT seq, team, colour, x, y, changes FROM world_events "
+            "WHERE world = :w AND seq > :s AND changes IS NOT NULL ORDER BY seq"),
+            {"w": WORLD, "s": start_seq}).all()  # fmt: skip
+    engine.dispose()
+    teams = list(origins)
+    lost = 0
+    for seq, team, colour, x, y, changes in rows:
+        if team not in origins:
+            continue
+        ox, oy = origins[team]
+        visible = [
+            s for dx, dy, s in json.loads(changes)
+            if 0 <= x + dx - (ox - 128) < 256 and 0 <= y + dy - (oy - 128) < 256
+            and (colour == 0 or s == "F")
+        ]  # fmt: skip
+        if not visible:
+            continue
+        got = {s for s, _ in watch.seen.get(teams.index(team), [])}
+        if seq not in got:
+            lost += 1
+    return lost
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,124 @@
+"""``devil-check --annotate FILE``: every move of a replay judged, the luck ledger, metrics.
+
+FILE is a Mine Devil move list (docs/annotations.md), an EVF or AVF video, or ``-`` for
+stdin; the format comes from the extension or the content. A move list needs ``layout`` (the
+final board) or ``seed`` (the game is then replayed by the engine). Games recorded elsewhere
+are judged without the devil: a guess that a safe cell could have replaced is a ``guess``,
+and the first click is not assumed safe.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from devil.analysis import Layout
+from devil.annotate import AnnotationTooLong, GameAnnotation, annotate, final_board
+from devil.errors import MoveError
+from devil.game import Game
+from devil.luck import luck_sentence, odds
+from devil.replays import Replay, ReplayFormatError, read_replay
+from devil.replays.evf import SOFTWARE
+
+
+class AnnotateError(ValueError):
+    """A replay that cannot be annotated (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Annotated:
+    replay: Replay
+    annotation: GameAnnotation
+
+
+def _read(path: str) -> tuple[str, bytes]:
+    if path == "-":
+        return "<stdin>", sys.stdin.buffer.read()
+    try:
+        return path, Path(path).read_bytes()
+    except OSError as e:
+        raise AnnotateError(f"cannot read {path}: {e.strerror}") from None
+
+
+def annotate_replay(replay: Replay, native: bool) -> GameAnnotation:
+    """Annotate a replay read from a file. ``native``: recorded by Mine Devil."""
+    layout: Layout | None = replay.layout
+    if layout is None:
+        if not replay.params.seed and native:
+            raise AnnotateError(
+                "the move list has neither 'layout' nor 'seed': nothing says where the mines are"
+            )
+        layout = final_board(Game.replay(replay.params, replay.moves))
+        if layout is None:
+            raise AnnotateError("the moves never reveal a cell: there is no board to judge")
+    return annotate(
+        replay.params,
+        replay.moves,
+        layout,
+        seconds=replay.seconds,
+        devil=native,
+        first_free=native,
+    )
+
+
+def load(path: str) -> Annotated:
+    name, data = _read(path)
+    try:
+        replay = read_replay(data, name=name if name != "<stdin>" else None)
+    except ReplayFormatError as e:
+        raise AnnotateError(f"{name}: {e}") from None
+    native = replay.software in ("", SOFTWARE)
+    try:
+        return Annotated(replay, annotate_replay(replay, native))
+    except (MoveError, AnnotationTooLong) as e:
+        raise AnnotateError(f"{name}: {e}") from None
+
+
+def render_text(annotated: Annotated) -> str:
+    a = annotated.annotation
+    lines = [f"{'move':>5}  {'kind':<6}  {'cell':<7}  {'judgement':<9}  level  p(safe)  bits"]
+    for note in a.moves:
+        level = "" if note.level is None else str(note.level)
+        p = "" if note.p_safe is None else odds(note.p_safe)
+        bits = "" if note.bits is None else f"{note.bits:.2f}"
+        cell = f"{note.move.row},{note.move.col}"
+        lines.append(
+            f"{note.n:>5}  {note.move.kind.value:<6}  {cell:<7}  {note.judgement.value:<9}  "
+            f"{level:>5}  {p:>7}  {bits:>4}".rstrip()
+        )
+    m = a.metrics
+    lines.append("")
+    lines.append(luck_sentence(a))
+    parts = [f"3BV {m.bbbv}", f"clicks {m.clicks}"]
+    if m.efficiency is not None:
+        parts.append(f"efficiency {m.efficiency:.2f}")
+    if m.seconds is not None:
+        parts.append(f"time {m.seconds:.2f} s")
+    if m.bbbv_per_s is not None:
+        parts.append(f"3BV/s {m.bbbv_per_s:.2f}")
+    parts.append(f"highest proof level {m.max_level if m.max_level is not None else '-'}")
+    lines.append(", ".join(parts))
+    return "\n".join(lines) + "\n"
+
+
+def render_json(annotated: Annotated) -> str:
+    return json.dumps(annotated.annotation.to_json()) + "\n"
+
+
+def run(path: str, fmt: str, prog: str) -> int:
+    """Print the annotation of the replay at ``path``; returns the exit code (0, or 2 when
+    the file cannot be read or replayed)."""
+    try:
+        annotated = load(path)
+    except AnnotateError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 2
+    render = render_json if fmt == "json" else render_text
+    try:
+        sys.stdout.write(render(annotated))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stderr.close()
+    return 0

@@ -1,0 +1,54 @@
+"""The annotated replay in Chromium: win a game, read the luck line, step the replay and see
+each move judged, follow "Why?" to the analysis board.
+
+Safe cells are decided from the board the page shows by the engine's solver.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from devil.rules import Count
+from tests.browser.helpers import act, start_game
+from tests.browser.test_play import cell_selector, click, open_first, safe_covered, status_text
+from tests.browser.test_play import visible as visible_position
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_annotated_replay(page: Page, live_server: str, shots: Path) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    game_id = start_game(page, live_server, preset="beginner", count="counted", seed="4")
+    position = open_first(page, 4, 4)
+    clicks = 1
+    while status_text(page) == "Playing":
+        safe = safe_covered(visible_position(page, 10), Count.COUNTED)
+        click(page, cell_selector(position, safe[0]))
+        clicks += 1
+        assert clicks < 81
+    luck = page.locator("#luck .luck-sentence")
+    expect(luck).to_have_text("You needed no luck: every move you made was safe by proof.")
+    expect(page.locator("#luck .luck-metrics")).to_contain_text("3BV")
+    page.screenshot(path=str(shots / "ledger-end-panel.png"), full_page=True)
+    # the replay, from the end panel's link: move 1 is the free first click
+    page.click("#end-panel a:has-text('replay with every move judged')")
+    page.wait_for_url(re.compile(rf"/g/{game_id}/replay/1$"))
+    note = page.locator("#move-note")
+    expect(note).to_contain_text("Move 1 was a forced guess: safe by the rules (the first click)")
+    # stepping shows each move's proof and level
+    act(page, lambda: page.click(".replay-steps a:has-text('Next')"), "answered")
+    expect(page.locator("#replay-view")).to_have_attribute("data-n", "2")
+    expect(note).to_have_text(re.compile(r"^Move 2 was a proof, level [1-4] \("))
+    expect(note).to_have_class(re.compile(r"\bproof\b"))
+    act(page, lambda: page.fill("#replay-n", str(clicks)), "answered")
+    expect(note).to_contain_text(f"Move {clicks} was a proof")
+    page.screenshot(path=str(shots / "ledger-replay-note.png"), full_page=True)
+    # "Why?" opens the analysis board on the position before the move, the cell selected
+    page.click("#move-note a.why")
+    page.wait_for_url(re.compile(r"/analyse\?"))
+    assert "cell=" in page.url
+    expect(page.locator("body")).to_contain_text("safe")

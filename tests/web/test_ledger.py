@@ -1,0 +1,279 @@
+"""The ledger on the web: annotations API, luck line, replay notes, exports, records, imports."""
+
+from __future__ import annotations
+
+import io
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app.ledger.store import LedgerRow
+from devil import oracle
+from devil.annotate import ANNOTATION_VERSION
+from devil.replays.evf import read_evf
+from devil.replays.movelist import read_movelist
+from devil.rules import Count
+from tests.conftest import Api, play_to_win, visible
+
+SMALL = {"width": 6, "height": 6, "mines": 4, "seed": 11}
+MOVE_FIELDS = {"n", "kind", "row", "col", "judgement", "level", "p_safe", "bits", "opened"}
+METRICS = {"3bv", "3bv_per_s", "clicks", "efficiency", "seconds", "hints", "max_level"}
+REPLAYS = Path(__file__).resolve().parent.parent / "data" / "replays"
+
+
+def won_game(api: Api, **params: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    game = api.create(**{**SMALL, **params})
+    states = play_to_win(api, game, (0, 0))
+    assert states[-1]["status"] == "won"
+    return game, states
+
+
+def test_annotations_are_refused_while_the_game_runs(api: Api, client: FlaskClient) -> None:
+    game = api.create(**SMALL)
+    api.move(game, "reveal", 0, 0)
+    response = client.get(f"/api/games/{game['id']}/annotations")
+    assert response.status_code == 409
+    assert "still being played" in response.get_json()["error"]
+    assert client.get("/api/games/nosuchgame/annotations").status_code == 404
+    assert client.get(f"/g/{game['id']}/export.evf").status_code == 409
+
+
+def test_annotations_of_a_won_game_follow_the_contract(api: Api, client: FlaskClient) -> None:
+    game, states = won_game(api)
+    response = client.get(f"/api/games/{game['id']}/annotations")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["version"] == ANNOTATION_VERSION
+    assert set(body["metrics"]) == METRICS
+    assert body["metrics"]["clicks"] == len(states)
+    assert body["metrics"]["hints"] == 0
+    assert body["bits"] == 0
+    moves = body["moves"]
+    assert [m["n"] for m in moves] == list(range(1, len(states) + 1))
+    assert moves[0]["judgement"] == "forced" and moves[0]["p_safe"] == 1
+    for move, before in zip(moves[1:], states, strict=False):
+        assert set(move) >= MOVE_FIELDS
+        assert move["judgement"] == "proof" and move["level"] in (1, 2, 3, 4)
+        verdicts = oracle.classify(visible(before), Count.CLASSIC).verdicts
+        cell = visible(before).board.cell(move["row"], move["col"])
+        assert verdicts[cell].letter == "S"  # each proof: provably safe by the oracle
+        assert move["p_safe"] is None and move["bits"] is None
+    opened = {tuple(c) for m in moves for c in m["opened"]}
+    assert len(opened) == 36 - 4
+
+
+def test_the_end_panel_asks_for_the_luck_line(api: Api, client: FlaskClient) -> None:
+    game, _ = won_game(api)
+    page = client.get(f"/g/{game['id']}").get_data(as_text=True)
+    assert f'hx-get="/g/{game["id"]}/luck"' in page
+    assert f'href="/g/{game["id"]}/export.evf"' in page
+    luck = client.get(f"/g/{game['id']}/luck", headers={"HX-Request": "true"})
+    assert luck.status_code == 200
+    text = luck.get_data(as_text=True)
+    assert "You needed no luck" in text and "3BV" in text
+
+
+def test_replay_notes_say_what_each_move_was_and_link_why(api: Api, client: FlaskClient) -> None:
+    game, _ = won_game(api)
+    page = client.get(f"/g/{game['id']}/replay/2").get_data(as_text=True)
+    assert 'class="move-note proof"' in page
+    assert "Move 2 was a proof, level" in page
+    assert 'class="why" href="/analyse?p=' in page and "cell=" in page
+    first = client.get(f"/g/{game['id']}/replay/1", headers={"HX-Request": "true"})
+    assert "safe by the rules (the first click)" in first.get_data(as_text=True)
+
+
+def test_running_games_have_no_notes(api: Api, client: FlaskClient) -> None:
+    game = api.create(**SMALL)
+    api.move(game, "reveal", 0, 0)
+    page = client.get(f"/g/{game['id']}/replay/1").get_data(as_text=True)
+    assert "move-note" not in page
+
+
+def test_exports_read_back_as_the_game(api: Api, client: FlaskClient) -> None:
+    game, _ = won_game(api)
+    evf = client.get(f"/g/{game['id']}/export.evf")
+    assert evf.status_code == 200
+    assert "attachment" in evf.headers["Content-Disposition"]
+    replay = read_evf(evf.data)
+    moves = [(m["kind"], m["row"], m["col"]) for m in api.log(game["id"])]
+    assert [(m.kind.value, m.row, m.col) for m in replay.moves] == moves
+    text = client.get(f"/g/{game['id']}/export.moves").get_data(as_text=True)
+    listed = read_movelist(text)
+    assert [(m.kind.value, m.row, m.col) for m in listed.moves] == moves
+    assert listed.params.seed == SMALL["seed"]
+    assert listed.layout == replay.layout
+
+
+def test_a_finished_game_is_annotated_in_the_background(app: Flask, api: Api) -> None:
+    game, _ = won_game(api)
+    store = app.extensions["mine_devil.ledger"].store
+    deadline = time.monotonic() + 10
+    while store.get(game["id"]) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    row = store.get(game["id"])
+    assert row is not None and row.status == "won" and row.version == ANNOTATION_VERSION
+
+
+def ledger_row(game_id: str, seconds: float, **extra: Any) -> LedgerRow:
+    values: dict[str, Any] = {
+        "game_id": game_id, "version": ANNOTATION_VERSION, "body": {}, "status": "won",
+        "preset": "beginner", "count": "classic", "mercy": "strict", "no_guess": True,
+        "seconds": seconds, "bbbv": 20, "bbbv_per_s": 20 / seconds, "hints": 0, "bits": 0.0,
+        "guesses": 0, "max_level": 2, "owner": None,
+        "finished_at": datetime(2026, 11, 23, tzinfo=UTC) + timedelta(seconds=seconds),
+    }  # fmt: skip
+    values.update(extra)
+    return LedgerRow(**values)
+
+
+def test_records_are_the_fastest_won_games_per_rule_set(app: Flask, api: Api) -> None:
+    store = app.extensions["mine_devil.ledger"].store
+    ids = [api.create(**SMALL)["id"] for _ in range(5)]
+    store.save(ledger_row(ids[0], 30.0))
+    store.save(ledger_row(ids[1], 12.5, hints=2))
+    store.save(ledger_row(ids[2], 20.0, mercy="fair", guesses=1, bits=1.58))
+    store.save(ledger_row(ids[3], 5.0, status="lost"))
+    store.save(ledger_row(ids[4], 25.0, preset="expert"))
+    client = app.test_client()
+    everything = client.get("/api/records").get_json()["records"]
+    assert [r["game_id"] for r in everything] == [ids[1], ids[2], ids[4], ids[0]]
+    assert [r["rank"] for r in everything] == [1, 2, 3, 4]
+    assert everything[0]["helped"] is True and everything[3]["helped"] is False
+    strict = client.get("/api/records?preset=beginner&mercy=strict&count=classic").get_json()
+    assert [r["game_id"] for r in strict["records"]] == [ids[1], ids[0]]
+    fair = client.get("/api/records?mercy=fair&no_guess=true").get_json()["records"]
+    assert [(r["game_id"], r["bits"], r["guesses"]) for r in fair] == [(ids[2], 1.58, 1)]
+    page = client.get("/records?preset=beginner").get_data(as_text=True)
+    assert page.index(ids[1]) < page.index(ids[0])
+    assert "helped-mark" in page
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("preset=huge", "preset"),
+        ("count=both", "count"),
+        ("mercy=kind", "mercy"),
+        ("no_guess=maybe", "no_guess"),
+    ],
+)
+def test_record_filters_are_validated(client: FlaskClient, query: str, field: str) -> None:
+    response = client.get(f"/api/records?{query}")
+    assert response.status_code == 400
+    assert response.get_json()["field"] == field
+
+
+def csrf(client: FlaskClient, path: str = "/records") -> str:
+    page = client.get(path).get_data(as_text=True)
+    return page.split('name="csrf-token" content="', 1)[1].split('"', 1)[0]
+
+
+def test_display_names_are_optional_and_validated(app: Flask, api: Api) -> None:
+    client = app.test_client()
+    token = csrf(client)
+    bad = client.post("/records/name", data={"name": "<script>", "csrf_token": token})
+    assert bad.status_code == 400
+    assert (
+        client.post("/records/name", data={"name": "x" * 25, "csrf_token": token}).status_code
+        == 400
+    )
+    good = client.post("/records/name", data={"name": "Ann B.", "csrf_token": token})
+    assert good.status_code == 303
+    store = app.extensions["mine_devil.ledger"].store
+    with client.session_transaction() as session:
+        owner = session["owner"]
+    game_id = api.create(**SMALL)["id"]
+    store.save(ledger_row(game_id, 9.0, owner=owner))
+    records = client.get("/api/records").get_json()["records"]
+    assert records[0]["name"] == "Ann B."
+    assert 'value="Ann B."' in client.get("/records").get_data(as_text=True)
+    mine = client.get("/my-games").get_data(as_text=True)
+    assert game_id in mine
+    assert client.post("/records/name", data={"name": "", "csrf_token": token}).status_code == 303
+    assert client.get("/api/records").get_json()["records"][0]["name"] is None
+
+
+def test_importing_a_replay_lists_its_moves_with_study_links(client: FlaskClient) -> None:
+    token = csrf(client, "/analyse")
+    data = (REPLAYS / "won-chords.evf").read_bytes()
+    response = client.post(
+        "/import",
+        data={"replay": (io.BytesIO(data), "won-chords.evf"), "csrf_token": token},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert page.count("Study the position before it") == 21
+    assert "Move 1 was" in page and 'href="/analyse?p=' in page
+    bad = client.post(
+        "/import",
+        data={"replay": (io.BytesIO(b"\x09garbage"), "x.evf"), "csrf_token": token},
+        content_type="multipart/form-data",
+    )
+    assert bad.status_code == 400
+    assert "cannot read x.evf" in bad.get_data(as_text=True)
+
+
+def test_positions_export_as_png(client: FlaskClient) -> None:
+    from PIL import Image
+
+    response = client.get("/analyse/export.png?p=1..1/1221/0000&count=classic")
+    assert response.status_code == 200
+    assert response.mimetype == "image/png"
+    image = Image.open(io.BytesIO(response.data))
+    assert image.size == (4 * 24, 3 * 24)
+    safe_green = (0x8F, 0xD6, 0x94)
+    mine_red = (0xF0, 0x8A, 0x84)
+    # row 0: 1 . . 1 over 1 2 2 1: the two covered cells are both mines
+    assert image.getpixel((24 + 3, 3)) == mine_red
+    assert safe_green not in [image.getpixel((x * 24 + 3, 3)) for x in range(4)]
+    page = client.get("/analyse?p=1..1/1221/0000").get_data(as_text=True)
+    assert 'id="export-png" href="/analyse/export.png?' in page
+    assert client.get("/analyse/export.png?p=1..1/12x1").status_code == 400
+
+
+def test_boards_too_big_to_annotate_are_refused_without_work(api: Api, client: FlaskClient) -> None:
+    game = api.create(width=250, height=200, mines=1, seed=1, no_guess=False)
+    state = api.move(game, "reveal", 0, 0)
+    assert state["status"] == "won"
+    response = client.get(f"/api/games/{game['id']}/annotations")
+    assert response.status_code == 422
+    assert "boards over 40000 cells are not annotated" in response.get_json()["error"]
+    luck = client.get(f"/g/{game['id']}/luck", headers={"HX-Request": "true"})
+    assert "too big for the luck ledger" in luck.get_data(as_text=True)
+
+
+def test_the_ledger_on_both_databases(make_app: Any, db_url: str) -> None:
+    """A won game's entry is computed, saved and read back; records and names work on
+    SQLite and PostgreSQL alike."""
+    app = make_app(DATABASE_URL=db_url, LEDGER_WARM=False)
+    client = app.test_client()
+    api = Api(client)
+    game, _ = won_game(api)
+    body = client.get(f"/api/games/{game['id']}/annotations").get_json()
+    ledger = app.extensions["mine_devil.ledger"]
+    row = ledger.store.get(game["id"])
+    assert row is not None and dict(row.body) == body and row.status == "won"
+    ledger.store.set_name("someone", "Zoë")
+    ledger.store.save(ledger_row(api.create(**SMALL)["id"], 1.5, owner="someone"))
+    records = client.get("/api/records?preset=beginner").get_json()["records"]
+    assert records[0]["name"] == "Zoë" and records[0]["seconds"] == 1.5
+    custom = client.get("/api/records?preset=custom").get_json()["records"]
+    assert [r["game_id"] for r in custom] == [game["id"]]
+
+
+def test_rebuild_ledger_recomputes_finished_games(app: Flask, api: Api) -> None:
+    game, _ = won_game(api)
+    running = api.create(**SMALL)
+    store = app.extensions["mine_devil.ledger"].store
+    result = app.test_cli_runner().invoke(args=["rebuild-ledger"])
+    assert result.exit_code == 0, result.output
+    assert "Annotated 1 finished games again." in result.output
+    assert store.get(game["id"]) is not None
+    assert store.get(running["id"]) is None
