@@ -178,6 +178,10 @@ def play_games(
             if status >= 500:
                 with tally.lock:
                     tally.server_errors += 1
+            if status == 429:  # its own rate limit (30 clicks/s): wait as told, click again
+                tally.games["throttled"] += 1
+                time.sleep(1.0)
+                continue
             if status != 200:
                 tally.problems.append(f"player click: {status} {data[:200]!r}")
                 return
@@ -353,7 +357,7 @@ def hostile_run(
     group: int | None,
     seconds: float,
     stream_count: int = 500,
-    think: float = 0.02,
+    think: float = 0.04,
     attack: bool = True,
 ) -> Tally:
     """The attack and the player at once for ``seconds``; the tally of what everyone saw.
@@ -499,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--streams", type=int, default=500)
-    parser.add_argument("--think", type=float, default=0.02, help="player pause between clicks")
+    parser.add_argument("--think", type=float, default=0.04, help="player pause between clicks")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers")
     parser.add_argument(
         "--baseline", action="store_true", help="also run the player alone first, for comparison"
