@@ -47,6 +47,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from app.api.routes import bp as api
     from app.ledger import setup as ledger_setup
     from app.live.routes import bp as live
+    from app.live.routes import init_app as live_setup
     from app.play import setup as play_setup
     from app.play.routes import bp as play
     from app.store import setup as store_setup
@@ -59,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     world.init_app(app, engine)  # Devil World: /api/worlds (app/world/)
     play_setup.init_app(app)
     duel.init_app(app)
+    live_setup(app)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(live)
     app.register_blueprint(play)

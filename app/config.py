@@ -101,6 +101,9 @@ def defaults(
         "CREATE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_CREATE") or "60 per minute",
         "PROXY_HOPS": int(env.get("MINE_DEVIL_PROXY_HOPS") or 0),
         "GAME_CACHE_SIZE": 128,
-        "LIVE_POLL_SECONDS": 0.5,
+        "LIVE_STREAMS_PER_CLIENT": 8,
+        "LIVE_STREAMS_MAX": 4000,
+        "GAME_QUEUE": 16,
+        "GAME_WAIT_SECONDS": 5.0,
         "LIVE_MAX_SECONDS": 300,
     }

@@ -25,7 +25,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    make_response,
+    render_template,
+    request,
+)
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -170,7 +178,11 @@ def register(app: Flask) -> None:
                 return exc
             _, page = http_message(exc)
             unknown_page = code == 404 and request.blueprint is None
-            return respond(code, page, title="Page not found" if unknown_page else None)
+            answer = make_response(
+                respond(code, page, title="Page not found" if unknown_page else None)
+            )
+            answer.headers.update(h for h in exc.get_headers() if h[0] == "Retry-After")
+            return answer
         response = exc.get_response()
         response.set_data(jsonify({"error": http_message(exc)[0]}).get_data())
         response.mimetype = "application/json"

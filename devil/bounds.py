@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from devil.board import Cell
+from devil.budget import current
 from devil.errors import InconsistentPosition
 from devil.position import Position
 
@@ -201,7 +202,10 @@ class _System:
 
         stack: list[tuple[int, int, int]] = []  # (trail length, var, value still to try or -1)
         cursor = 0
+        meter = current()  # a caller's devil.budget (the web pages bound proofs and steps)
         while True:
+            if meter is not None:
+                meter.charge()
             while cursor < n and value[cursor] >= 0:
                 cursor += 1
             if cursor == n:
@@ -378,7 +382,10 @@ def count_mask(bounds: Sequence[Bound], fixed: Mapping[Cell, bool]) -> int:
 
     open_bounds: list[int] = []
     states: dict[tuple[int, ...], int] = {(): 1}
+    meter = current()
     for pos, c in enumerate(order):
+        if meter is not None:
+            meter.charge(len(states))
         touching = by_cell[c]
         new_open = open_bounds + [bi for bi in touching if first[bi] == pos]
         slot = {bi: k for k, bi in enumerate(new_open)}

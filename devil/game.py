@@ -26,7 +26,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -398,6 +398,14 @@ class Game:
         for move in moves:
             game = game.play(move if isinstance(move, Move) else Move.parse(move))
         return game
+
+    def with_backend(self, backend: str) -> Game:
+        """This game whose later moves ask the ``backend`` solver (``"cpsat"``: OR-Tools),
+        with fresh caches: the same exact answers by another route (the web app's fallback
+        when a click runs past its CPU limit)."""
+        shared = _Shared(self.params.rules.count)
+        shared.solver = Solver(self.params.rules.count, backend)
+        return replace(self, _memo=_Memo(shared, self._memo.counts, self._memo.counts_layout))
 
     def at(self, n: int) -> Game:
         """The game after its first ``n`` moves (0 = before any move)."""

@@ -13,31 +13,41 @@ the stream carries no board, so it cannot leak anything. A comment line keeps id
 connections open; the stream closes after ``LIVE_MAX_SECONDS`` (browsers' EventSource
 reconnects by itself and gets the current state first).
 
-The stream polls the database (``LIVE_POLL_SECONDS``) so it sees moves made by any
-worker. It holds a connection only while querying. Under the gevent worker a waiting
-stream is a sleeping greenlet; under sync workers each stream would hold a worker,
-so serve with gevent (the default of ``mine-devil``).
+A stream reads the database once on connect and then only when the game's topic
+``game:<id>`` is published (``app.notify``: in-process, across the processes of one host
+for SQLite, ``LISTEN/NOTIFY`` on PostgreSQL); the game service publishes after each
+committed event. So idle watchers cost no queries: 2,000 of them wait as sleeping
+greenlets. A lost notification costs latency, never data: the next one (or the reconnect
+after ``LIVE_MAX_SECONDS``) reads the log's end again.
+
+Bounded: each client (its address, as the rate limits count it) may hold
+``LIVE_STREAMS_PER_CLIENT`` streams (default 8) and each process ``LIVE_STREAMS_MAX``
+(default 4,000); one more is refused with 429 and ``Retry-After``.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
+from app.live.slots import StreamSlots
 from app.live.spec import PATHS
+from app.notify import Notifier, get_notifier
 from app.openapi import publish
-from app.play.setup import get_service
+from app.play.setup import game_topic, get_service
+from app.security import client_key
 from app.store.log import Store
 
 bp = Blueprint("live", __name__)
 publish(bp, PATHS)
 
 HEARTBEAT_SECONDS = 15.0
+SLOTS = "mine_devil.stream_slots"
 
 
 def sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
@@ -48,39 +58,86 @@ def sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def updates(store: Store, game_id: str, poll: float, max_seconds: float) -> Iterator[str]:
-    """The event stream: one ``move`` event per change of the log's end, ``end`` at the end."""
-    started = last_sent = time.monotonic()
-    seen, first = -1, True
-    while True:
-        head = store.get_head(game_id)
-        if head is None:
-            return
-        row, seq = head
-        data = {"id": game_id, "seq": seq, "moves": row.moves, "status": row.status}
-        if row.status != "playing":
-            yield sse("end", data, seq)
-            return
-        now = time.monotonic()
-        if seq != seen or first:
-            seen, first, last_sent = seq, False, now
-            yield sse("move", data, seq)
-        elif now - last_sent >= HEARTBEAT_SECONDS:
-            last_sent = now
-            yield ": keep-alive\n\n"
-        if now - started >= max_seconds:
-            return
-        time.sleep(poll)
+def updates(
+    store: Store,
+    game_id: str,
+    notifier: Notifier,
+    max_seconds: float,
+    heartbeat: float = HEARTBEAT_SECONDS,
+) -> Iterator[str]:
+    """The event stream: one ``move`` event per change of the log's end, ``end`` at the end.
+
+    Reads the log's end on connect and after each wake-up of the game's topic, never else."""
+    started = time.monotonic()
+    seen = -1
+    with notifier.subscribe(game_topic(game_id)) as subscription:
+        while True:
+            head = store.get_head(game_id)
+            if head is None:
+                return
+            row, seq = head
+            data = {"id": game_id, "seq": seq, "moves": row.moves, "status": row.status}
+            if row.status != "playing":
+                yield sse("end", data, seq)
+                return
+            if seq != seen:
+                seen = seq
+                yield sse("move", data, seq)
+            while True:  # sleep until the topic is published (heartbeats meanwhile)
+                remaining = max_seconds - (time.monotonic() - started)
+                if remaining <= 0 or notifier.closed:
+                    return
+                if subscription.wait(min(heartbeat, remaining)):
+                    break
+                if time.monotonic() - started < max_seconds:
+                    yield ": keep-alive\n\n"
 
 
 @bp.get("/api/games/<game_id>/events")
 def events(game_id: str) -> ResponseReturnValue:
     service = get_service()
     service.record(game_id)  # 404 before the stream starts
-    config = current_app.config
-    poll = float(config.get("LIVE_POLL_SECONDS", 0.5))
-    stream = updates(service.store, game_id, poll, float(config.get("LIVE_MAX_SECONDS", 300)))
-    response = Response(stream, mimetype="text/event-stream")
+    if request.method == "HEAD":  # headers only: no stream, no slot
+        return _headers(Response(mimetype="text/event-stream"))
+    release = stream_slots().take(client_key())
+    try:
+        config = current_app.config
+        stream = updates(
+            service.store,
+            game_id,
+            get_notifier(),
+            float(config.get("LIVE_MAX_SECONDS", 300)),
+            float(config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)),
+        )
+        response = Response(_closing(stream, release), mimetype="text/event-stream")
+    except BaseException:
+        release()
+        raise
+    response.call_on_close(release)  # also when the client left before the first byte
+    return _headers(response)
+
+
+def _headers(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _closing(stream: Iterator[str], release: Callable[[], None]) -> Iterator[str]:
+    try:
+        yield from stream
+    finally:
+        release()
+
+
+def stream_slots() -> StreamSlots:
+    slots: StreamSlots = current_app.extensions[SLOTS]
+    return slots
+
+
+def init_app(app: Flask) -> None:
+    """The app's stream caps (``LIVE_STREAMS_PER_CLIENT``, ``LIVE_STREAMS_MAX``)."""
+    app.extensions[SLOTS] = StreamSlots(
+        int(app.config.get("LIVE_STREAMS_PER_CLIENT", 8)),
+        int(app.config.get("LIVE_STREAMS_MAX", 4000)),
+    )

@@ -29,6 +29,7 @@ from app.errors import InputError, is_htmx
 from app.fields import integer_text, shown
 from app.hooks import vary_and_compress
 from app.ledger.routes import replay_note
+from app.play.big import big_game_page, drawable, refuse_page_move
 from app.play.board import RowView, changed_rows, changed_views
 from app.play.cells import CellView
 from app.play.loaded import LoadedGame
@@ -100,7 +101,13 @@ def new_game() -> ResponseReturnValue:
 
 @bp.get("/g/<game_id>")
 def game(game_id: str) -> ResponseReturnValue:
-    loaded = get_service().load(game_id)
+    service = get_service()
+    params = service.params(service.record(game_id))
+    if not drawable(params):  # API-only: a summary, no board, no replay of the log
+        if is_htmx() and request.args.get("since") is not None:
+            return Response(status=204)
+        return big_game_page(game_id, params)
+    loaded = service.load(game_id)
     mover = can_move(loaded.record)
     if is_htmx() and request.args.get("since") is not None:
         return watch_update(loaded, mover, request.args["since"])
@@ -117,6 +124,7 @@ def move(game_id: str) -> ResponseReturnValue:
     record = service.record(game_id)
     if not can_move(record):
         raise Forbidden("You are watching this game: only the browser that started it can play.")
+    refuse_page_move(service.params(record))
     click = click_from_form(request.form, service.params(record))
     before, after = service.play(game_id, click)
     if not is_htmx():
@@ -166,6 +174,9 @@ def move_response(
 @bp.get("/g/<game_id>/replay/<n>")
 def replay(game_id: str, n: str) -> ResponseReturnValue:
     """``n`` is any path text, so a negative or non-numeric move gets this site's error page."""
+    big = api_only(game_id)
+    if big is not None:
+        return big
     loaded = get_service().load(game_id)
     return show_replay(loaded, move_number(n))
 
@@ -173,6 +184,9 @@ def replay(game_id: str, n: str) -> ResponseReturnValue:
 @bp.get("/g/<game_id>/replay")
 def replay_query(game_id: str) -> ResponseReturnValue:
     text = request.args.get("n", "").strip()
+    big = api_only(game_id)
+    if big is not None:
+        return big
     loaded = get_service().load(game_id)
     n = move_number(text) if text else loaded.moves  # no n: the latest move
     check_move_number(n, loaded.moves)  # before redirecting: never to a page that 404s
@@ -188,3 +202,10 @@ def show_replay(loaded: LoadedGame, n: int) -> ResponseReturnValue:
         return render_template("_replay_view.html", rv=rv, note=note)
     gv = game_view(loaded, can_move(loaded.record), panels=False)
     return render_template("replay.html", gv=gv, rv=rv, note=note, game_id=loaded.id)
+
+
+def api_only(game_id: str) -> ResponseReturnValue | None:
+    """The summary page when the game is too big for pages (None: draw it)."""
+    service = get_service()
+    params = service.params(service.record(game_id))
+    return None if drawable(params) else big_game_page(game_id, params)

@@ -27,6 +27,11 @@ gets here (``app.play.moves`` parses it first), so it never writes an event.
 
 The ``games`` row of a game is read once and kept (``record``): everything in it but the
 derived summary columns is immutable.
+
+Bounded waiting: at most ``queue`` moves wait for one game's lock (more get ``Busy``, 429
+with ``Retry-After``, at once), and none waits longer than ``wait_seconds``; 50 clients
+clicking one game never queue behind each other for seconds. Every committed event is
+announced through ``on_event(game_id, seq)`` (the live streams' notifier).
 """
 
 from __future__ import annotations
@@ -34,16 +39,18 @@ from __future__ import annotations
 import secrets
 import threading
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
 
+from app.busy import Busy, Overloaded
 from app.errors import InputError, UnknownGame, UnknownMove
 from app.fields import coordinate
 from app.lru import Lru
 from app.play.loaded import CreatedGame, LoadedGame, advance, event_move
 from app.play.moves import Click
-from app.play.runner import draws_layout, heavy
+from app.play.runner import INLINE_CELLS, draws_layout, heavy
 from app.store.log import LogWriter, Store
 from app.store.records import Event, GameRow, SequenceConflict, Summary, hash_token
 from devil.errors import IllegalMove
@@ -53,6 +60,13 @@ T = TypeVar("T")
 
 CACHE_CELLS = 8_000_000
 """Most board cells each cache keeps (a cached 1000x1000 game holds a few MB)."""
+
+REBUILD_CELLS = INLINE_CELLS
+"""Rebuilding a game of more cells than this from its log (not from the cache) is heavy."""
+REBUILDS = 1
+"""Heavy rebuilds one process runs at a time; one more is refused (``Overloaded``, 429 with
+``Retry-After``) rather than queued, so cycling GETs over more big games than the cache holds
+costs at most one thread, never a queue."""
 
 MAX_HINT_LEVEL = 100
 ID_BYTES = 8  # 11 URL-safe characters
@@ -72,8 +86,18 @@ class GameService:
         cache_size: int = 128,
         run_cpu: Callable[[Callable[[], Any]], Any] | None = None,
         offload: Callable[[Game, Move], Game | None] | None = None,
+        on_event: Callable[[str, int], None] | None = None,
+        queue: int = 16,
+        wait_seconds: float = 5.0,
     ):
         self.store = store
+        self.on_event = on_event
+        """Called after each committed event (game id, seq): wakes the live streams."""
+        self.queue = queue
+        self.wait_seconds = wait_seconds
+        self._waiting: dict[str, int] = {}
+        self._waiting_lock = threading.Lock()
+        self._rebuilds = threading.BoundedSemaphore(REBUILDS)
         self.offload = offload
         """Plays a first reveal in a child process (``app.play.offload``) so it does not hold
         this process's GIL; None means "compute it here"."""
@@ -107,6 +131,61 @@ class GameService:
 
     def _remember(self, state: LoadedGame) -> None:
         self._live.put(state.id, state, keep_if=lambda old: old.seq > state.seq)
+
+    @contextmanager
+    def _turn(self, game_id: str) -> Iterator[None]:
+        """Hold the game's lock for one move, waiting in a bounded queue: ``Busy`` when
+        ``queue`` moves already wait for this game or the lock is not free within
+        ``wait_seconds``."""
+        with self._waiting_lock:
+            waiting = self._waiting.get(game_id, 0)
+            if waiting >= self.queue:
+                raise Busy(
+                    f"game {game_id} is busy: {waiting} moves are already waiting for it; "
+                    "retry in a moment"
+                )
+            self._waiting[game_id] = waiting + 1
+        lock = self._lock_for(game_id)
+        try:
+            acquired = lock.acquire(timeout=self.wait_seconds)
+        finally:
+            with self._waiting_lock:
+                left = self._waiting[game_id] - 1
+                if left:
+                    self._waiting[game_id] = left
+                else:
+                    del self._waiting[game_id]
+        if not acquired:
+            raise Busy(
+                f"game {game_id} is busy: its previous move took over "
+                f"{self.wait_seconds:g} s; retry in a moment"
+            )
+        try:
+            yield
+        finally:
+            lock.release()
+
+    @contextmanager
+    def _rebuilding(self, params: GameParams, steps: int) -> Iterator[None]:
+        """Hold a rebuild slot while replaying ``steps`` logged moves of a big game from
+        scratch; ``Overloaded`` when every slot is taken (small games and single steps pass)."""
+        if params.height * params.width <= REBUILD_CELLS or steps <= 1:
+            yield
+            return
+        if not self._rebuilds.acquire(blocking=False):
+            raise Overloaded(
+                f"another big game is being rebuilt from its log: retry in a moment ({steps} "
+                f"moves on a {params.height}x{params.width} board)",
+                retry_after=2,
+            )
+        try:
+            yield
+        finally:
+            self._rebuilds.release()
+
+    def _announce(self, game_id: str, seq: int) -> None:
+        if self.on_event is not None:
+            self.on_event(game_id, seq)
 
     def forget(self, game_id: str | None = None) -> None:
         """Drop cached states (all of them with no argument)."""
@@ -173,7 +252,8 @@ class GameService:
                     state = LoadedGame(record, Game.new(self.params(record)))
                 if state.seq < last:
                     newer = fetch(game_id, after=state.seq, upto=last)
-                    state = self._run(partial(advance, state, newer), inline)
+                    with self._rebuilding(state.params, len(newer)):
+                        state = self._run(partial(advance, state, newer), inline)
                     self._remember(state)
         return state
 
@@ -198,7 +278,8 @@ class GameService:
             if start == n and game is not None:
                 return game
             base = game if game is not None else Game.new(self.params(record))
-            game = self._run(partial(_play_all, base, moves[start:n]))
+            with self._rebuilding(base.params, n - start):
+                game = self._run(partial(_play_all, base, moves[start:n]))
             self._prefix.put((game_id, n), game)
             return game
 
@@ -227,42 +308,48 @@ class GameService:
     def play(self, game_id: str, click: Click) -> tuple[LoadedGame, LoadedGame]:
         """Play one click (parsed at the edge); returns the game before and after it.
 
-        Raises UnknownGame, IllegalMove/GameOver; in every error case nothing is written.
+        Raises UnknownGame, IllegalMove/GameOver, Busy; in every error case nothing is
+        written.
         """
+        with self._turn(game_id):
+            before, after = self._play(game_id, click)
+        self._announce(game_id, after.seq)
+        return before, after
+
+    def _play(self, game_id: str, click: Click) -> tuple[LoadedGame, LoadedGame]:
         record = self.record(game_id)
-        with self._lock_for(game_id):
-            # Optimistic: compute outside any database lock on the newest state this
-            # process knows (no query), and append it as the next event; the append
-            # checks, holding the log, that nobody moved since.
-            known = self._live.get(game_id)
-            if known is not None:
-                try:
-                    return self._commit(known, click, self.store.append_event)
-                except SequenceConflict:
-                    pass  # another process moved first
-                except IllegalMove:
-                    # Refused on our copy: refuse for real only if the log agrees with it.
-                    if self.store.last_seq(game_id) == known.seq:
-                        raise
-            # The log as it is now, read without holding it.
-            before = self.load(game_id)
-            if known is None or before.seq != known.seq:
-                try:
-                    return self._commit(before, click, self.store.append_event)
-                except SequenceConflict:
-                    pass  # another process moved first, again
-            # Pessimistic: hold the game's log while recomputing on its newest state. The
-            # engine runs inline here: a greenlet holding SQLite's write lock must not
-            # yield to others that would block on it inside the sqlite3 C library.
+        # Optimistic: compute outside any database lock on the newest state this
+        # process knows (no query), and append it as the next event; the append
+        # checks, holding the log, that nobody moved since.
+        known = self._live.get(game_id)
+        if known is not None:
             try:
-                with self.store.locked(game_id) as log:
-                    before = self._load_at(record, log.last_seq(), _reader(log), inline=True)
-                    return self._commit(before, click, _appender(log), inline=True)
-            except BaseException:
-                # ``_commit`` cached the move before this transaction committed: if it did
-                # not, the cache must not keep an event the log does not have.
-                self.forget(game_id)
-                raise
+                return self._commit(known, click, self.store.append_event)
+            except SequenceConflict:
+                pass  # another process moved first
+            except IllegalMove:
+                # Refused on our copy: refuse for real only if the log agrees with it.
+                if self.store.last_seq(game_id) == known.seq:
+                    raise
+        # The log as it is now, read without holding it.
+        before = self.load(game_id)
+        if known is None or before.seq != known.seq:
+            try:
+                return self._commit(before, click, self.store.append_event)
+            except SequenceConflict:
+                pass  # another process moved first, again
+        # Pessimistic: hold the game's log while recomputing on its newest state. The
+        # engine runs inline here: a greenlet holding SQLite's write lock must not
+        # yield to others that would block on it inside the sqlite3 C library.
+        try:
+            with self.store.locked(game_id) as log:
+                before = self._load_at(record, log.last_seq(), _reader(log), inline=True)
+                return self._commit(before, click, _appender(log), inline=True)
+        except BaseException:
+            # ``_commit`` cached the move before this transaction committed: if it did
+            # not, the cache must not keep an event the log does not have.
+            self.forget(game_id)
+            raise
 
     def _commit(
         self,
@@ -308,8 +395,10 @@ class GameService:
             row = coordinate(row, "row", params.height)
         if col is not None:
             col = coordinate(col, "col", params.width)
-        with self._lock_for(game_id), self.store.locked(game_id) as log:
-            log.append(log.last_seq() + 1, "hint", row, col, extra=level)
+        with self._turn(game_id), self.store.locked(game_id) as log:
+            seq = log.last_seq() + 1
+            log.append(seq, "hint", row, col, extra=level)
+        self._announce(game_id, seq)
         return self.load(game_id).hints
 
     def rebuild_summaries(self) -> int:

@@ -3,10 +3,15 @@ rebuild-summaries``."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from app import heavy
+from app.notify import EXTENSION as NOTIFIER
+from app.notify import Notifier
 from app.play.runner import cpu_runner, engine_offload
 from app.play.service import GameService
 from app.store.setup import get_store
@@ -19,13 +24,24 @@ def get_service() -> GameService:
 
 
 def init_app(app: Flask) -> None:
-    """The service over the app's store (call after ``app.store.setup.init_app``)."""
+    """The service over the app's store (call after ``app.store.setup.init_app`` and
+    ``app.notify.init_app``); each committed event is published on the app's notifier (topic
+    ``game:<id>``, payload ``seq``)."""
+    notifier: Notifier | None = app.extensions.get(NOTIFIER)
     app.extensions["mine_devil.games"] = GameService(
         get_store(app),
         int(app.config.get("GAME_CACHE_SIZE", 128)),
         cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))),
         engine_offload(app),
+        on_event=None if notifier is None else partial(_publish, notifier),
+        queue=int(app.config.get("GAME_QUEUE", 16)),
+        wait_seconds=float(app.config.get("GAME_WAIT_SECONDS", 5.0)),
     )
+    work = app.config.get("ENGINE_WORK_PROCESSES")
+    if work is None:  # default: one heavy-work child under gevent, inline elsewhere
+        gevent = cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))) is not None
+        work = 1 if gevent else 0
+    heavy.init_app(app, int(work))
     app.cli.add_command(rebuild_summaries_command)
 
 
@@ -35,3 +51,12 @@ def rebuild_summaries_command() -> None:
     """Recompute every game's derived columns (status, moves, last_seq) from its log."""
     count = get_service().rebuild_summaries()
     click.echo(f"Rebuilt the summaries of {count} games from their logs.")
+
+
+def game_topic(game_id: str) -> str:
+    """The notifier topic a game's new events are published on."""
+    return f"game:{game_id}"
+
+
+def _publish(notifier: Notifier, game_id: str, seq: int) -> None:
+    notifier.publish(game_topic(game_id), {"seq": seq})

@@ -16,6 +16,7 @@ from app.teach.query import analyse_url, position_param
 from devil import solver
 from devil.analysis import Verdict
 from devil.board import Cell
+from devil.budget import Budget, BudgetExceeded, metering
 from devil.errors import InconsistentPosition
 from devil.levels import Step, deduction_steps
 from devil.position import COVERED, FLAG, HOLE, ZERO, Position
@@ -43,6 +44,8 @@ class Analysis:
     board_classes: str
     summary: dict[str, int]
     error: str | None = None
+    stopped: tuple[str, ...] = ()
+    """What the engine budget cut short (cells left undecided and why); empty: nothing."""
     selected: str | None = None
     proof: Proof | None = None
     proof_steps: tuple[str, ...] = ()
@@ -79,35 +82,117 @@ def cycled(position: Position, cell: Cell) -> Position:
     return Position.from_rows(rows, position.board.topology, position.mines)
 
 
+ANALYSE_SECONDS = 2.0
+"""The engine budget of one analysis page (verdicts, probabilities, steps and the proof
+share it); what it leaves undecided is named on the page."""
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The engine's answers for one analysis page, computed within one budget (plain values:
+    they may come back from an engine child). ``undecided``: covered cells the budget left
+    without a verdict; ``stopped``: what the budget cut short, in words (empty: nothing)."""
+
+    verdicts: dict[Cell, Verdict]
+    probs: dict[Cell, float]
+    count: Count
+    error: str | None = None
+    undecided: frozenset[Cell] = frozenset()
+    steps: tuple[Step, ...] = ()
+    proof: Proof | None = None
+    stopped: tuple[str, ...] = ()
+
+
+def analysis_facts(
+    position: Position,
+    count: Count,
+    selected: Cell | None,
+    draw: bool,
+    seconds: float = ANALYSE_SECONDS,
+) -> Facts:
+    """Verdicts, probabilities, the deduction steps and the selected cell's proof, all within
+    ``seconds`` of engine work (``devil.budget``): never a wrong verdict, possibly fewer."""
+    meter = Budget(seconds=seconds).start()
+
+    def left() -> Budget:
+        return Budget(seconds=max(meter.remaining() or 0.0, 0.001))
+
+    error = None
+    stopped: list[str] = []
+    verdicts: dict[Cell, Verdict] = {}
+    probs: dict[Cell, float] = {}
+    undecided: frozenset[Cell] = frozenset()
+    if count is Count.COUNTED and position.mines is None:
+        error = "The counted rule needs the total number of mines: set it below."
+        count = Count.CLASSIC
+    try:
+        classification = solver.classify(position, count, budget=left())
+        verdicts = dict(classification.verdicts)
+        undecided = classification.undecided
+        if classification.reason:
+            stopped.append(f"verdicts of {len(undecided)} cells: {classification.reason}")
+        if not meter.exceeded:
+            probabilities = solver.probabilities(position, count, budget=left())
+            probs = dict(probabilities)
+            if probabilities.reason:
+                stopped.append(f"probabilities: {probabilities.reason}")
+        else:
+            stopped.append("probabilities: not computed (no time left)")
+    except InconsistentPosition as exc:
+        error = "No layout of mines fits this position: " + str(exc) + "."
+    steps: list[Step] = []
+    if error is None and not draw:
+        if meter.exceeded:
+            stopped.append("deduction steps: not computed (no time left)")
+        else:
+            try:
+                with metering(left().start()) as step_meter:
+                    assert step_meter is not None
+                    for found in deduction_steps(position, count, limit=MAX_STEPS):
+                        steps.append(found)
+                        step_meter.check()  # cheap steps charge nothing: check the clock
+            except BudgetExceeded as exc:
+                stopped.append(f"deduction steps after step {len(steps)}: {exc}")
+    proof = None
+    if error is None and selected is not None and position.is_covered(selected) and not draw:
+        if selected in undecided:
+            stopped.append(f"no proof for {position.where(selected)}: its verdict is undecided")
+        elif meter.exceeded:
+            stopped.append(f"no proof for {position.where(selected)}: no time left")
+        else:
+            try:
+                with metering(left().start()):
+                    proof = prove(position, selected, count)
+            except BudgetExceeded as exc:
+                stopped.append(f"proof for {position.where(selected)}: {exc}")
+    return Facts(verdicts, probs, count, error, undecided, tuple(steps), proof, tuple(stopped))
+
+
 def analysis_of(
     position: Position,
     count: Count,
     selected: Cell | None,
     step: int,
     draw: bool,
+    facts: Facts | None = None,
 ) -> Analysis:
+    """The page's model from the engine's ``facts`` (computed here, inline, when None)."""
+    if facts is None:
+        facts = analysis_facts(position, count, selected, draw)
     board = position.board
     line = position.line
-    error = None
-    verdicts: Mapping[Cell, Verdict] = {}
-    probs: Mapping[Cell, float] = {}
-    if count is Count.COUNTED and position.mines is None:
-        error = "The counted rule needs the total number of mines: set it below."
-        count = Count.CLASSIC
-    try:
-        verdicts = solver.classify(position, count).verdicts
-        probs = solver.probabilities(position, count)
-    except InconsistentPosition as exc:
-        error = "No layout of mines fits this position: " + str(exc) + "."
+    error = facts.error
+    count = facts.count
+    verdicts: Mapping[Cell, Verdict] = facts.verdicts
+    probs: Mapping[Cell, float] = facts.probs
     summary = {
         "covered": sum(1 for _ in position.covered_cells()),
         "safe": sum(1 for v in verdicts.values() if v is Verdict.SAFE),
         "mine": sum(1 for v in verdicts.values() if v is Verdict.MINE),
         "either": sum(1 for v in verdicts.values() if v is Verdict.EITHER),
+        "undecided": len(facts.undecided),
     }
-    steps: list[Step] = []
-    if error is None and not draw:
-        steps = list(deduction_steps(position, count, limit=MAX_STEPS))
+    steps = facts.steps
     step = max(0, min(step, len(steps)))
     known_mines: set[Cell] = set()
     known_safe: set[Cell] = set()
@@ -116,10 +201,9 @@ def analysis_of(
         known_safe.update(s.safe)
     current = steps[step - 1] if step else None
     highlight: dict[str, list[str]] = {}
-    proof = None
+    proof = facts.proof
     layouts = None
-    if error is None and selected is not None and position.is_covered(selected) and not draw:
-        proof = prove(position, selected, count)
+    if proof is not None and selected is not None:
         if proof.layouts is not None:
             with_mine, without = proof.layouts
             layouts = (
@@ -140,6 +224,8 @@ def analysis_of(
         v = verdicts.get(cell)
         if v is not None and not draw:
             out.append(f"v-{v.value}")
+        elif cell in facts.undecided and not draw:
+            out.append("v-undecided")
         if cell in known_mines:
             out.append("known-mine")
         if cell in known_safe:
@@ -186,6 +272,7 @@ def analysis_of(
         board_classes=board_classes,
         summary=summary,
         error=error,
+        stopped=facts.stopped,
         selected=sel,
         proof=proof,
         proof_steps=proof.steps if proof else (),

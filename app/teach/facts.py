@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from app.play.cells import cell_id
 from devil.analysis import Classification, Verdict
 from devil.board import Board, Cell
+from devil.budget import BudgetExceeded
 from devil.position import Position
 from devil.proof import LEVEL_NAMES, Proof, prove
 from devil.rules import Count
@@ -39,10 +40,16 @@ def confirmed_flags(position: Position, verdicts: Classification) -> frozenset[C
 def easiest_proof(
     position: Position, count: Count, cells: Iterable[Cell], known: frozenset[Cell]
 ) -> Proof | None:
-    """The proof with the lowest level (then fewest numbers) among ``cells``."""
+    """The proof with the lowest level (then fewest numbers) among ``cells``; when an engine
+    budget (``devil.budget``) runs out, the best found so far (``BudgetExceeded`` if none)."""
     best: Proof | None = None
     for cell in sorted(cells)[:PROOF_CANDIDATES]:
-        proof = prove(position, cell, count, known)
+        try:
+            proof = prove(position, cell, count, known)
+        except BudgetExceeded:
+            if best is None:
+                raise
+            return best
         if best is None or (proof.level, len(proof.numbers)) < (best.level, len(best.numbers)):
             best = proof
             if proof.level == 1:

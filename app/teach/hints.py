@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from flask import current_app
+
+from app.heavy import run_heavy
 from app.lru import Lru
 from app.play.loaded import LoadedGame
 from app.teach.facts import confirmed_flags, easiest_proof, ids, level_text, verdict_mark
 from devil import solver
 from devil.analysis import Verdict
 from devil.board import Board, Cell
+from devil.budget import Budget, BudgetExceeded, metering
 from devil.game import Status
 from devil.position import Position
 from devil.proof import Proof
@@ -58,25 +62,44 @@ class _HintFacts:
     proof: Proof | None
     known: frozenset[Cell]
     first_click: bool = False
+    undecided: int = 0
+    """Covered cells the engine budget left without a verdict (0: the answer is complete)."""
 
 
-def _hint_facts(position: Position, count: Count) -> _HintFacts:
+HINT_SECONDS = 2.0
+"""The engine budget of one position's hints (verdicts, then up to ``PROOF_CANDIDATES``
+proofs): a hint on a huge board says what it could not decide instead of running on."""
+
+
+def hint_facts_within(position: Position, count: Count, seconds: float) -> _HintFacts:
+    """What the ladder says about ``position``, within ``seconds`` of engine work."""
     if next(position.revealed_cells(), None) is None:
         return _HintFacts(frozenset(), None, frozenset(), first_click=True)
-    verdicts = solver.classify(position, count)
+    meter = Budget(seconds=seconds).start()
+    verdicts = solver.classify(position, count, budget=Budget(seconds=seconds))
     safe = verdicts.safe_cells()
     known = confirmed_flags(position, verdicts)
-    proof = easiest_proof(position, count, safe, known) if safe else None
-    return _HintFacts(safe, proof, known)
+    proof = None
+    if safe:
+        try:
+            with metering(Budget(seconds=max(meter.remaining() or 0.0, 0.001)).start()):
+                proof = easiest_proof(position, count, safe, known)
+        except BudgetExceeded:
+            proof = None
+    return _HintFacts(safe, proof, known, undecided=len(verdicts.undecided))
 
 
 _facts: Lru[tuple[str, int, bytes], _HintFacts] = Lru(256)
 
 
 def hint_facts(loaded: LoadedGame) -> _HintFacts:
+    """The hint facts of a game's position: in a heavy-work child (``app.heavy``), within
+    ``HINT_SECONDS``, cached per position."""
     game = loaded.game
     key = (loaded.id, len(game.moves), game.position.grid)
-    return _facts.get_or_compute(key, lambda: _hint_facts(game.position, game.params.rules.count))
+    seconds = float(current_app.config.get("HINT_SECONDS", HINT_SECONDS))
+    args = (game.position, game.params.rules.count, seconds)
+    return _facts.get_or_compute(key, lambda: run_heavy(hint_facts_within, args, seconds))
 
 
 def ladder_top(facts: _HintFacts) -> int:
@@ -118,6 +141,14 @@ def hint_answers(
                 HintAnswer(
                     RUNGS[0],
                     f"Yes: {n} covered {'cell is' if n == 1 else 'cells are'} provably safe.",
+                )
+            )
+        elif facts.undecided:
+            answers.append(
+                HintAnswer(
+                    RUNGS[0],
+                    "Too hard to tell within the time limit: no provably safe cell turned up, "
+                    f"and {facts.undecided} covered cells were left undecided.",
                 )
             )
         else:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from app.errors import InputError
+from app.heavy import run_heavy
 from app.lru import Lru
 from app.play.params import PRESETS
 from app.teach.facts import ids, level_text, verdict_mark
@@ -17,6 +18,7 @@ from app.teach.grid import ARow
 from app.teach.query import parse_count, parse_int_arg
 from devil.analysis import Verdict
 from devil.board import Board, Cell
+from devil.budget import Budget, BudgetExceeded, metering
 from devil.game import Game, GameParams, Move
 from devil.levels import Puzzle, grade, make_puzzle
 from devil.position import Position
@@ -28,6 +30,9 @@ LEVEL_PRESETS = ("beginner", "intermediate", "expert")
 
 LEVEL_GAME_TRIES = 5000
 PUZZLE_TRIES = 5000
+GRADE_SECONDS = 2.0
+"""The engine budget of grading one answer (its proof)."""
+
 GENERATION_SECONDS = 4.0
 """Puzzles and boards by level give up after this long (rare levels: level 3 on beginner)."""
 
@@ -73,7 +78,12 @@ def graded(
     if not position.is_covered(answer) or answer in known:
         message = "Pick a covered, unflagged cell."
         return replace(view, answer=position.where(answer), message=message)
-    proof = prove(position, answer, count, known)
+    try:
+        with metering(Budget(seconds=GRADE_SECONDS).start()):
+            proof = prove(position, answer, count, known)
+    except BudgetExceeded:
+        message = f"Too hard to grade {position.where(answer)} within the time limit."
+        return replace(view, answer=position.where(answer), message=message)
     highlight = {
         "hl-target": ids(board, [answer], "a-"),
         "hl-number": ids(board, proof.numbers, "a-"),
@@ -118,23 +128,28 @@ def parse_level_choice(values: Mapping[str, str]) -> tuple[str, Count, int]:
 _puzzles: Lru[tuple[str, int, Count, int], tuple[Puzzle | None]] = Lru(64)
 
 
-def find_puzzle(preset: str, level: int, count: Count, seed: int) -> Puzzle | None:
-    """The puzzle of a preset, level, rule and seed (None when none turned up in time)."""
+def generate_puzzle(preset: str, level: int, count: Count, seed: int) -> Puzzle | None:
+    """A new puzzle of a preset, level, rule and seed (None when none turned up in
+    ``GENERATION_SECONDS``): plain values in and out, for a heavy-work child."""
     h, w, m = PRESETS[preset]
-    board = Board(h, w)
+    return make_puzzle(
+        Board(h, w),
+        m,
+        level,
+        count,
+        random.Random(seed),
+        max_tries=PUZZLE_TRIES,
+        deadline=time.monotonic() + GENERATION_SECONDS,
+    )
+
+
+def find_puzzle(preset: str, level: int, count: Count, seed: int) -> Puzzle | None:
+    """The puzzle of a preset, level, rule and seed, generated in a heavy-work child
+    (``app.heavy``) and cached."""
 
     def generate() -> tuple[Puzzle | None]:
-        return (
-            make_puzzle(
-                board,
-                m,
-                level,
-                count,
-                random.Random(seed),
-                max_tries=PUZZLE_TRIES,
-                deadline=time.monotonic() + GENERATION_SECONDS,
-            ),
-        )
+        args = (preset, level, count, seed)
+        return (run_heavy(generate_puzzle, args, GENERATION_SECONDS),)
 
     return _puzzles.get_or_compute((preset, level, count, seed), generate)[0]
 

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from flask import (
     Blueprint,
     Response,
+    current_app,
     flash,
     get_flashed_messages,
     make_response,
@@ -43,12 +44,23 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden
 
 from app.errors import InputError, is_htmx, respond
+from app.heavy import off_loop, run_heavy
 from app.hooks import body_limit
 from app.play.loaded import LoadedGame
 from app.play.moves import Action, Click
 from app.play.setup import get_service
 from app.security import can_move, ensure_owner, limit_creates, limit_moves
-from app.teach.analysis import DEFAULT_POSITION, MAX_STEPS, Analysis, PasteForm, analysis_of, cycled
+from app.teach.analysis import (
+    ANALYSE_SECONDS,
+    DEFAULT_POSITION,
+    MAX_STEPS,
+    Analysis,
+    Facts,
+    PasteForm,
+    analysis_facts,
+    analysis_of,
+    cycled,
+)
 from app.teach.grid import grid_rows
 from app.teach.hints import hint_facts, hint_view, ladder_top
 from app.teach.puzzles import (
@@ -73,11 +85,8 @@ from app.teach.query import (
     parse_int_arg,
     parse_line,
 )
-from app.teach.svg import position_svg
-from devil import solver
-from devil.analysis import Verdict
+from app.teach.svg import SVG_MAX_CELLS, SVG_SECONDS, export_verdicts, position_svg
 from devil.board import BoardError, Cell, Topology
-from devil.errors import InconsistentPosition
 from devil.formats import FORMATS, read
 from devil.game import Status
 from devil.position import Position, PositionError
@@ -147,16 +156,26 @@ def analyse() -> ResponseReturnValue:
     step = parse_int_arg(args.get("step"), "step", 0, MAX_STEPS, 0)
     draw = args.get("draw") == "1"
     started = time.perf_counter()
-    view = analysis_of(position, count, selected, step, draw)
+    facts = facts_of(position, count, selected, draw)
     notes = get_flashed_messages(category_filter=[FORMAT_NOTE])
     paste = PasteForm(note=str(notes[-1]) if notes else "")
-    response = make_response(analyse_page(view, paste))
+
+    def page() -> str:  # a 100x100 board is over 1 MB of HTML: not on the event loop
+        return analyse_page(analysis_of(position, count, selected, step, draw, facts), paste)
+
+    response = make_response(off_loop(page))
     response.headers["Server-Timing"] = f"analyse;dur={(time.perf_counter() - started) * 1000:.1f}"
     return response
 
 
 FORMAT_NOTE = "format-note"
 """The flashed message category of the pasted text's format report (shown after the 303)."""
+
+
+def facts_of(position: Position, count: Count, selected: Cell | None, draw: bool) -> Facts:
+    """The engine's part of an analysis page: in a heavy-work child, within its budget."""
+    seconds = float(current_app.config.get("ANALYSE_SECONDS", ANALYSE_SECONDS))
+    return run_heavy(analysis_facts, (position, count, selected, draw, seconds), seconds)
 
 
 def analyse_page(view: Analysis, paste: PasteForm) -> str:
@@ -192,7 +211,8 @@ def analyse_paste() -> ResponseReturnValue:
         check_size(position)
     except InputError:
         count, position = Count.CLASSIC, parse_line(DEFAULT_POSITION)
-    return analyse_page(analysis_of(position, count, None, 0, False), paste), 400
+    facts = facts_of(position, count, None, False)
+    return analyse_page(analysis_of(position, count, None, 0, False, facts), paste), 400
 
 
 def pasted_position(form: Mapping[str, str]) -> ResponseReturnValue:
@@ -255,15 +275,21 @@ def export_text() -> ResponseReturnValue:
 
 
 @bp.get("/analyse/export.svg")
+@limit_creates
 def export_svg() -> ResponseReturnValue:
+    """The position as a picture: at most ``SVG_MAX_CELLS`` cells, verdicts within a budget,
+    rate-limited like new games (each export is engine work)."""
     position = line_arg(request.args)
     count = parse_count(request.args.get("count"))
-    verdicts: Mapping[Cell, Verdict] = {}
-    if count is Count.CLASSIC or position.mines is not None:
-        try:
-            verdicts = solver.classify(position, count).verdicts
-        except InconsistentPosition:
-            verdicts = {}
+    board = position.board
+    if board.size > SVG_MAX_CELLS:
+        raise InputError(
+            "p",
+            f"the board is {board.height}x{board.width}: the picture export takes at most "
+            f"{SVG_MAX_CELLS} cells (export the text instead)",
+        )
+    seconds = float(current_app.config.get("SVG_SECONDS", SVG_SECONDS))
+    verdicts = run_heavy(export_verdicts, (position, count, seconds), seconds)
     response = Response(position_svg(position, verdicts), mimetype="image/svg+xml")
     response.headers["Content-Disposition"] = 'attachment; filename="position.svg"'
     return response
@@ -327,7 +353,7 @@ def puzzle() -> ResponseReturnValue:
 def level_game() -> ResponseReturnValue:
     """A no-guess game of the preset whose board needs exactly the chosen level."""
     preset, count, level = parse_level_choice(request.form)
-    params = level_params(preset, level, count)
+    params = run_heavy(level_params, (preset, level, count), GENERATION_SECONDS)
     if params is None:
         return respond(
             503,

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from devil import solver
 from devil.analysis import Verdict
 from devil.board import Cell, Topology
+from devil.budget import Budget
+from devil.errors import InconsistentPosition
 from devil.position import FLAG, HOLE, Position
+from devil.rules import Count
+
+SVG_MAX_CELLS = 2_500
+"""Largest board the SVG export draws (50x50): bigger ones are refused (400)."""
+SVG_SECONDS = 1.0
+"""The engine budget of one export: cells it leaves undecided are drawn plain covered."""
 
 SVG_CELL = 24
 SVG_COLOURS = {
@@ -28,6 +37,19 @@ NUMBER_COLOURS = (
     "#000",
     "#7b7b7b",
 )
+
+
+def export_verdicts(
+    position: Position, count: Count, seconds: float = SVG_SECONDS
+) -> dict[Cell, Verdict]:
+    """The verdicts an export colours, within ``seconds`` of engine work (undecided cells
+    and inconsistent positions: no colour)."""
+    if count is Count.COUNTED and position.mines is None:
+        return {}
+    try:
+        return dict(solver.classify(position, count, budget=Budget(seconds=seconds)).verdicts)
+    except InconsistentPosition:
+        return {}
 
 
 def position_svg(position: Position, verdicts: Mapping[Cell, Verdict]) -> str:

@@ -63,7 +63,9 @@ def test_a_click_on_a_known_game_is_one_write_transaction(make_app: Any, db_url:
         assert seen[0] == "BEGIN IMMEDIATE"
         assert "max(events.seq)" in seen[1]
     else:
-        assert verbs(seen) == ["SELECT FOR UPDATE", "SELECT", "INSERT", "UPDATE"], seen
+        # The write transaction, then (issue 8) the live streams' NOTIFY once it committed.
+        assert verbs(seen) == ["SELECT FOR UPDATE", "SELECT", "INSERT", "UPDATE", "SELECT"], seen
+        assert "pg_notify" in seen[-1]
     assert [(m["seq"], m["kind"]) for m in api.log(game["id"])] == [(1, "reveal"), (2, "flag")]
 
 

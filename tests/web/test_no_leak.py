@@ -35,7 +35,8 @@ SKIP_ENDPOINTS = {"static"}
 
 @pytest.fixture
 def leak_app(make_app) -> Flask:
-    app: Flask = make_app(WTF_CSRF_ENABLED=False)
+    # The snapshots hold every response (event streams included) open until compared.
+    app: Flask = make_app(WTF_CSRF_ENABLED=False, LIVE_STREAMS_PER_CLIENT=64)
 
     @app.get("/test-only/claim")
     def claim() -> str:
