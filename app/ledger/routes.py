@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
@@ -31,17 +30,13 @@ from app.ledger.store import LedgerRow
 from app.play.params import PRESETS
 from app.play.setup import get_service
 from app.security import current_owner, ensure_owner, limit_creates
+from app.teach.export import picture_verdicts
 from app.teach.query import check_size, line_arg, parse_count
-from devil.analysis import Verdict
 from devil.annotate import final_board
-from devil.board import Cell
-from devil.errors import InconsistentPosition
 from devil.game import Status
 from devil.luck import luck_sentence_json
 from devil.replays.evf import EvfError, write_evf
 from devil.replays.movelist import write_movelist
-from devil.rules import Count
-from devil.solver import classify
 
 bp = Blueprint("ledger", __name__)
 
@@ -167,17 +162,14 @@ def my_games() -> ResponseReturnValue:
 
 
 @bp.get("/analyse/export.png")
+@limit_creates
 def export_png() -> ResponseReturnValue:
-    """The analysed position as a PNG (the SVG export's picture), for sharing anywhere."""
+    """The analysed position as a PNG (the SVG export's picture), for sharing anywhere: the
+    same size cap, budget and rate limit as the SVG export."""
     position = line_arg(request.args)
     check_size(position)
     count = parse_count(request.args.get("count"))
-    verdicts: Mapping[Cell, Verdict] = {}
-    if count is Count.CLASSIC or position.mines is not None:
-        try:
-            verdicts = classify(position, count).verdicts
-        except InconsistentPosition:
-            verdicts = {}
+    verdicts = picture_verdicts(position, count)
     return _download(position_png(position, verdicts), "image/png", "position.png")
 
 

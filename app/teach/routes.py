@@ -61,6 +61,7 @@ from app.teach.analysis import (
     analysis_of,
     cycled,
 )
+from app.teach.export import picture_verdicts
 from app.teach.grid import grid_rows
 from app.teach.hints import hint_facts, hint_view, ladder_top
 from app.teach.puzzles import (
@@ -85,7 +86,7 @@ from app.teach.query import (
     parse_int_arg,
     parse_line,
 )
-from app.teach.svg import SVG_MAX_CELLS, SVG_SECONDS, export_verdicts, position_svg
+from app.teach.svg import position_svg
 from devil.board import BoardError, Cell, Topology
 from devil.formats import FORMATS, read
 from devil.game import Status
@@ -281,15 +282,7 @@ def export_svg() -> ResponseReturnValue:
     rate-limited like new games (each export is engine work)."""
     position = line_arg(request.args)
     count = parse_count(request.args.get("count"))
-    board = position.board
-    if board.size > SVG_MAX_CELLS:
-        raise InputError(
-            "p",
-            f"the board is {board.height}x{board.width}: the picture export takes at most "
-            f"{SVG_MAX_CELLS} cells (export the text instead)",
-        )
-    seconds = float(current_app.config.get("SVG_SECONDS", SVG_SECONDS))
-    verdicts = run_heavy(export_verdicts, (position, count, seconds), seconds)
+    verdicts = picture_verdicts(position, count)
     response = Response(position_svg(position, verdicts), mimetype="image/svg+xml")
     response.headers["Content-Disposition"] = 'attachment; filename="position.svg"'
     return response

@@ -86,20 +86,24 @@ def test_a_budget_too_small_leaves_cells_undecided_and_says_why(make_app: Any) -
     assert all(v in (truth[c], "undecided") for c, v in shown.items())
 
 
-def test_svg_export_is_capped_and_rate_limited(make_app: Any) -> None:
+@pytest.mark.parametrize(("suffix", "mimetype"), [("svg", "image/svg+xml"), ("png", "image/png")])
+def test_picture_exports_are_capped_and_rate_limited(
+    make_app: Any, suffix: str, mimetype: str
+) -> None:
     app = make_app(RATELIMIT_ENABLED=True, CREATE_RATE_LIMIT="3 per minute", SVG_SECONDS=0.5)
     client = app.test_client()
+    export = f"/analyse/export.{suffix}?"
     line = lattice_line(40, 1)
     started = time.monotonic()
-    picture = client.get("/analyse/export.svg?" + urllib.parse.urlencode({"p": line}))
-    assert picture.status_code == 200 and picture.mimetype == "image/svg+xml"
+    picture = client.get(export + urllib.parse.urlencode({"p": line}))
+    assert picture.status_code == 200 and picture.mimetype == mimetype
     assert time.monotonic() - started < 0.5 + 5.0
     too_big = "/".join(["." * 51] * 51)
-    refused = client.get("/analyse/export.svg?" + urllib.parse.urlencode({"p": too_big}))
+    refused = client.get(export + urllib.parse.urlencode({"p": too_big}))
     assert refused.status_code == 400 and "at most 2500 cells" in refused.get_data(as_text=True)
-    third = client.get("/analyse/export.svg?p=1./..")
+    third = client.get(export + "p=1./..")
     assert third.status_code == 200
-    limited = client.get("/analyse/export.svg?p=1./..")
+    limited = client.get(export + "p=1./..")
     assert limited.status_code == 429
 
 
