@@ -268,7 +268,9 @@ def test_a_busy_game_answers_429_with_retry_after_instead_of_queueing(make_app: 
     app = make_app(GAME_WAIT_SECONDS=0.2, GAME_QUEUE=1)
     api = Api(app.test_client())
     game = api.create(width=9, height=9, mines=10)
-    api.move(game, "reveal", 4, 4)
+    board = api.move(game, "reveal", 4, 4)["board"]
+    covered = ((r, c) for r, line in enumerate(board) for c, ch in enumerate(line) if ch == ".")
+    row, col = next(covered)
     service = app.extensions["mine_devil.games"]
     lock = service._lock_for(game["id"])
     holding, release = threading.Event(), threading.Event()
@@ -285,7 +287,7 @@ def test_a_busy_game_answers_429_with_retry_after_instead_of_queueing(make_app: 
         started = time.monotonic()
         answer = app.test_client().post(
             f"/api/games/{game['id']}/flag",
-            json={"row": 0, "col": 0},
+            json={"row": row, "col": col},
             headers={"Authorization": f"Bearer {game['token']}"},
         )
         assert answer.status_code == 429 and answer.headers["Retry-After"] == "1"
@@ -295,7 +297,7 @@ def test_a_busy_game_answers_429_with_retry_after_instead_of_queueing(make_app: 
         started = time.monotonic()
         answer = app.test_client().post(
             f"/api/games/{game['id']}/flag",
-            json={"row": 0, "col": 0},
+            json={"row": row, "col": col},
             headers={"Authorization": f"Bearer {game['token']}"},
         )
         assert answer.status_code == 429 and time.monotonic() - started < 0.15
@@ -303,4 +305,4 @@ def test_a_busy_game_answers_429_with_retry_after_instead_of_queueing(make_app: 
     finally:
         release.set()
         holder.join()
-    assert api.move(game, "flag", 0, 0)["moves"] == 2  # nothing was written meanwhile
+    assert api.move(game, "flag", row, col)["moves"] == 2  # nothing was written meanwhile
