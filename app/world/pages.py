@@ -36,12 +36,16 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadRequest, NotFound, Unauthorized
 
+from app.errors import InputError
+from app.jsonbody import json_body
 from app.notify import get_notifier
 from app.world import limits
 from app.world.api import (
     MAX_NAME,
+    RAFT,
     TEAM,
     WorldInputError,
+    bad_body,
     bad_input,
     body,
     colourings,
@@ -199,7 +203,7 @@ def colour(world: str) -> ResponseReturnValue:
 def moves(world: str) -> ResponseReturnValue:
     world_store().world(world)
     player = required_player(world)
-    raft = parse_moves(body())
+    raft = parse_moves(json_body(RAFT))
     limits.check_moves(player, len(raft))
     try:
         answers = play_raft(
@@ -330,6 +334,7 @@ def _unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
 
 
 bp.register_error_handler(WorldInputError, bad_input)
+bp.register_error_handler(InputError, bad_body)
 bp.register_error_handler(limits.RateLimited, rate_limited)
 
 
