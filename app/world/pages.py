@@ -41,8 +41,6 @@ from app.jsonbody import json_body
 from app.notify import get_notifier
 from app.world import limits
 from app.world.api import (
-    MAX_NAME,
-    RAFT,
     TEAM,
     WorldInputError,
     bad_body,
@@ -57,6 +55,7 @@ from app.world.api import (
 )
 from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
 from app.world.records import utcnow as now
+from app.world.schemas import MAX_NAME, RAFT
 from app.world.service import DropTooSoon, play_raft, switch_colour
 
 bp = Blueprint("world", __name__)
