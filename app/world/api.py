@@ -31,6 +31,7 @@ from werkzeug.exceptions import Forbidden, NotFound, TooManyRequests, Unauthoriz
 from app.errors import InputError
 from app.jsonbody import json_body, parse_json
 from app.notify import get_notifier
+from app.openapi import publish
 from app.security import client_key
 from app.world import limits
 from app.world.feed import event_stream
@@ -46,6 +47,7 @@ from app.world.service import (
     switch_colour,
     view,
 )
+from app.world.spec import PATHS, SCHEMAS
 from app.world.store import WorldStore
 from devil.world.cells import MAX_COORD
 
@@ -415,3 +417,6 @@ def rate_limited(exc: TooManyRequests) -> ResponseReturnValue:
     response.set_data(json.dumps({"error": exc.description}))
     response.mimetype = "application/json"
     return response
+
+
+publish(bp, PATHS, SCHEMAS)
