@@ -105,6 +105,7 @@ SCHEMAS: dict[str, JSON] = {
                         },
                         "seq": {"type": ["integer", "null"]},
                         "witness": {"type": "object"},
+                        "at": {"type": "array", "description": "a drop's opening cell [x, y]"},
                         "truncated": {"type": "boolean"},
                         "note": STRING,
                     },
