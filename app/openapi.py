@@ -100,7 +100,11 @@ ERROR_SCHEMA: JSON = {
         "error": {"type": "string", "description": "what went wrong, in a sentence"},
         "field": {
             "type": "string",
-            "description": "400 only: the bad input (body, row, holes[0][1])",
+            "description": "400 only: the bad input (body, row, holes[0][1], moves[3].x)",
+        },
+        "move": {
+            "type": "integer",
+            "description": "Devil World's 400 for a bad move only: its index in the raft",
         },
         "request_id": {"type": "string", "description": "5xx only: quote it when reporting"},
     },
@@ -108,11 +112,13 @@ ERROR_SCHEMA: JSON = {
 
 ERRORS = {
     400: "bad input: the answer's field names it",
+    401: "no bearer token, or one of no player (WWW-Authenticate: Bearer)",
     403: "not allowed (a move without this game's bearer token)",
     404: "no such game, move or endpoint",
     405: "method not allowed on this path",
     409: "not now: an illegal move, or the game is over",
     413: "the request body is too large (see /api/limits)",
+    422: "the game is too large to annotate",
     429: "rate limited: wait Retry-After seconds (at least 1)",
     503: "the database is unavailable or busy: try again shortly",
 }

@@ -26,7 +26,9 @@ from app.ledger.imports import imported_view
 from app.ledger.notes import move_note
 from app.ledger.png import position_png
 from app.ledger.service import Ledger, StillPlaying, TooBig
+from app.ledger.spec import PATHS, SCHEMAS
 from app.ledger.store import LedgerRow
+from app.openapi import publish
 from app.play.params import PRESETS
 from app.play.setup import get_service
 from app.security import current_owner, ensure_owner, limit_creates
@@ -39,6 +41,7 @@ from devil.replays.evf import EvfError, write_evf
 from devil.replays.movelist import write_movelist
 
 bp = Blueprint("ledger", __name__)
+publish(bp, PATHS, SCHEMAS)
 
 NAME_RE = re.compile(r"[\w .'-]{1,24}")
 MAX_IMPORT_BYTES = 2_000_000

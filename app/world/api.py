@@ -28,13 +28,16 @@ from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden, NotFound, TooManyRequests, Unauthorized
 
+from app.errors import InputError
+from app.jsonbody import json_body, parse_json
 from app.notify import get_notifier
+from app.openapi import publish
 from app.security import client_key
 from app.world import limits
 from app.world.feed import event_stream
 from app.world.records import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists
+from app.world.schemas import COLOUR, MAX_NAME, NEW_PLAYER, NEW_WORLD, RAFT
 from app.world.service import (
-    MAX_RAFT,
     MAX_VIEW_SIDE,
     Colourings,
     DropTooSoon,
@@ -44,6 +47,7 @@ from app.world.service import (
     switch_colour,
     view,
 )
+from app.world.spec import PATHS, SCHEMAS
 from app.world.store import WorldStore
 from devil.world.cells import MAX_COORD
 
@@ -52,7 +56,7 @@ bp = Blueprint("world_api", __name__)
 WORLD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 TEAM = re.compile(r"[A-Za-z0-9_-]{1,32}")
 DECIMAL = re.compile(r"-?[0-9]{1,20}")
-MAX_NAME = 32
+RAFT_FIELD = re.compile(r"moves\[([0-9]+)\]")
 MOVES_BODY_BYTES = 64 * 1024
 """A raft of 256 moves with 19-digit coordinates is about 19 KB."""
 
@@ -70,14 +74,9 @@ class WorldInputError(ValueError):
 
 
 def body() -> dict[str, Any]:
-    raw = request.get_data(cache=True)
-    if not raw:
-        raise WorldInputError("body", "the request body must be a JSON object")
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        message = f"the request body is not JSON ({type(exc).__name__})"
-        raise WorldInputError("body", message) from None
+    """A JSON object body without a schema (the world page's colour form takes "2" too),
+    its depth bounded before parsing like every body (``app.jsonbody``)."""
+    data = parse_json(request.get_data(cache=True)) if request.get_data(cache=True) else None
     if not isinstance(data, dict):
         raise WorldInputError("body", "the request body must be a JSON object")
     return data
@@ -90,12 +89,6 @@ def json_int(value: Any, field: str, low: int, high: int, move: int | None = Non
     if not low <= value <= high:
         raise WorldInputError(field, f"{value} is outside {low}..{high}", move)
     return value
-
-
-def coord(value: Any, field: str, move: int | None = None) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_COORD:
-        raise WorldInputError(field, f"{value} is outside the world (|{field[-1]}| <= 2**62)", move)
-    return json_int(value, field, -MAX_COORD, MAX_COORD, move)
 
 
 def query_int(name: str, low: int, high: int, default: int | None = None) -> int:
@@ -125,27 +118,14 @@ def text_field(data: dict[str, Any], name: str, pattern: re.Pattern[str] | None)
 
 
 def parse_moves(data: dict[str, Any]) -> list[MoveRequest]:
-    moves = data.get("moves")
-    if not isinstance(moves, list):
-        raise WorldInputError("moves", "must be a list of moves")
-    if not 1 <= len(moves) <= MAX_RAFT:
-        raise WorldInputError("moves", f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
-    out: list[MoveRequest] = []
-    for i, move in enumerate(moves):
-        where = f"moves[{i}]"
-        if not isinstance(move, dict):
-            raise WorldInputError(where, 'must be an object like {"kind", "x", "y"}', i)
-        kind = move.get("kind")
-        if kind not in ("reveal", "flag", "drop"):
-            shown = json.dumps(kind)[:40]
-            raise WorldInputError(f"{where}.kind", f"must be reveal, flag or drop, got {shown}", i)
-        for name in ("x", "y"):
-            if name not in move:
-                raise WorldInputError(f"{where}.{name}", "is missing", i)
-        out.append(
-            MoveRequest(kind, coord(move["x"], f"{where}.x", i), coord(move["y"], f"{where}.y", i))
-        )
-    return out
+    """The raft of a body ``RAFT`` accepted: every move's kind and coordinates are checked."""
+    return [MoveRequest(m["kind"], m["x"], m["y"]) for m in data["moves"]]
+
+
+def raft_index(field: str) -> int | None:
+    """The raft index a bad field names: ``moves[3].x`` -> 3; None for any other field."""
+    found = RAFT_FIELD.match(field)
+    return int(found.group(1)) if found else None
 
 
 # -- context ---------------------------------------------------------------------------
@@ -199,9 +179,9 @@ def player_json(player: PlayerRow) -> dict[str, Any]:
 
 @bp.post("")
 def create_world() -> ResponseReturnValue:
-    data = body()
-    world = data.get("id")
-    if not isinstance(world, str) or not WORLD_ID.fullmatch(world):
+    data = json_body(NEW_WORLD)
+    world = data["id"]
+    if not WORLD_ID.fullmatch(world):
         raise WorldInputError(
             "id", "must be a slug: 1 to 32 of a-z, 0-9 and -, not starting with -"
         )
@@ -223,7 +203,7 @@ def show_world(world: str) -> ResponseReturnValue:
 @bp.post("/<world>/players")
 def join(world: str) -> ResponseReturnValue:
     colours = known_world(world)
-    data = body()
+    data = json_body(NEW_PLAYER)
     name = text_field(data, "name", None)
     team = text_field(data, "team", TEAM)
     colour = json_int(data.get("colour", 0), "colour", 0, colours - 1)
@@ -237,7 +217,7 @@ def join(world: str) -> ResponseReturnValue:
 def change_colour(world: str) -> ResponseReturnValue:
     colours = known_world(world)
     player = authenticated(world)
-    colour = json_int(body().get("colour"), "colour", 0, colours - 1)
+    colour = json_int(json_body(COLOUR)["colour"], "colour", 0, colours - 1)
     updated, seq = switch_colour(world_store(), player, colour)
     return jsonify({**player_json(updated), "seq": seq})
 
@@ -247,7 +227,7 @@ def moves(world: str) -> ResponseReturnValue:
     known_world(world)
     player = authenticated(world)
     request.max_content_length = MOVES_BODY_BYTES
-    raft = parse_moves(body())
+    raft = parse_moves(json_body(RAFT))
     limits.check_moves(player, len(raft))
     config = current_app.config
     drop_seconds = (
@@ -397,6 +377,16 @@ def bad_input(exc: WorldInputError) -> ResponseReturnValue:
     return _json_error(400, str(exc), **extra)
 
 
+@bp.errorhandler(InputError)
+def bad_body(exc: InputError) -> ResponseReturnValue:
+    """A body the schema refused: the world's 400, with the raft index of a bad move."""
+    extra: dict[str, Any] = {"field": exc.field}
+    index = raft_index(exc.field)
+    if index is not None:
+        extra["move"] = index
+    return _json_error(400, str(exc), **extra)
+
+
 @bp.errorhandler(NoSuchWorld)
 def unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
     return _json_error(404, str(exc))
@@ -427,3 +417,6 @@ def rate_limited(exc: TooManyRequests) -> ResponseReturnValue:
     response.set_data(json.dumps({"error": exc.description}))
     response.mimetype = "application/json"
     return response
+
+
+publish(bp, PATHS, SCHEMAS)

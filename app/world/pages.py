@@ -36,12 +36,14 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadRequest, NotFound, Unauthorized
 
+from app.errors import InputError
+from app.jsonbody import json_body
 from app.notify import get_notifier
 from app.world import limits
 from app.world.api import (
-    MAX_NAME,
     TEAM,
     WorldInputError,
+    bad_body,
     bad_input,
     body,
     colourings,
@@ -53,6 +55,7 @@ from app.world.api import (
 )
 from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
 from app.world.records import utcnow as now
+from app.world.schemas import MAX_NAME, RAFT
 from app.world.service import DropTooSoon, play_raft, switch_colour
 
 bp = Blueprint("world", __name__)
@@ -199,7 +202,7 @@ def colour(world: str) -> ResponseReturnValue:
 def moves(world: str) -> ResponseReturnValue:
     world_store().world(world)
     player = required_player(world)
-    raft = parse_moves(body())
+    raft = parse_moves(json_body(RAFT))
     limits.check_moves(player, len(raft))
     try:
         answers = play_raft(
@@ -330,6 +333,7 @@ def _unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
 
 
 bp.register_error_handler(WorldInputError, bad_input)
+bp.register_error_handler(InputError, bad_body)
 bp.register_error_handler(limits.RateLimited, rate_limited)
 
 

@@ -2,9 +2,10 @@
 the app through WSGI, no socket is opened and nothing leaves the machine.
 
 For every documented operation, valid and invalid requests (bounded: ``EXAMPLES`` each),
-against unknown games and against a real game with its bearer token (so move bodies reach
-the click parser). No answer may be a 5xx, and every answer must be one the document
-describes: its status code, content type and body schema.
+against unknown games and worlds, and against a real game and a real world (a team of it)
+with their bearer tokens (so move bodies and rafts reach the parsers and the engine). No
+answer may be a 5xx, and every answer must be one the document describes: its status code,
+content type and body schema.
 """
 
 from __future__ import annotations
@@ -86,6 +87,12 @@ def test_the_api_answers_every_request_as_documented_and_never_with_a_5xx(
     game = client.post("/api/games", json={"width": 9, "height": 9, "mines": 10, "seed": 7}).json
     real = {"game_id": game["id"]}
     token = {"Authorization": f"Bearer {game['token']}"}
+    assert client.post("/api/worlds", json={"id": "fuzz", "colours": 3}).status_code == 201
+    player = client.post(
+        "/api/worlds/fuzz/players", json={"name": "Ada", "team": "red", "colour": 1}
+    ).json
+    world = {"world": "fuzz", "team": "red"}
+    player_token = {"Authorization": f"Bearer {player['token']}"}
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", fuzzed_app)
     started, cpu = time.monotonic(), time.process_time()
     statuses: Counter[int] = Counter()
@@ -94,6 +101,9 @@ def test_the_api_answers_every_request_as_documented_and_never_with_a_5xx(
         targets: list[tuple[dict[str, Any], dict[str, str]]] = [({}, {})]
         if "{game_id}" in operation.path:
             targets.append((real, token))
+        if "{world}" in operation.path:
+            named = {k: v for k, v in world.items() if f"{{{k}}}" in operation.path}
+            targets.append((named, player_token))
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
             for path_parameters, headers in targets:
                 run_operation(operation, mode, path_parameters, headers, statuses)

@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app import openapi
 from app.world.records import Move
 from app.world.store import WorldStore
 from devil.world import Colouring, deduce
@@ -556,3 +557,52 @@ def unproved_raft(numbers: list[tuple[int, int, str]]) -> list[Json]:
                 raft.append({"kind": "flag", "x": x, "y": y})
     assert len(raft) >= 4
     return raft
+
+
+# -- bodies read by the shared reader (app.jsonbody) -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("moves", "field", "index"),
+    [
+        ([{"kind": "reveal", "x": 0, "y": 0, "colour": 1}], "moves[0].colour", 0),
+        (
+            [{"kind": "reveal", "x": 0, "y": 0}, {"kind": "drop", "x": 0, "y": None}],
+            "moves[1].y",
+            1,
+        ),
+    ],
+)
+def test_moves_with_unknown_or_null_fields_are_400_naming_the_move(
+    api: World, moves: Any, field: str, index: int
+) -> None:
+    token, _ = api.join()
+    body = api.moves(token, moves, status=400)
+    assert (body["field"], body["move"]) == (field, index)
+    assert field in body["error"]
+
+
+def test_a_raft_nested_too_deep_is_refused_before_parsing(api: World) -> None:
+    token, _ = api.join()
+    raw = b'{"moves": [' + b"[" * 40 + b"]" * 40 + b"]}"
+    r = api.client.post(
+        "/api/worlds/main/moves",
+        data=raw,
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert r.status_code == 400
+    body = r.get_json()
+    assert body["field"] == "body" and "nests 42 levels deep" in body["error"]
+    assert "move" not in body
+
+
+def test_every_world_body_error_names_the_field_in_the_published_error_schema(
+    client: FlaskClient,
+) -> None:
+    """The world's 400s are the document's Error: error, field and (for a move) move."""
+    error = openapi.document(client.application)["components"]["schemas"]["Error"]
+    r = client.post("/api/worlds", json={"id": "ok", "colour": 3})
+    assert r.status_code == 400
+    assert set(r.get_json()) <= set(error["properties"])
+    assert r.get_json()["field"] == "colour"

@@ -1,0 +1,90 @@
+"""The ledger's two ``/api`` paths in the OpenAPI document (the ``ledger`` blueprint has no
+url prefix: full paths)."""
+
+from __future__ import annotations
+
+from app.openapi import JSON, errors, json_response, path_parameter, ref
+from app.play.params import PRESETS
+
+INTEGER: JSON = {"type": "integer"}
+NUMBER: JSON = {"type": "number"}
+STRING: JSON = {"type": "string"}
+
+
+def nullable(kind: str) -> JSON:
+    return {"type": [kind, "null"]}
+
+
+def query(name: str, values: list[str], description: str) -> JSON:
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "schema": {"type": "string", "enum": values},
+        "description": description,
+    }
+
+
+RECORD: JSON = {
+    "type": "object",
+    "required": ["rank", "game_id", "preset", "count", "mercy", "finished_at"],
+    "properties": {
+        "rank": INTEGER,
+        "game_id": STRING,
+        "name": nullable("string"),
+        "preset": STRING,
+        "count": STRING,
+        "mercy": STRING,
+        "no_guess": {"type": "boolean"},
+        "seconds": nullable("number"),
+        "3bv": nullable("integer"),
+        "3bv_per_s": nullable("number"),
+        "hints": INTEGER,
+        "bits": NUMBER,
+        "guesses": INTEGER,
+        "max_level": nullable("integer"),
+        "helped": {"type": "boolean"},
+        "finished_at": {"type": "string", "format": "date-time"},
+    },
+}
+
+SCHEMAS: dict[str, JSON] = {
+    "Annotation": {
+        "type": "object",
+        "description": "a finished game's annotated moves (docs/annotations.md)",
+    },
+    "Record": RECORD,
+    "Records": {
+        "type": "object",
+        "required": ["records"],
+        "description": "won games, fastest first, and the filters applied",
+        "properties": {"records": {"type": "array", "items": ref("Record")}},
+    },
+}
+
+PATHS: dict[str, JSON] = {
+    "/api/games/{game_id}/annotations": {
+        "get": {
+            "operationId": "annotations",
+            "summary": "A finished game's annotations: each move's verdict, luck and hints.",
+            "parameters": [path_parameter("game_id", STRING, "the game's id")],
+            "responses": {
+                "200": json_response("the annotations", ref("Annotation")),
+                **errors(409, 422),
+            },
+        }
+    },
+    "/api/records": {
+        "get": {
+            "operationId": "records",
+            "summary": "Won games, fastest first (filters optional).",
+            "parameters": [
+                query("preset", [*PRESETS, "custom"], "the board preset"),
+                query("count", ["classic", "counted"], "the mine count rule"),
+                query("mercy", ["strict", "fair"], "the devil's mercy"),
+                query("no_guess", ["true", "false"], "no-guess boards only, or none of them"),
+            ],
+            "responses": {"200": json_response("the records", ref("Records")), **errors(400)},
+        }
+    },
+}
