@@ -337,8 +337,12 @@ def bot_process(
     bots: list[tuple[str, str, int, tuple[int, int]]],
     seconds: float,
     seed: int,
+    pace: float = 0.0,
 ) -> dict[str, Any]:
-    """Run ``bots`` (token, team, colour, origin) as threads until ``seconds`` pass."""
+    """Run ``bots`` (token, team, colour, origin) as threads until ``seconds`` pass.
+
+    ``pace``: seconds each bot rests per move it played (0: no rest, the servers saturate;
+    ``bots / rate``: together the bots offer about ``rate`` moves/s, like players who think)."""
     deadline = time.monotonic() + seconds
     players: list[Player] = []
 
@@ -348,7 +352,10 @@ def bot_process(
         players.append(player)
         player.drop(origin[0] + rng.randint(-100, 100), origin[1] + rng.randint(-100, 100))
         while time.monotonic() < deadline:
-            player.step()
+            stepped = time.monotonic()
+            played = max(1, player.step())
+            rest = played * pace - (time.monotonic() - stepped)
+            time.sleep(max(0.0, min(rest, deadline - time.monotonic())))
 
     threads = [threading.Thread(target=run, args=(i, *bot)) for i, bot in enumerate(bots)]
     for thread in threads:
@@ -570,6 +577,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--client-procs", type=int, default=4)
     parser.add_argument(
+        "--rate",
+        type=float,
+        help="moves/s the bots offer together (each rests between rafts); default: no rest, "
+        "the servers saturate and latency is queueing",
+    )
+    parser.add_argument(
         "--database-url",
         help="an empty PostgreSQL database or schema to use (default: a throwaway server)",
     )
@@ -625,9 +638,11 @@ def main(argv: list[str] | None = None) -> int:
         app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
         started = time.monotonic()
         chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
+        pace = args.bots / args.rate if args.rate else 0.0
         with multiprocessing.get_context("spawn").Pool(args.client_procs) as pool:
             outs = pool.starmap(
-                bot_process, [(ports, chunk, args.seconds, i) for i, chunk in enumerate(chunks)]
+                bot_process,
+                [(ports, chunk, args.seconds, i, pace) for i, chunk in enumerate(chunks)],
             )
         elapsed = time.monotonic() - started
         pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
@@ -672,7 +687,8 @@ def main(argv: list[str] | None = None) -> int:
             extra += len(set(got) - set(expected[t]))
         results += [
             (
-                f"bots: {args.bots} players in {args.teams} teams, {elapsed:.1f} s",
+                f"bots: {args.bots} players in {args.teams} teams, {elapsed:.1f} s"
+                + (f", offering {args.rate:.0f} moves/s" if args.rate else ", no rest"),
                 f"{moves / elapsed:.0f} moves/s ({moves} moves in {len(requests)} rafts, "
                 f"{moves / max(1, len(requests)):.1f}/raft)",
             ),
