@@ -39,7 +39,7 @@
   var tiles = new Map();              // "tx,ty" -> {tx, ty, el, cells: array|null, pending}
   var generation = 0;                 // bumps when the colour changes: stale answers are dropped
   var cursor = null;                  // {x, y} keyboard cursor
-  var errors = 0;
+  var errors = +board.dataset.errors || 0;   // devil errors made here so far (the server's count)
   var seen = 0;                       // known cells received so far (the view history)
 
   // -- symbols ---------------------------------------------------------------------------

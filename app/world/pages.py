@@ -53,7 +53,7 @@ from app.world.api import (
     unknown_world,
     world_store,
 )
-from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
+from app.world.records import NoSuchWorld, PlayerRow, Standing, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME, RAFT
 from app.world.service import DropTooSoon, play_raft, switch_colour
@@ -112,10 +112,16 @@ def drop_wait(player: PlayerRow | None) -> float:
     return max(0.0, left)
 
 
-def team_names(world: str) -> list[str]:
-    teams, _ = world_store().scoreboard(world)
+def team_names(teams: list[Standing]) -> list[str]:
     active = sorted(teams, key=lambda t: (-t.counts.revealed, t.name))[:TEAM_CHOICES]
     return sorted(t.name for t in active)
+
+
+def errors_of(player: PlayerRow | None, people: list[Standing]) -> int:
+    """The devil errors ``player`` made in this world so far (0 for a watcher)."""
+    if player is None:
+        return 0
+    return next((p.counts.errors for p in people if p.player == player.id), 0)
 
 
 @bp.get("/world")
@@ -125,14 +131,22 @@ def default_world() -> ResponseReturnValue:
 
 @bp.get("/world/<world>")
 def page(world: str) -> ResponseReturnValue:
+    return render_page(world)
+
+
+def render_page(world: str, join_error: WorldInputError | None = None) -> str:
+    """The world's page; ``join_error``: the join form comes back open, saying what was wrong
+    and keeping what was typed."""
     row = world_store().world(world)
     player = current_player(world, fresh=True)
-    teams = team_names(world)
+    team_rows, people = world_store().scoreboard(world)
+    teams = team_names(team_rows)
     team = player.team if player is not None else request.args.get("team", "")
     if team not in teams:
         team = teams[0] if teams and player is None and not request.args.get("team") else ""
     colour = player.colour if player is not None else request.args.get("colour", "0")
     colour = int(colour) if str(colour).isdigit() and int(colour) < row.colours else 0
+    typed = request.form if join_error is not None else {}
     return render_template(
         "world.html",
         world=row.id,
@@ -142,14 +156,27 @@ def page(world: str) -> ResponseReturnValue:
         team=team,
         teams=teams,
         colour=colour,
+        errors=errors_of(player, people),
         drop_seconds=drop_seconds(),
         drop_wait=round(drop_wait(player)),
         max_name=MAX_NAME,
+        join_error=join_error,
+        typed=typed,
     )
 
 
 @bp.post("/world/<world>/join")
 def join(world: str) -> ResponseReturnValue:
+    try:
+        return joined(world)
+    except WorldInputError as exc:
+        if not request.accept_mimetypes.accept_html:
+            raise
+        return render_page(world, join_error=exc), 400
+
+
+def joined(world: str) -> ResponseReturnValue:
+    """Join ``world`` from the form; raises ``WorldInputError`` naming the bad field."""
     row = world_store().world(world)
     name = request.form.get("name", "").strip()
     team = (request.form.get("new_team") or request.form.get("team") or "").strip()

@@ -392,3 +392,39 @@ def test_touch_drag_pans_and_long_press_flags(browser: Browser, live_server: str
         wait_symbol(page, mx, my, "F")
     finally:
         ctx.close()
+
+
+def test_the_join_form_fits_a_phone_and_a_witness_reads_in_dark_mode(
+    browser: Browser, live_server: str, shots: Path
+) -> None:
+    world = new_world(live_server)
+    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, color_scheme="dark")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/world/{world}")
+        expect(page.locator("#join")).to_have_attribute("open", "")  # no team yet: open
+        pop = page.locator(".join-pop").bounding_box()
+        assert pop is not None
+        assert pop["x"] >= 0 and pop["x"] + pop["width"] <= PHONE["width"], pop
+        page.fill("input[name=name]", "   ")  # passes `required`, refused by the server
+        page.fill("input[name=new_team]", "night")
+        page.click(".join-form button[type=submit]")  # not hidden off screen or under the board
+        expect(page.locator("#join-error")).to_contain_text("name: must be 1 to 32")
+        expect(page.locator("input[name=new_team]")).to_have_value("night")
+        page.screenshot(path=str(shots / "world-join-error-phone-dark.png"))
+        page.fill("input[name=name]", "owl")
+        page.click(".join-form button[type=submit]")
+        expect(page.locator("#my-name")).to_have_text("owl")
+        wait_ready(page)
+        page.evaluate("() => window.worldBoard.move('reveal', 900, 900)")
+        page.wait_for_selector(".wwitness")
+        expect(page.locator("#error-count")).to_have_text("1")
+        wash = page.eval_on_selector(".wwitness", "(el) => getComputedStyle(el).backgroundColor")
+        channels = [float(v) for v in re.findall(r"[\d.]+", wash)[:3]]
+        assert sum(channels) / 3 < 100, f"a dark wash keeps light numbers readable: {wash}"
+        page.screenshot(path=str(shots / "world-witness-phone-dark.png"))
+        page.reload()
+        wait_ready(page)
+        expect(page.locator("#error-count")).to_have_text("1")  # the server's count
+    finally:
+        ctx.close()

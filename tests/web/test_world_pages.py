@@ -73,6 +73,36 @@ def test_join_refuses_bad_names_teams_and_colours(client: FlaskClient) -> None:
         assert r.get_json()["field"] == ("team" if field == "new_team" else field)
 
 
+def test_a_browser_gets_its_join_form_back_naming_the_mistake(client: FlaskClient) -> None:
+    """A browser's bad join is the world page again (not a bare JSON answer): the form open,
+    the mistake said, what was typed kept."""
+    token = csrf(client)
+    html = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    base = {"csrf_token": token, "name": "ana", "team": "", "new_team": "reds", "colour": "2"}
+    for field, value, said in (
+        ("name", "   ", "name: must be 1 to 32"),
+        ("new_team", "no spaces", "team: 1 to 32 of A-Z"),
+    ):
+        r = client.post("/world/main/join", data={**base, field: value}, headers=html)
+        assert r.status_code == 400 and r.mimetype == "text/html"
+        page = r.get_data(as_text=True)
+        assert 'id="world-board"' in page and '<details class="join" id="join" open>' in page
+        assert re.search(r'id="join-error"[^>]*>' + re.escape(said), page), page
+        kept = ('value="ana"', 'value="no spaces"') if field == "new_team" else ('value="reds"',)
+        assert all(k in page for k in kept), kept
+    assert client.get("/world/main").get_data(as_text=True).count('id="join-error"') == 0
+
+
+def test_the_error_counter_starts_from_the_players_errors(client: FlaskClient) -> None:
+    token = join(client, "ana", "reds")
+    counter = re.compile(r'<output id="error-count">(\d+)</output>')
+    assert counter.findall(client.get("/world/main").get_data(as_text=True)) == ["0"]
+    assert move(client, token, "reveal", 5000, 5000)["outcome"] == "devil"
+    assert move(client, token, "reveal", 7000, 5000)["outcome"] == "devil"
+    page = client.get("/world/main").get_data(as_text=True)
+    assert counter.findall(page) == ["2"] and 'data-errors="2"' in page
+
+
 def test_moves_need_a_player_and_csrf(client: FlaskClient) -> None:
     token = csrf(client)
     r = client.post("/world/main/moves", json={"moves": [{"kind": "drop", "x": 0, "y": 0}]},
