@@ -239,7 +239,9 @@
   function sizeBoards(root) {
     var grids = (root || document).querySelectorAll("[role=grid][data-cols]");
     for (var i = 0; i < grids.length; i++) {
-      var cols = parseInt(grids[i].dataset.cols, 10) + (grids[i].dataset.topology === "torus" ? 1 : 0);
+      // a torus draws a ghost column each side; a hexagonal board's odd rows are half a cell right
+      var topology = grids[i].dataset.topology;
+      var cols = parseInt(grids[i].dataset.cols, 10) + (topology === "torus" ? 1 : topology === "hex" ? 0.5 : 0);
       grids[i].style.setProperty("--cols", String(cols));
       labelColumns(grids[i]);
     }

@@ -141,6 +141,30 @@ def test_boards_up_to_16_columns_fit_a_phone(page: Page, live_server: str, shots
         page.screenshot(path=str(shots / f"new-{preset}-phone.png"), full_page=True)
 
 
+@pytest.mark.parametrize("topology", ["hex", "torus"])
+@pytest.mark.parametrize("coords", [False, True], ids=["plain", "numbered"])
+def test_16_column_hex_and_torus_boards_fit_a_phone(
+    page: Page, live_server: str, shots: Path, topology: str, coords: bool
+) -> None:
+    """Odd hexagon rows sit half a cell right and a torus draws ghost columns: the board
+    still fits, with and without row and column numbers."""
+    page.set_viewport_size(PHONE)
+    page.goto(live_server + "/")
+    page.evaluate(f"() => localStorage.setItem('mine-devil-coords', '{int(coords)}')")
+    start_game(page, live_server, preset="intermediate", topology=topology, seed="7")
+    assert not overflows(page, "#game .scroller"), f"a 16-column {topology} board fits a phone"
+    assert not page_scrolls_sideways(page)
+    frame = box(page, "#game .scroller")
+    right = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('#board .cell')]"
+        ".map(c => c.getBoundingClientRect().right))"
+    )
+    assert right <= frame["x"] + frame["width"], "every cell is inside the frame"
+    assert page.locator(".zoom-bar:visible").count() == 0, "no zoom needed: it fits"
+    page.screenshot(path=str(shots / f"new-{topology}-{int(coords)}-phone.png"))
+    page.evaluate("() => localStorage.removeItem('mine-devil-coords')")
+
+
 def test_wider_boards_get_a_zoom_and_a_scroll_cue(
     page: Page, live_server: str, shots: Path
 ) -> None:
