@@ -14,7 +14,7 @@ from playwright.sync_api import Browser
 from tests.browser.world_helpers import (
     api,
     click_cell,
-    drop,
+    drop_with_mine,
     join,
     new_world,
     provable,
@@ -42,7 +42,9 @@ def test_teammate_move_to_screen_latency(browser: Browser, live_server: str) -> 
         join(a, live_server, world, "ana", "fast", colour=0)
         join(b, live_server, world, "bob", "fast", colour=0)
         b.wait_for_function("() => window.worldBoard.state().live")
-        x, y = drop(a)
+        # a drop with a provably safe cell near it (a random world's first drop may have none)
+        x, y, _, _ = drop_with_mine(a, live_server, world, "fast", 0, want="safe")
+        b.evaluate(f"() => window.worldBoard.goTo({x}, {y})")
         wait_symbol(b, x, y, "0")
         latencies: list[float] = []
         for _ in range(12):
