@@ -326,6 +326,50 @@ def test_flags_selection_and_answers_are_coloured_by_what_they_are(
     page.screenshot(path=str(shots / "new-puzzle-mine-desktop.png"))
 
 
+def contrast(fore: str, back: str) -> float:
+    """WCAG contrast ratio of two computed ``rgb(...)`` colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [float(v) / 255 for v in re.findall(r"[\d.]+", colour)[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(fore), luminance(back)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_verdict_colours_read_in_dark_mode(browser: Any, live_server: str, shots: Path) -> None:
+    """The verdict chips and the S / M letters on the analysis board keep a readable contrast
+    on their dark fills (the "either" chip was light grey text on light grey)."""
+    context = browser.new_context(viewport=PHONE, color_scheme="dark")
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/analyse?p=1F1./111./0000/....;mines=1")
+        pairs = page.evaluate(
+            """() => {
+              const s = (el, pseudo) => getComputedStyle(el, pseudo || null);
+              const out = {};
+              for (const v of ['safe', 'mine', 'either']) {
+                const chip = document.querySelector('.chip.v-' + v);
+                out['chip ' + v] = [s(chip).color, s(chip).backgroundColor];
+              }
+              for (const v of ['safe', 'mine']) {
+                const cell = document.querySelector('.board.analysis .cell.covered.v-' + v);
+                const badge = s(cell, '::after');
+                const back = badge.backgroundColor === 'rgba(0, 0, 0, 0)'
+                  ? s(cell).backgroundColor : badge.backgroundColor;
+                out['letter ' + v] = [badge.color, back];
+              }
+              return out;
+            }"""
+        )
+        for name, (fore, back) in pairs.items():
+            assert contrast(fore, back) >= 3, f"{name}: {fore} on {back}"
+        page.screenshot(path=str(shots / "new-analyse-dark-phone.png"), full_page=True)
+    finally:
+        context.close()
+
+
 # -- above the fold ---------------------------------------------------------------------------
 
 
