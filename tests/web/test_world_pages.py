@@ -52,6 +52,14 @@ def test_watching_needs_no_joining(client: FlaskClient) -> None:
     assert client.get("/world/nowhere").status_code == 404
 
 
+def test_an_unknown_world_is_the_sites_own_404_page(client: FlaskClient) -> None:
+    r = client.get("/world/nowhere")
+    assert r.status_code == 404
+    page = r.get_data(as_text=True)
+    assert 'class="site-header' in page and "No world “nowhere”" in page
+    assert 'href="/world/main"' in page
+
+
 def test_join_keeps_the_token_in_the_httponly_session_only(client: FlaskClient) -> None:
     join(client, "ana", "reds", colour=2)
     cookie = client.get_cookie("mine_devil")
