@@ -609,6 +609,17 @@
     e.preventDefault();
   });
 
+  // -- the activity feed's times: the server writes UTC, the reader sees their own clock ------
+
+  function localTimes(root) {
+    var times = root.querySelectorAll("time[datetime]");
+    for (var i = 0; i < times.length; i++) {
+      var at = new Date(times[i].getAttribute("datetime"));
+      if (!isNaN(at.getTime())) times[i].textContent = at.toLocaleTimeString([], { hour12: false });
+    }
+  }
+  document.body.addEventListener("htmx:afterSwap", function (e) { localTimes(e.target); });
+
   // -- controls: zoom, go to, colour, panel ------------------------------------------------
 
   document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom + 1); });

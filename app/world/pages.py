@@ -319,6 +319,7 @@ def activity(world: str) -> ResponseReturnValue:
             "text": describe(e),
             "devil": e.outcome == "devil",
             "at": e.at.strftime("%H:%M:%S"),
+            "iso": e.at.isoformat(),
         }
         for e in reversed(recent)
     ]

@@ -7,6 +7,7 @@ import contextlib
 import json
 import re
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -426,5 +427,24 @@ def test_the_join_form_fits_a_phone_and_a_witness_reads_in_dark_mode(
         page.reload()
         wait_ready(page)
         expect(page.locator("#error-count")).to_have_text("1")  # the server's count
+    finally:
+        ctx.close()
+
+
+def test_activity_times_are_the_readers_own_clock(browser: Browser, live_server: str) -> None:
+    """The server writes UTC; a reader in Tokyo sees Tokyo time (the UTC time on hover)."""
+    world = new_world(live_server)
+    ctx = browser.new_context(viewport=DESKTOP, timezone_id="Asia/Tokyo", locale="en-GB")
+    try:
+        page = ctx.new_page()
+        join(page, live_server, world, "kei", "tokyo", colour=0)
+        drop(page)
+        stamp = page.locator("#activity time[datetime]").first
+        expect(stamp).to_be_visible()
+        at = datetime.fromisoformat(stamp.get_attribute("datetime") or "")
+        assert at.utcoffset() == timedelta(0)
+        tokyo = at.astimezone(timezone(timedelta(hours=9))).strftime("%H:%M:%S")
+        expect(stamp).to_have_text(tokyo)
+        assert stamp.get_attribute("title") == f"{at.strftime('%H:%M:%S')} UTC"
     finally:
         ctx.close()
