@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from devil.analysis import Layout
-from devil.annotate import AnnotationTooLong, GameAnnotation, annotate, final_board
+from devil.annotate import AnnotationError, GameAnnotation, annotate, final_board
 from devil.errors import MoveError
 from devil.game import Game
 from devil.luck import luck_sentence, odds
@@ -34,12 +34,22 @@ class Annotated:
 
 
 def _read(path: str) -> tuple[str, bytes]:
-    if path == "-":
-        return "<stdin>", sys.stdin.buffer.read()
+    """The file's bytes, at most ``devil.cli.MAX_INPUT_BYTES`` of them: a bigger file is
+    refused after reading one byte more, never read whole."""
+    from devil.cli import MAX_INPUT_BYTES
+
+    name = "<stdin>" if path == "-" else path
     try:
-        return path, Path(path).read_bytes()
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with Path(path).open("rb") as f:
+                data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as e:
         raise AnnotateError(f"cannot read {path}: {e.strerror}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise AnnotateError(f"cannot read {name}: larger than {MAX_INPUT_BYTES} bytes")
+    return name, data
 
 
 def annotate_replay(replay: Replay, native: bool) -> GameAnnotation:
@@ -72,7 +82,7 @@ def load(path: str) -> Annotated:
     native = replay.software == SOFTWARE
     try:
         return Annotated(replay, annotate_replay(replay, native))
-    except (MoveError, AnnotationTooLong) as e:
+    except (MoveError, AnnotationError) as e:
         raise AnnotateError(f"{name}: {e}") from None
 
 
