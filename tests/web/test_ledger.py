@@ -223,6 +223,43 @@ def test_importing_a_replay_lists_its_moves_with_study_links(client: FlaskClient
     assert "cannot read x.evf" in bad.get_data(as_text=True)
 
 
+def test_importing_runs_in_the_heavy_child_and_a_lying_file_is_a_400(make_app: Any) -> None:
+    """Judging a file is engine work the file sizes (its clicks can build a numbers lattice):
+    it runs in the heavy-work child, never on the worker's loop (three imports of such a file
+    once stalled /healthz for seconds), busy children answer 429 at once, and a file whose
+    layout contradicts its mine count is a 400 naming the line (it was a 500)."""
+    app = make_app(ENGINE_WORK_PROCESSES=1)
+    pool = app.extensions["mine_devil.work_pool"]
+    try:
+        client = app.test_client()
+        token = csrf(client, "/analyse")
+
+        def upload(data: bytes, name: str) -> Any:
+            return client.post(
+                "/import",
+                data={"replay": (io.BytesIO(data), name), "csrf_token": token},
+                content_type="multipart/form-data",
+            )
+
+        good = (REPLAYS / "won-chords.evf").read_bytes()
+        assert upload(good, "won-chords.evf").status_code == 200
+        assert pool.engines[0]._child is not None  # it ran there
+        lie = (
+            b"# Mine Devil move list 1\nboard 4x4\nmines 5\nrules counted/strict\n"
+            b"layout 0,0 0,3\nmoves\nreveal 3 0\nreveal 0 1\n"
+        )
+        refused = upload(lie, "lie.moves")
+        assert refused.status_code == 400
+        assert "line 5, column 8: the layout has 2 mines" in refused.get_data(as_text=True)
+        with pool.engines[0]._lock:  # the only child is busy: refused at once
+            started = time.monotonic()
+            busy = upload(good, "won-chords.evf")
+            assert busy.status_code == 429 and busy.headers["Retry-After"] == "1"
+            assert time.monotonic() - started < 2.0
+    finally:
+        pool.close()
+
+
 def test_positions_export_as_png(client: FlaskClient) -> None:
     from PIL import Image
 
