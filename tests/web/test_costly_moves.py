@@ -61,7 +61,9 @@ def engine() -> Iterator[EngineProcess]:
 
 
 @pytest.mark.parametrize("mercy", [Mercy.STRICT, Mercy.FAIR])
-def test_a_loss_or_redraw_in_the_child_is_the_same_move(engine: EngineProcess, mercy: Mercy) -> None:
+def test_a_loss_or_redraw_in_the_child_is_the_same_move(
+    engine: EngineProcess, mercy: Mercy
+) -> None:
     params = GameParams(40, 40, 400, rules=Rules(mercy=mercy), no_guess=False, seed=8)
     game = opened(params)
     move = Move.reveal(*covered_with(game, Verdict.EITHER))

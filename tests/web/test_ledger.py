@@ -123,6 +123,46 @@ def test_a_finished_game_is_annotated_in_the_background(app: Flask, api: Api) ->
     assert row is not None and row.status == "won" and row.version == ANNOTATION_VERSION
 
 
+def test_concurrent_requests_annotate_a_game_once(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many requests for a just-finished game's annotations (the end panel, the API, a
+    hostile client's burst) wait for one computation instead of each starting their own."""
+    import threading
+
+    import app.ledger.service as service
+
+    app = make_app(LEDGER_WARM=False)
+    api = Api(app.test_client())
+    game, _ = won_game(api)
+    real = service.annotate_game
+    calls = {"n": 0}
+    started = threading.Event()
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        started.set()
+        time.sleep(0.3)  # long enough for the others to arrive while it runs
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(service, "annotate_game", slow)
+    ledger = app.extensions["mine_devil.ledger"]
+    answers: list[dict[str, Any]] = []
+    first = threading.Thread(target=lambda: answers.append(ledger.annotation(game["id"])))
+    first.start()
+    started.wait(5)
+    others = [
+        threading.Thread(target=lambda: answers.append(ledger.annotation(game["id"])))
+        for _ in range(4)
+    ]
+    for t in others:
+        t.start()
+    for t in [first, *others]:
+        t.join(10)
+    assert calls["n"] == 1
+    assert len(answers) == 5 and all(a == answers[0] for a in answers)
+
+
 def ledger_row(game_id: str, seconds: float, **extra: Any) -> LedgerRow:
     values: dict[str, Any] = {
         "game_id": game_id, "version": ANNOTATION_VERSION, "body": {}, "status": "won",
