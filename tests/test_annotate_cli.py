@@ -90,6 +90,17 @@ def test_big_and_lying_files_get_one_clear_line(
     assert "Traceback" not in err
 
 
+def test_timeout_bounds_the_judging_and_exits_4(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--timeout`` is the annotation's deadline (it was ignored: always 30 s); running out
+    is exit 4, as for a position, with the move reached named."""
+    path = str(REPLAYS / "won-chords.moves")
+    assert main(["--annotate", "--timeout", "1e-9", path]) == 4
+    assert "annotating took over 1e-09 s; stopped" in capsys.readouterr().err
+    assert main(["--annotate", "--timeout", "60", path]) == 0
+
+
 def test_a_seed_replays_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "game.moves"
     path.write_text("# Mine Devil move list 1\nboard 9x9\nmines 10\nseed 4\nmoves\nreveal 4 4\n")
