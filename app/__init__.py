@@ -66,6 +66,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(play)
     app.register_blueprint(teach)
     ledger_setup.init_app(app)
+    from app.gate import ClientGate, gevent_timeouts
+
+    app.wsgi_app = ClientGate(  # type: ignore[method-assign]  # inside the proxy fix
+        app.wsgi_app,
+        int(app.config.get("CLIENT_REQUESTS", 128)),
+        float(app.config.get("BODY_SECONDS", 10.0)),
+        gevent_timeouts(),
+    )
     security.init_app(app)  # after the blueprints: wraps the rate-limited views
     world.exempt_from_csrf(app)
     layout.init_app(app)

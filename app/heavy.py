@@ -73,6 +73,7 @@ def init_app(app: Flask, processes: int) -> None:
 def _warm() -> None:
     """Import what the heavy work runs before the first request (the child's first answer
     must not spend its time limit importing)."""
+    import app.ledger.imports
     import app.teach.analysis
     import app.teach.hints
     import app.teach.puzzles

@@ -18,7 +18,9 @@
 Reveals and chords list the cells they ``opened``. Annotations are derived, never stored as
 truth: ``ANNOTATION_VERSION`` changes whenever the judgement of a log could, so caches keyed by
 it recompute. The work is bounded by ``max_seconds`` (``AnnotationTooLong`` names the move
-reached).
+reached): every solver call inside runs under the same deadline (``devil.budget``), so one
+hard position cannot run past it either. A replay whose board cannot explain its own numbers
+(a file whose mine count and layout disagree) raises ``AnnotationError`` naming the move.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from typing import Any
 from devil.analysis import Layout, Verdict
 from devil.board import Board, Cell
 from devil.board_replay import ReplayStep, replay_on_board
+from devil.budget import Budget
+from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
 from devil.generate import neighbours_fn
 from devil.metrics import Metrics, bbbv
@@ -49,12 +53,16 @@ DEFAULT_MAX_SECONDS = 30.0
 """Default bound on the work of one annotation."""
 
 
-class AnnotationTooLong(ValueError):
-    """Annotating took longer than allowed; ``move`` is the move number reached."""
+class AnnotationError(ValueError):
+    """A log that cannot be judged; ``move`` is the number of the move it stopped at."""
 
     def __init__(self, message: str, move: int) -> None:
         super().__init__(message)
         self.move = move
+
+
+class AnnotationTooLong(AnnotationError):
+    """Annotating took longer than allowed; ``move`` is the move number reached."""
 
 
 class Judgement(enum.Enum):
@@ -144,7 +152,11 @@ class GameAnnotation:
 class _Judge:
     """Judges moves in order with one incremental solver per count rule in use."""
 
-    def __init__(self, params: GameParams, devil: bool, first_free: bool) -> None:
+    def __init__(
+        self, params: GameParams, devil: bool, first_free: bool, deadline: float | None = None
+    ) -> None:
+        self.deadline = deadline
+        """``time.monotonic()`` past which every analysis stops (None: no limit)."""
         self.count = params.rules.count
         self.devil = devil
         self.first_free = first_free
@@ -155,12 +167,18 @@ class _Judge:
         self.started = False
         self.nb = neighbours_fn(params.board())
 
+    def budget(self) -> Budget | None:
+        """What is left of the deadline, for one analysis and every query on it."""
+        if self.deadline is None:
+            return None
+        return Budget(seconds=max(self.deadline - time.monotonic(), 1e-6))
+
     def analysis(self, position: Position) -> PositionAnalysis:
         last = self._last
         if last is not None and last[0].grid == position.grid:
             return last[1]
         changed = None if last is None else changed_between(last[0], position)
-        analysis = self.solver.analyse(position, changed)
+        analysis = self.solver.analyse(position, changed, budget=self.budget())
         self._last = (position, analysis)
         return analysis
 
@@ -184,7 +202,7 @@ class _Judge:
         if last is not None and last[0].grid == position.grid:
             return last[1]
         changed = None if last is None else changed_between(last[0], position)
-        analysis = self._classic.analyse(position, changed)
+        analysis = self._classic.analyse(position, changed, budget=self.budget())
         self._classic_last = (position, analysis)
         return analysis
 
@@ -220,6 +238,8 @@ class _Judge:
 
     def _p_safe(self, position: Position, cell: Cell) -> Fraction:
         probs = self.analysis(position).exact_probabilities()
+        if cell in probs.undecided:
+            raise BudgetExceeded(probs.reason or "too hard within the budget")
         return 1 - probs[cell]
 
     def _level(self, position: Position, analysis: PositionAnalysis, cell: Cell) -> int:
@@ -266,12 +286,25 @@ def annotate(
     ``hints`` come from the caller's log and go into the metrics.
     """
     board = params.board()
-    judge = _Judge(params, devil, first_free)
-    start = time.perf_counter()
+    start = time.monotonic()
+    deadline = None if max_seconds is None else start + max_seconds
+    judge = _Judge(params, devil, first_free, deadline)
     notes: list[MoveNote] = []
     for step in replay_on_board(board, params.mines, layout, moves):
-        notes.append(judge.judge(step))
-        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+        try:
+            notes.append(judge.judge(step))
+        except BudgetExceeded:
+            raise AnnotationTooLong(
+                f"annotating took over {max_seconds} s; stopped at move {step.n} of {len(moves)}",
+                step.n,
+            ) from None
+        except InconsistentPosition as e:
+            raise AnnotationError(
+                f"move {step.n} ({step.move}): the board does not explain the position before "
+                f"it: {e}",
+                step.n,
+            ) from None
+        if max_seconds is not None and time.monotonic() - start > max_seconds:
             raise AnnotationTooLong(
                 f"annotating took over {max_seconds} s; stopped after move {step.n} "
                 f"of {len(moves)}",

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from devil.analysis import Layout
-from devil.annotate import AnnotationTooLong, GameAnnotation, annotate, final_board
+from devil.annotate import (
+    DEFAULT_MAX_SECONDS,
+    AnnotationError,
+    AnnotationTooLong,
+    GameAnnotation,
+    annotate,
+    final_board,
+)
 from devil.errors import MoveError
 from devil.game import Game
 from devil.luck import luck_sentence, odds
@@ -27,6 +34,10 @@ class AnnotateError(ValueError):
     """A replay that cannot be annotated (the message says why)."""
 
 
+class AnnotateTimeout(AnnotateError):
+    """``--timeout`` ran out before every move was judged (the message names the move)."""
+
+
 @dataclass(frozen=True)
 class Annotated:
     replay: Replay
@@ -34,15 +45,27 @@ class Annotated:
 
 
 def _read(path: str) -> tuple[str, bytes]:
-    if path == "-":
-        return "<stdin>", sys.stdin.buffer.read()
+    """The file's bytes, at most ``devil.cli.MAX_INPUT_BYTES`` of them: a bigger file is
+    refused after reading one byte more, never read whole."""
+    from devil.cli import MAX_INPUT_BYTES
+
+    name = "<stdin>" if path == "-" else path
     try:
-        return path, Path(path).read_bytes()
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with Path(path).open("rb") as f:
+                data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as e:
         raise AnnotateError(f"cannot read {path}: {e.strerror}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise AnnotateError(f"cannot read {name}: larger than {MAX_INPUT_BYTES} bytes")
+    return name, data
 
 
-def annotate_replay(replay: Replay, native: bool) -> GameAnnotation:
+def annotate_replay(
+    replay: Replay, native: bool, max_seconds: float | None = DEFAULT_MAX_SECONDS
+) -> GameAnnotation:
     """Annotate a replay read from a file. ``native``: recorded by Mine Devil."""
     layout: Layout | None = replay.layout
     if layout is None:
@@ -60,19 +83,25 @@ def annotate_replay(replay: Replay, native: bool) -> GameAnnotation:
         seconds=replay.seconds,
         devil=native,
         first_free=native,
+        max_seconds=max_seconds,
     )
 
 
-def load(path: str) -> Annotated:
+def load(path: str, timeout: float | None = None) -> Annotated:
+    """Read and annotate ``path``; ``timeout``: seconds the judging may take (``--timeout``;
+    None: ``DEFAULT_MAX_SECONDS``), past which ``AnnotateTimeout`` names the move reached."""
     name, data = _read(path)
     try:
         replay = read_replay(data, name=name if name != "<stdin>" else None)
     except ReplayFormatError as e:
         raise AnnotateError(f"{name}: {e}") from None
     native = replay.software == SOFTWARE
+    limit = DEFAULT_MAX_SECONDS if timeout is None else timeout
     try:
-        return Annotated(replay, annotate_replay(replay, native))
-    except (MoveError, AnnotationTooLong) as e:
+        return Annotated(replay, annotate_replay(replay, native, limit))
+    except AnnotationTooLong as e:
+        raise AnnotateTimeout(f"{name}: {e}") from None
+    except (MoveError, AnnotationError) as e:
         raise AnnotateError(f"{name}: {e}") from None
 
 
@@ -107,14 +136,15 @@ def render_json(annotated: Annotated) -> str:
     return json.dumps(annotated.annotation.to_json()) + "\n"
 
 
-def run(path: str, fmt: str, prog: str) -> int:
-    """Print the annotation of the replay at ``path``; returns the exit code (0, or 2 when
-    the file cannot be read or replayed)."""
+def run(path: str, fmt: str, prog: str, timeout: float | None = None) -> int:
+    """Print the annotation of the replay at ``path``; returns the exit code (0; 2 when the
+    file cannot be read or replayed; 4 when ``timeout`` ran out first, 2 when the default
+    limit did)."""
     try:
-        annotated = load(path)
+        annotated = load(path, timeout)
     except AnnotateError as e:
         print(f"{prog}: {e}", file=sys.stderr)
-        return 2
+        return 4 if isinstance(e, AnnotateTimeout) and timeout is not None else 2
     render = render_json if fmt == "json" else render_text
     try:
         sys.stdout.write(render(annotated))

@@ -736,7 +736,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.annotate:
         from devil import annotate_cli
 
-        return annotate_cli.run(args.file, args.format, PROG)
+        return annotate_cli.run(args.file, args.format, PROG, args.timeout)
     try:
         reading = _load(args)
     except UsageError as exc:

@@ -407,6 +407,18 @@ class Game:
         shared.solver = Solver(self.params.rules.count, backend)
         return replace(self, _memo=_Memo(shared, self._memo.counts, self._memo.counts_layout))
 
+    def portable(self) -> Game:
+        """This game without its solver's state (which stays in this process: it does not
+        pickle), for sending to another process; the numbers under the cells are kept."""
+        memo = self._memo
+        return replace(self, _memo=_Memo(None, memo.counts, memo.counts_layout))
+
+    def with_solver_of(self, lineage: Game) -> Game:
+        """This game (played elsewhere from ``lineage`` or one of its later states) using
+        ``lineage``'s solver, so its next analysis here is incremental, not from scratch."""
+        memo = self._memo
+        return replace(self, _memo=_Memo(lineage._shared(), memo.counts, memo.counts_layout))
+
     def at(self, n: int) -> Game:
         """The game after its first ``n`` moves (0 = before any move)."""
         if not 0 <= n <= len(self.moves):

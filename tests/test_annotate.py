@@ -21,6 +21,7 @@ from devil import oracle
 from devil.analysis import Verdict
 from devil.annotate import (
     ANNOTATION_VERSION,
+    AnnotationError,
     AnnotationTooLong,
     Judgement,
     annotate,
@@ -296,6 +297,42 @@ def test_the_budget_stops_long_work_and_names_the_move() -> None:
     with pytest.raises(AnnotationTooLong) as e:
         annotate(params, game.moves, layout, max_seconds=0.0)
     assert e.value.move == 1
+
+
+def lattice_replay(size: int) -> tuple[GameParams, frozenset[int], list[Move]]:
+    """Reveals that build the numbers lattice of issue 8 (numbers on even rows and columns,
+    every other cell covered): positions whose analysis needs real search."""
+    numbered = [(r, c) for r in range(0, size, 2) for c in range(0, size, 2)]
+    board = Board(size, size)
+    others = [c for c in board.cells() if board.coord(c) not in set(numbered)]
+    layout = frozenset(others[i] for i in range(0, len(others), 3))  # fixed: 1 in 3
+    params = GameParams(size, size, len(layout), no_guess=False)
+    return params, layout, [Move.reveal(r, c) for r, c in numbered]
+
+
+def test_the_budget_reaches_inside_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline is not only checked between moves: every analysis runs under it, so one
+    hard position (a lattice in an imported file) stops at the deadline, not after it."""
+    from devil import annotate as module
+    from devil.budget import Budget
+
+    params, layout, moves = lattice_replay(10)
+    complete = annotate(params, moves, layout, devil=False, first_free=False)
+    assert len(complete.moves) == len(moves)  # fine without the tiny budget
+    monkeypatch.setattr(module._Judge, "budget", lambda self: Budget(nodes=1))
+    with pytest.raises(AnnotationTooLong, match="stopped at move") as e:
+        annotate(params, moves, layout, devil=False, first_free=False, max_seconds=1000.0)
+    assert e.value.move < len(moves)
+
+
+def test_a_board_that_does_not_explain_its_numbers_is_an_error_naming_the_move() -> None:
+    """A lying file: counted rule, a layout of 2 mines, a header of 5. No traceback, no
+    InconsistentPosition leaking out: an AnnotationError (a ValueError) naming the move."""
+    params = GameParams(4, 4, 5, rules=Rules(count=Count.COUNTED), no_guess=False)
+    layout = frozenset({0, 3})  # row 0, cols 0 and 3
+    moves = [Move.reveal(3, 0), Move.reveal(0, 1)]
+    with pytest.raises(AnnotationError, match=r"move 2 \(reveal 0 1\): the board does not"):
+        annotate(params, moves, layout)
 
 
 def test_3bv_agrees_with_ms_toollib() -> None:

@@ -67,6 +67,40 @@ def test_stdin_and_errors(
     assert "cannot read /no/such/file.moves" in capsys.readouterr().err
 
 
+def test_big_and_lying_files_get_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file over the input limit is refused without being read whole; a file whose layout
+    contradicts its own mine count under the counted rule is named by line and column (it
+    raised InconsistentPosition with a traceback)."""
+    monkeypatch.setattr("devil.cli.MAX_INPUT_BYTES", 100)
+    big = tmp_path / "big.moves"
+    big.write_text("# Mine Devil move list 1\n" + "# padding\n" * 20)
+    assert main(["--annotate", str(big)]) == 2
+    assert f"cannot read {big}: larger than 100 bytes" in capsys.readouterr().err
+    monkeypatch.undo()
+    lie = tmp_path / "lie.moves"
+    lie.write_text(
+        "# Mine Devil move list 1\nboard 4x4\nmines 5\nrules counted/strict\n"
+        "layout 0,0 0,3\nmoves\nreveal 3 0\nreveal 0 1\n"
+    )
+    assert main(["--annotate", str(lie)]) == 2
+    err = capsys.readouterr().err
+    assert "line 5, column 8: the layout has 2 mines but 'mines' says 5" in err
+    assert "Traceback" not in err
+
+
+def test_timeout_bounds_the_judging_and_exits_4(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--timeout`` is the annotation's deadline (it was ignored: always 30 s); running out
+    is exit 4, as for a position, with the move reached named."""
+    path = str(REPLAYS / "won-chords.moves")
+    assert main(["--annotate", "--timeout", "1e-9", path]) == 4
+    assert "annotating took over 1e-09 s; stopped" in capsys.readouterr().err
+    assert main(["--annotate", "--timeout", "60", path]) == 0
+
+
 def test_a_seed_replays_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "game.moves"
     path.write_text("# Mine Devil move list 1\nboard 9x9\nmines 10\nseed 4\nmoves\nreveal 4 4\n")

@@ -94,6 +94,12 @@ def test_rules_holes_and_topology_round_trip() -> None:
         (f"{HEADER}\nboard 4x4\nmines 2\nlayout 0,0 9,9\nmoves\n", 4, 12, "'9,9' is off the 4x4"),
         (f"{HEADER}\nboard 4x4\nmines 2\nlayout 0,0 1-1\nmoves\n", 4, 12, "expected ROW,COL"),
         (f"{HEADER}\nboard 4x4\nmines 20\nmoves\n", 2, 7, "20 mines do not fit"),
+        (
+            f"{HEADER}\nboard 4x4\nmines 3\nrules counted/strict\nlayout 0,0 0,3\nmoves\n",
+            5,
+            8,
+            "the layout has 2 mines but 'mines' says 3",
+        ),
         (f"{HEADER}\nboard 4x4\nmines 2\nmoves\nreveal 1\n", 5, 1, "expected a move"),
         (f"{HEADER}\nboard 4x4\nmines 2\nmoves\nprobe 1 1\n", 5, 1, "unknown move 'probe'"),
         (f"{HEADER}\nboard 4x4\nmines 2\nmoves\nreveal 1 x\n", 5, 10, "column 'x' is not"),

@@ -1,14 +1,21 @@
 """An imported replay (EVF, AVF, MBF, move list) as a page: its moves judged, each a link to
-the analysis board on the position before it; a board without moves links its opening."""
+the analysis board on the position before it; a board without moves links its opening.
+
+Judging a file is engine work whose size the file decides (clicks can build a numbers
+lattice whose exact odds take minutes), so it runs in a heavy-work child (``app.heavy``)
+under a deadline of ``IMPORT_SECONDS`` that every analysis inside obeys, never on the
+worker's event loop; past it the answer is a 400 naming the move reached.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from app.errors import InputError
+from app.heavy import run_heavy
 from app.ledger.notes import note_text
 from app.teach.query import analyse_url
-from devil.annotate import AnnotationTooLong, annotate
+from devil.annotate import AnnotationError, annotate
 from devil.board_replay import replay_on_board
 from devil.errors import MoveError
 from devil.game import Move
@@ -17,9 +24,12 @@ from devil.luck import luck_sentence
 from devil.position import Position
 from devil.replays import Replay, ReplayFormatError, read_replay
 from devil.replays.evf import SOFTWARE
+from devil.rules import Count
 
 MAX_IMPORT_CELLS = 10_000
 MAX_IMPORT_MOVES = 20_000
+IMPORT_SECONDS = 10.0
+"""The most judging one imported file may take (its annotation's deadline)."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +50,20 @@ class ImportedView:
     """The analysis board after the first move (or at the board's opening)."""
 
 
+@dataclass(frozen=True)
+class _Judged:
+    """What the heavy-work child sends back: the view's values, with positions as one-line
+    texts (the URLs are built in the request, which has the app to build them)."""
+
+    title: str
+    moves: tuple[tuple[int, str, str, str, str], ...]
+    """Per move: its number, judgement, note, the position before it, the cell."""
+    luck: str
+    metrics: dict[str, object]
+    start: str
+    count: Count
+
+
 def _opening(replay: Replay) -> Move | None:
     """A click on the board's first zero (row-major), for boards imported without moves."""
     if replay.layout is None:
@@ -53,6 +77,30 @@ def _opening(replay: Replay) -> Move | None:
 
 
 def imported_view(data: bytes, filename: str) -> ImportedView:
+    """The page of an uploaded file, judged in a heavy-work child (``Overloaded``, 429, when
+    every child is busy); ``InputError`` naming ``replay`` when it cannot be read or judged."""
+    outcome = run_heavy(judge_import, (data, filename), IMPORT_SECONDS)
+    if isinstance(outcome, str):
+        raise InputError("replay", outcome)
+    count = outcome.count
+    moves = tuple(
+        ImportedMove(n, judgement, text, analyse_url(before, count, cell=cell))
+        for n, judgement, text, before, cell in outcome.moves
+    )
+    start = analyse_url(outcome.start, count)
+    return ImportedView(outcome.title, moves, outcome.luck, outcome.metrics, start)
+
+
+def judge_import(data: bytes, filename: str) -> _Judged | str:
+    """The page of a file, or why it cannot be imported (a plain value: this runs in a
+    heavy-work child and travels back by pickle)."""
+    try:
+        return _judged(data, filename)
+    except InputError as exc:
+        return str(exc)
+
+
+def _judged(data: bytes, filename: str) -> _Judged:
     try:
         replay = read_replay(data, name=filename)
     except ReplayFormatError as exc:
@@ -73,20 +121,19 @@ def imported_view(data: bytes, filename: str) -> ImportedView:
     try:
         annotation = annotate(
             params, moves, replay.layout, seconds=replay.seconds, devil=native,
-            first_free=native, max_seconds=10.0,
+            first_free=native, max_seconds=IMPORT_SECONDS,
         )  # fmt: skip
         steps = list(replay_on_board(params.board(), params.mines, replay.layout, moves))
-    except (MoveError, AnnotationTooLong) as exc:
+    except (MoveError, AnnotationError) as exc:
         raise InputError("replay", f"cannot replay {filename}: {exc}") from None
     data_moves = annotation.to_json()["moves"]
-    rows = []
-    for note, step in zip(data_moves, steps, strict=True):
-        study = analyse_url(step.before.line, count, cell=f"{note['row']},{note['col']}")
-        rows.append(ImportedMove(note["n"], note["judgement"], note_text(note), study))
+    rows = tuple(
+        (note["n"], note["judgement"], note_text(note), step.before.line,
+         f"{note['row']},{note['col']}")
+        for note, step in zip(data_moves, steps, strict=True)
+    )  # fmt: skip
     first = steps[0].after if steps else Position.covered(params.board(), params.mines)
-    start = analyse_url(first.line, count)
     what = replay.software or "unknown software"
     title = f"{filename}: {params.height}x{params.width}, {params.mines} mines ({what})"
-    return ImportedView(
-        title, tuple(rows), luck_sentence(annotation), annotation.metrics.to_json(), start
-    )
+    metrics = annotation.metrics.to_json()
+    return _Judged(title, rows, luck_sentence(annotation), metrics, first.line, count)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -72,6 +73,8 @@ class Ledger:
         self.run_cpu = run_cpu
         self._memo: Lru[str, LedgerRow] = Lru(cache_size)
         self._lock = threading.Lock()
+        self._locks = tuple(threading.Lock() for _ in range(16))
+        """Per game (striped): one annotation of a game computes at a time."""
         self._busy: set[str] = set()
         self._failed: dict[str, str] = {}
         """Games whose annotation ran out of time in this process (not tried again)."""
@@ -90,14 +93,21 @@ class Ledger:
                 f"game {game_id} is {params.height}x{params.width}: boards over {MAX_CELLS} "
                 "cells are not annotated"
             )
-        if game_id in self._failed:
-            raise TooBig(self._failed[game_id])
-        row = self.store.get(game_id)
-        if row is None or row.version != ANNOTATION_VERSION:
-            row = self._compute(game_id, loaded.game)
-            self.store.save(row)
-            row = self.store.get(game_id) or row
-        self._memo.put(game_id, row)
+        # One computation per game at a time in this process: requests that arrive while it
+        # runs (the end panel, the API, the background warm-up) wait for it and read its row
+        # instead of each annotating the same game again.
+        with self._locks[zlib.crc32(game_id.encode()) % len(self._locks)]:
+            row = self._memo.get(game_id)
+            if row is not None and row.version == ANNOTATION_VERSION:
+                return row
+            if game_id in self._failed:
+                raise TooBig(self._failed[game_id])
+            row = self.store.get(game_id)
+            if row is None or row.version != ANNOTATION_VERSION:
+                row = self._compute(game_id, loaded.game)
+                self.store.save(row)
+                row = self.store.get(game_id) or row
+            self._memo.put(game_id, row)
         return row
 
     def rebuild(self, game_id: str) -> bool:

@@ -158,7 +158,7 @@ class EngineProcess:
         busy with another move (the caller then plays it itself, which also raises the
         engine's own errors): a long first reveal on a huge board never queues others."""
         try:
-            value = self.call(play_move, (game, move), CLICK_TIMEOUT, cpu_seconds=None)
+            value = self.call(play_move, (game.portable(), move), CLICK_TIMEOUT, cpu_seconds=None)
         except EngineUnavailable as exc:
             if not isinstance(exc, EngineBusy):
                 log.warning("engine child failed (%s): computing in the worker", exc)
@@ -166,7 +166,7 @@ class EngineProcess:
         except Exception:  # the engine refused the move: the caller raises it properly
             return None
         if isinstance(value, Game) and _answers(value, game, move):
-            return value
+            return value.with_solver_of(game)  # the next click here stays incremental
         return None
 
     def call(
@@ -304,15 +304,16 @@ def _readable(stream: IO[bytes], timeout: float) -> bool:
 
 
 def play_move(game: Game, move: Move) -> Game:
-    """A click in the child: exact always. Under ``CLICK_CPU_SECONDS`` of CPU with the
+    """A click in the child: exact always; the answer travels without the solver's state
+    (``Game.portable``), which does not pickle. Under ``CLICK_CPU_SECONDS`` of CPU with the
     default solver; past that, the same move with the CP-SAT backend (no limit: the parent's
     ``CLICK_TIMEOUT`` is the last bound)."""
     try:
         with cpu_limit(CLICK_CPU_SECONDS):
-            return game.play(move)
+            return game.play(move).portable()
     except CpuLimit:
         log.warning("a click used %g CPU seconds: playing it with CP-SAT", CLICK_CPU_SECONDS)
-        return game.with_backend("cpsat").play(move)
+        return game.with_backend("cpsat").play(move).portable()
 
 
 def _on_cpu_limit(_signum: int, _frame: Any) -> None:

@@ -1,8 +1,12 @@
 """Where the engine's work runs in a server worker: inline, in a thread, or in a child process.
 
-A first reveal draws the layout (the no-guess search, 10-150 ms) and goes to a child process
-(``app.play.offload``) when the worker runs under gevent; other moves on big boards go to
-gevent's thread pool; small moves run inline (handing a sub-millisecond click to a thread
+Costly moves go to a child process (``app.play.offload``) when the worker runs under gevent:
+a first reveal (it draws the layout: the no-guess search, 10 ms on expert, up to 2 s on
+100x100), and on a big board any reveal or chord that is not a proof (a loss builds the
+devil's witness, a fair-mercy redraw a new layout: both walk the whole board, 0.3 s on
+1000x1000). In the worker's thread pool such a move would hold the worker's GIL against
+every other player it serves. Proofs on big boards (incremental, well under a millisecond)
+go to the thread pool; small moves run inline (handing a sub-millisecond click to a thread
 costs more than it saves).
 """
 
@@ -13,7 +17,9 @@ from typing import Any
 
 from flask import Flask
 
+from devil.analysis import Verdict
 from devil.game import Game, Move, MoveKind
+from devil.position import COVERED
 
 INLINE_CELLS = 4096
 """Moves on boards up to this many cells (64x64) run inline, except a first reveal."""
@@ -27,7 +33,39 @@ def draws_layout(game: Game, move: Move) -> bool:
 def heavy(game: Game, move: Move) -> bool:
     """Whether playing ``move`` may take long enough to be worth a thread: a first reveal
     or any move on a big board."""
-    return game.params.height * game.params.width > INLINE_CELLS or draws_layout(game, move)
+    return big(game) or draws_layout(game, move)
+
+
+def big(game: Game) -> bool:
+    """A board of more than ``INLINE_CELLS`` cells."""
+    return game.params.height * game.params.width > INLINE_CELLS
+
+
+def costly(game: Game, move: Move) -> bool:
+    """Whether ``move`` may cost more than an incremental analysis: a first reveal, or on a
+    big board a reveal or chord some of whose cells are not provably safe (it loses or
+    redraws). Asks the game's analysis (incremental: the work the move starts with anyway);
+    a move that is not legal is not costly (``Game.play`` refuses it at once)."""
+    if draws_layout(game, move):
+        return True
+    if not big(game) or move.kind not in (MoveKind.REVEAL, MoveKind.CHORD) or game.over:
+        return False
+    position = game.position
+    board = position.board
+    if not (0 <= move.row < board.height and 0 <= move.col < board.width):
+        return False
+    cell = board.cell(move.row, move.col)
+    if cell in board.holes:
+        return False
+    grid = position.grid
+    if move.kind is MoveKind.REVEAL:
+        targets = [cell] if grid[cell] == COVERED else []
+    else:
+        targets = [n for n in board.neighbours(cell) if grid[n] == COVERED]
+    if not targets:
+        return False
+    analysis = game.analysis()
+    return any(analysis.verdict(t) is not Verdict.SAFE for t in targets)
 
 
 def cpu_runner(mode: str) -> Callable[[Callable[[], Any]], Any] | None:

@@ -50,7 +50,7 @@ from app.fields import coordinate
 from app.lru import Lru
 from app.play.loaded import CreatedGame, LoadedGame, advance, event_move
 from app.play.moves import Click
-from app.play.runner import INLINE_CELLS, draws_layout, heavy
+from app.play.runner import INLINE_CELLS, costly, heavy
 from app.store.log import LogWriter, Store
 from app.store.records import Event, GameRow, SequenceConflict, Summary, hash_token
 from devil.errors import IllegalMove
@@ -67,6 +67,11 @@ REBUILDS = 1
 """Heavy rebuilds one process runs at a time; one more is refused (``Overloaded``, 429 with
 ``Retry-After``) rather than queued, so cycling GETs over more big games than the cache holds
 costs at most one thread, never a queue."""
+
+COSTLY_IN_THREADS = 1
+"""Costly moves (``app.play.runner.costly``) one process computes in its own threads at a
+time, when every engine child is busy: each holds the worker's GIL against the other
+players it serves, so more wait (up to ``wait_seconds``, then ``Overloaded``: 429)."""
 
 MAX_HINT_LEVEL = 100
 ID_BYTES = 8  # 11 URL-safe characters
@@ -98,6 +103,7 @@ class GameService:
         self._waiting: dict[str, int] = {}
         self._waiting_lock = threading.Lock()
         self._rebuilds = threading.BoundedSemaphore(REBUILDS)
+        self._costly = threading.BoundedSemaphore(COSTLY_IN_THREADS)
         self.offload = offload
         """Plays a first reveal in a child process (``app.play.offload``) so it does not hold
         this process's GIL; None means "compute it here"."""
@@ -182,6 +188,21 @@ class GameService:
             yield
         finally:
             self._rebuilds.release()
+
+    @contextmanager
+    def _costly_here(self, params: GameParams) -> Iterator[None]:
+        """Hold the slot for computing a costly move in this process (every engine child was
+        busy); ``Overloaded`` when it is not free within ``wait_seconds``."""
+        if not self._costly.acquire(timeout=self.wait_seconds):
+            raise Overloaded(
+                f"the server is busy with other long moves: retry in a moment (a move on a "
+                f"{params.height}x{params.width} board)",
+                retry_after=2,
+            )
+        try:
+            yield
+        finally:
+            self._costly.release()
 
     def _announce(self, game_id: str, seq: int) -> None:
         if self.on_event is not None:
@@ -360,17 +381,22 @@ class GameService:
     ) -> tuple[LoadedGame, LoadedGame]:
         """Play the click on ``before``, append it as event ``before.seq + 1``, cache it.
 
-        The engine's ``Game.play`` runs here: in a child process for a first reveal (the
-        no-guess search) when there is one free, in a thread for other heavy moves, else
-        directly."""
+        The engine's ``Game.play`` runs here: in a child process for a costly move (a first
+        reveal; a loss or redraw on a big board: ``app.play.runner.costly``) when one is
+        free, else in a thread one at a time (``_costly_here``); other moves on big boards in
+        a thread; the rest directly. The verdict is exact wherever it is computed."""
         game = before.game
         move = click.move(game.position)
         after_game = None
-        if not inline and self.offload is not None and draws_layout(game, move):
+        if inline or not heavy(game, move):
+            after_game = game.play(move)
+        elif self.offload is not None and self._run(partial(costly, game, move)):
             after_game = self.offload(game, move)
-        if after_game is None:
-            heavy_work = not inline and heavy(game, move)
-            after_game = self._run(partial(game.play, move)) if heavy_work else game.play(move)
+            if after_game is None:  # every child busy (or failing): here, one at a time
+                with self._costly_here(game.params):
+                    after_game = self._run(partial(game.play, move))
+        else:
+            after_game = self._run(partial(game.play, move))
         summary = Summary(after_game.status.value, len(after_game.moves))
         event = append(
             before.id, before.seq + 1, move.kind.value, move.row, move.col, summary=summary

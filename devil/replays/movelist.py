@@ -138,6 +138,14 @@ def read_movelist(text: str) -> Replay:
     params = _params(fields, first + 2)
     board = params.board()
     layout = _cells(board, fields["layout"]) if "layout" in fields else None
+    if layout is not None and params.rules.count is Count.COUNTED and len(layout) != params.mines:
+        f = fields["layout"]
+        raise ReplayFormatError(
+            f"the layout has {len(layout)} mines but 'mines' says {params.mines}: under the "
+            "counted rule the final board holds exactly the game's mines",
+            line=f.line,
+            column=f.column,
+        )
     moves, times = _moves(lines, index)
     return Replay(params, layout, moves, times, software=SOFTWARE)
 

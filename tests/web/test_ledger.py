@@ -123,6 +123,46 @@ def test_a_finished_game_is_annotated_in_the_background(app: Flask, api: Api) ->
     assert row is not None and row.status == "won" and row.version == ANNOTATION_VERSION
 
 
+def test_concurrent_requests_annotate_a_game_once(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many requests for a just-finished game's annotations (the end panel, the API, a
+    hostile client's burst) wait for one computation instead of each starting their own."""
+    import threading
+
+    import app.ledger.service as service
+
+    app = make_app(LEDGER_WARM=False)
+    api = Api(app.test_client())
+    game, _ = won_game(api)
+    real = service.annotate_game
+    calls = {"n": 0}
+    started = threading.Event()
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        started.set()
+        time.sleep(0.3)  # long enough for the others to arrive while it runs
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(service, "annotate_game", slow)
+    ledger = app.extensions["mine_devil.ledger"]
+    answers: list[dict[str, Any]] = []
+    first = threading.Thread(target=lambda: answers.append(ledger.annotation(game["id"])))
+    first.start()
+    started.wait(5)
+    others = [
+        threading.Thread(target=lambda: answers.append(ledger.annotation(game["id"])))
+        for _ in range(4)
+    ]
+    for t in others:
+        t.start()
+    for t in [first, *others]:
+        t.join(10)
+    assert calls["n"] == 1
+    assert len(answers) == 5 and all(a == answers[0] for a in answers)
+
+
 def ledger_row(game_id: str, seconds: float, **extra: Any) -> LedgerRow:
     values: dict[str, Any] = {
         "game_id": game_id, "version": ANNOTATION_VERSION, "body": {}, "status": "won",
@@ -221,6 +261,43 @@ def test_importing_a_replay_lists_its_moves_with_study_links(client: FlaskClient
     )
     assert bad.status_code == 400
     assert "cannot read x.evf" in bad.get_data(as_text=True)
+
+
+def test_importing_runs_in_the_heavy_child_and_a_lying_file_is_a_400(make_app: Any) -> None:
+    """Judging a file is engine work the file sizes (its clicks can build a numbers lattice):
+    it runs in the heavy-work child, never on the worker's loop (three imports of such a file
+    once stalled /healthz for seconds), busy children answer 429 at once, and a file whose
+    layout contradicts its mine count is a 400 naming the line (it was a 500)."""
+    app = make_app(ENGINE_WORK_PROCESSES=1)
+    pool = app.extensions["mine_devil.work_pool"]
+    try:
+        client = app.test_client()
+        token = csrf(client, "/analyse")
+
+        def upload(data: bytes, name: str) -> Any:
+            return client.post(
+                "/import",
+                data={"replay": (io.BytesIO(data), name), "csrf_token": token},
+                content_type="multipart/form-data",
+            )
+
+        good = (REPLAYS / "won-chords.evf").read_bytes()
+        assert upload(good, "won-chords.evf").status_code == 200
+        assert pool.engines[0]._child is not None  # it ran there
+        lie = (
+            b"# Mine Devil move list 1\nboard 4x4\nmines 5\nrules counted/strict\n"
+            b"layout 0,0 0,3\nmoves\nreveal 3 0\nreveal 0 1\n"
+        )
+        refused = upload(lie, "lie.moves")
+        assert refused.status_code == 400
+        assert "line 5, column 8: the layout has 2 mines" in refused.get_data(as_text=True)
+        with pool.engines[0]._lock:  # the only child is busy: refused at once
+            started = time.monotonic()
+            busy = upload(good, "won-chords.evf")
+            assert busy.status_code == 429 and busy.headers["Retry-After"] == "1"
+            assert time.monotonic() - started < 2.0
+    finally:
+        pool.close()
 
 
 def test_positions_export_as_png(client: FlaskClient) -> None:
