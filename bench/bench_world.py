@@ -65,6 +65,7 @@ from devil.world import deduce  # noqa: E402
 WORLD = "main"
 TIMING = re.compile(r"app;dur=([0-9.]+)")
 CPU = re.compile(r"cpu;dur=([0-9.]+)")
+METRIC = re.compile(r"(\w+);dur=([0-9.]+)")
 
 
 # -- processes -------------------------------------------------------------------------
@@ -234,6 +235,8 @@ class Conn:
         self.http: http.client.HTTPConnection | None = None
         self.cpu: float | None = None
         """The last answer's server CPU ms (``Server-Timing: cpu``)."""
+        self.timings: dict[str, float] = {}
+        """The last answer's ``Server-Timing`` metrics (ms by name)."""
 
     def call(
         self, method: str, path: str, body: Any = None, token: str | None = None
@@ -261,6 +264,7 @@ class Conn:
             timing, cpu = TIMING.search(header), CPU.search(header)
             server = float(timing.group(1)) if timing else None
             self.cpu = float(cpu.group(1)) if cpu else None
+            self.timings = {k: float(v) for k, v in METRIC.findall(header)}
             return response.status, json.loads(raw or b"null"), elapsed, server
         raise AssertionError("unreachable")
 
@@ -287,15 +291,19 @@ class Player:
     focus: tuple[int, int] = (0, 0)
     side: int = 32
     requests: list[tuple[float, float | None, int, float | None]] = field(default_factory=list)
+    rafts: list[tuple[float, float, int, dict[str, float]]] = field(default_factory=list)
+    """Per raft: (sent, monotonic), client seconds, moves, server timings (ms)."""
     seqs: list[int] = field(default_factory=list)
     errors: int = 0
 
     def moves(self, raft: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        sent = time.monotonic()
         status, body, elapsed, server = self.conn.call(
             "POST", f"/api/worlds/{WORLD}/moves", {"moves": raft}, self.token
         )
         assert status == 200, body
         self.requests.append((elapsed, server, len(raft), self.conn.cpu))
+        self.rafts.append((sent, elapsed, len(raft), self.conn.timings))
         results: list[dict[str, Any]] = body["results"]
         self.seqs.extend(r["seq"] for r in results)
         self.errors += sum(r["outcome"] == "devil" for r in results)
@@ -335,26 +343,38 @@ class Player:
 def bot_process(
     port_list: list[int],
     bots: list[tuple[str, str, int, tuple[int, int]]],
+    start_at: float,
     seconds: float,
     seed: int,
     pace: float = 0.0,
+    ramp: float = 0.0,
+    poisson: bool = True,
 ) -> dict[str, Any]:
-    """Run ``bots`` (token, team, colour, origin) as threads until ``seconds`` pass.
+    """Run ``bots`` (token, team, colour, origin) as threads from ``start_at`` (monotonic,
+    the same clock in every process) for ``ramp + seconds``.
 
+    Each bot starts at a random moment in the first ``ramp`` seconds (0: all at once).
     ``pace``: seconds each bot rests per move it played (0: no rest, the servers saturate;
-    ``bots / rate``: together the bots offer about ``rate`` moves/s, like players who think)."""
-    deadline = time.monotonic() + seconds
+    ``bots / rate``: together the bots offer about ``rate`` moves/s, like players who
+    think); with ``poisson`` the rest is drawn from an exponential distribution of that
+    mean (each bot's rafts then arrive as a Poisson process), else it is fixed."""
+    time.sleep(max(0.0, start_at - time.monotonic()))
+    deadline = start_at + ramp + seconds
+    cpu_before = time.process_time()
     players: list[Player] = []
 
     def run(i: int, token: str, team: str, colour: int, origin: tuple[int, int]) -> None:
         rng = random.Random(seed * 1000 + i)
         player = Player(Conn(port_list[i % len(port_list)]), token, team, colour, rng)
         players.append(player)
+        time.sleep(rng.uniform(0.0, ramp))
         player.drop(origin[0] + rng.randint(-100, 100), origin[1] + rng.randint(-100, 100))
         while time.monotonic() < deadline:
             stepped = time.monotonic()
             played = max(1, player.step())
-            rest = played * pace - (time.monotonic() - stepped)
+            mean = played * pace
+            think = rng.expovariate(1.0 / mean) if poisson and mean > 0 else mean
+            rest = think - (time.monotonic() - stepped)
             time.sleep(max(0.0, min(rest, deadline - time.monotonic())))
 
     threads = [threading.Thread(target=run, args=(i, *bot)) for i, bot in enumerate(bots)]
@@ -364,8 +384,10 @@ def bot_process(
         thread.join()
     return {
         "requests": [r for p in players for r in p.requests],
+        "rafts": [r for p in players for r in p.rafts],
         "seqs": [s for p in players for s in p.seqs],
         "errors": sum(p.errors for p in players),
+        "cpu": time.process_time() - cpu_before,
     }
 
 
@@ -455,6 +477,12 @@ SIZES_SQL = (
 def both(times: tuple[list[float], list[float]]) -> str:
     """``wall p50 / p99; CPU p50 / p99`` in ms."""
     return f"{pct(times[0])}; CPU {pct(times[1])}"
+
+
+def pct3(values: list[float]) -> str:
+    """``p50 / p99 / max`` in ms, one decimal."""
+    top = max(values, default=float("nan"))
+    return f"{pct(values, 1)} / {top:.1f}"
 
 
 def pct(values: list[float], digits: int = 2) -> str:
@@ -583,6 +611,23 @@ def main(argv: list[str] | None = None) -> int:
         "the servers saturate and latency is queueing",
     )
     parser.add_argument(
+        "--ramp",
+        type=float,
+        default=5.0,
+        help="bots start at random moments over this many seconds; the measurement window "
+        "(--seconds) begins after it (0: every bot starts at once, measured from the start)",
+    )
+    parser.add_argument(
+        "--fixed",
+        action="store_true",
+        help="with --rate: fixed rests instead of exponential ones (Poisson arrivals)",
+    )
+    parser.add_argument(
+        "--phases",
+        default="reveal,bots,watchers,costs",
+        help="comma-separated subset of reveal,bots,watchers,costs (default: all)",
+    )
+    parser.add_argument(
         "--database-url",
         help="an empty PostgreSQL database or schema to use (default: a throwaway server)",
     )
@@ -591,6 +636,9 @@ def main(argv: list[str] | None = None) -> int:
         args.bots, args.teams, args.seconds = 20, 4, 5.0
         args.watchers, args.samples, args.client_procs = 40, 30, 2
 
+    phases = set(args.phases.split(","))
+    if not phases <= {"reveal", "bots", "watchers", "costs"}:
+        parser.error(f"--phases {args.phases!r}: choose among reveal,bots,watchers,costs")
     results: list[tuple[str, str]] = []
     with (
         postgres(args.database_url) as (db_url, pgdir),
@@ -601,213 +649,248 @@ def main(argv: list[str] | None = None) -> int:
         load_start = os.getloadavg()[0]
         a = Conn(ports[0])
 
-        # 1-2. reveal and view times, before and after a million known cells
-        solo = Player(a, join(a, "solo", "solo", 0), "solo", 0, random.Random(3), side=64)
-        solo.drop(0, 0)
-        before = reveal_times(solo, args.samples)
-        views_play = view_times(a, "solo", 0, solo.focus[0] - 64, solo.focus[1] - 64, 50)
-        known = seed_million(db_url, "solo", 0)
-        after = reveal_times(solo, args.samples)
-        views_million = view_times(a, "solo", 0, 10_000 * 64 + 100, 10_000 * 64 + 100, 50)
-        results += [
-            ("reveal: server ms p50 / p99 (wall; CPU)", f"{both(before)}  n={len(before[0])}"),
-            (f"reveal, team knows {known:,} more", f"{both(after)}  n={len(after[0])}"),
-            ("view 128x128 over play", both(views_play)),
-            ("view 128x128 over 1M known cells", both(views_million)),
-        ]
+        if "reveal" in phases:
+            # 1-2. reveal and view times, before and after a million known cells
+            solo = Player(a, join(a, "solo", "solo", 0), "solo", 0, random.Random(3), side=64)
+            solo.drop(0, 0)
+            before = reveal_times(solo, args.samples)
+            views_play = view_times(a, "solo", 0, solo.focus[0] - 64, solo.focus[1] - 64, 50)
+            known = seed_million(db_url, "solo", 0)
+            after = reveal_times(solo, args.samples)
+            views_million = view_times(a, "solo", 0, 10_000 * 64 + 100, 10_000 * 64 + 100, 50)
+            results += [
+                ("reveal: server ms p50 / p99 (wall; CPU)", f"{both(before)}  n={len(before[0])}"),
+                (f"reveal, team knows {known:,} more", f"{both(after)}  n={len(after[0])}"),
+                ("view 128x128 over play", both(views_play)),
+                ("view 128x128 over 1M known cells", both(views_million)),
+            ]
 
-        # 3. bots with one watcher per team
-        bots = []
-        origins = {}
-        for t in range(args.teams):
-            team = f"t{t:02d}"
-            origins[team] = (t * 100_000 + 5_000_000, 5_000_000)
-        for i in range(args.bots):
-            team = f"t{i % args.teams:02d}"
-            colour = (i // args.teams) % 6
-            token = join(Conn(ports[i % 2]), f"bot{i}", team, colour)
-            bots.append((token, team, colour, origins[team]))
-        start_seq = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
-        watch = Streams()
-        for t, (team, (ox, oy)) in enumerate(origins.items()):
-            path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
-                    f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
-            watch.open(ports[t % 2], path, t)  # from start_seq: a stream served late misses nothing
-        watch.start()
-        pg_before = cpu_seconds(postgres_pids(pgdir), with_children=True)
-        app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
-        started = time.monotonic()
-        chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
-        pace = args.bots / args.rate if args.rate else 0.0
-        with multiprocessing.get_context("spawn").Pool(args.client_procs) as pool:
-            outs = pool.starmap(
-                bot_process,
-                [(ports, chunk, args.seconds, i, pace) for i, chunk in enumerate(chunks)],
+        if "bots" in phases:
+            # 3. bots with one watcher per team
+            bots = []
+            origins = {}
+            for t in range(args.teams):
+                team = f"t{t:02d}"
+                origins[team] = (t * 100_000 + 5_000_000, 5_000_000)
+            for i in range(args.bots):
+                team = f"t{i % args.teams:02d}"
+                colour = (i // args.teams) % 6
+                token = join(Conn(ports[i % 2]), f"bot{i}", team, colour)
+                bots.append((token, team, colour, origins[team]))
+            start_seq = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
+            watch = Streams()
+            for t, (team, (ox, oy)) in enumerate(origins.items()):
+                path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
+                        f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
+                watch.open(
+                    ports[t % 2], path, t
+                )  # from start_seq: a stream served late misses nothing
+            watch.start()
+            pg_before = cpu_seconds(postgres_pids(pgdir), with_children=True)
+            app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
+            chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
+            pace = args.bots / args.rate if args.rate else 0.0
+            with multiprocessing.get_context("spawn").Pool(args.client_procs) as pool:
+                start_at = time.monotonic() + 3.0  # the pool's processes are up by then
+                window = (start_at + args.ramp, start_at + args.ramp + args.seconds)
+                outs = pool.starmap(
+                    bot_process,
+                    [
+                        (ports, chunk, start_at, args.seconds, i, pace, args.ramp, not args.fixed)
+                        for i, chunk in enumerate(chunks)
+                    ],
+                )
+            elapsed = time.monotonic() - start_at
+            pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
+            app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
+            client_cpu = sum(o["cpu"] for o in outs)
+            watch.settle(quiet=3.0, limit=60.0)  # a loaded machine delivers late, not never
+            watch.close()
+            requests = [r for o in outs for r in o["requests"]]
+            seqs = [s for o in outs for s in o["seqs"]]
+            all_moves = sum(r[2] for r in requests)
+            # steady state: rafts sent inside the window (after the ramp)
+            rafts = [r for o in outs for r in o["rafts"] if window[0] <= r[0] < window[1]]
+            moves = sum(r[2] for r in rafts)
+            client_ms = [r[1] * 1e3 for r in rafts]
+            server_ms = [r[3]["app"] for r in rafts if "app" in r[3]]
+            parts = ("queue", "lock", "judge", "work", "commit", "seqhold")
+            breakdown = {k: [r[3][k] for r in rafts if k in r[3]] for k in parts}
+            # the log: gapless, every acknowledged move once; the watchers: each event once
+            import sqlalchemy as sa
+
+            engine = sa.create_engine(db_url)
+            with engine.connect() as conn:
+                log = conn.execute(sa.text(LOG_SQL), {"w": WORLD, "s": start_seq}).all()
+                all_seqs = list(conn.execute(sa.text(SEQS_SQL), {"w": WORLD}).scalars())
+            engine.dispose()
+            gapless = all_seqs == list(range(1, len(all_seqs) + 1))
+            dup_ack = len(seqs) - len(set(seqs))
+            missing_ack = len(set(seqs) - {r[0] for r in log})
+            expected: dict[int, list[int]] = defaultdict(list)
+            teams = list(origins)
+            for seq, team, x, y, changes in log:
+                if not changes:
+                    continue
+                ox, oy = origins[team]
+                t = teams.index(team)
+                cells = json.loads(changes)
+                # watcher t sees board 0: events of colour 0 and flags of any colour
+                if any(
+                    0 <= x + dx - (ox - 128) < 256 and 0 <= y + dy - (oy - 128) < 256
+                    for dx, dy, _ in cells
+                ):
+                    expected[t].append(seq)
+            dup = extra = 0
+            for t in range(len(teams)):
+                got = Counter(s for s, _ in watch.seen.get(t, []))
+                dup += sum(c - 1 for c in got.values() if c > 1)
+                extra += len(set(got) - set(expected[t]))
+            results += [
+                (
+                    f"bots: {args.bots} players in {args.teams} teams, "
+                    + (
+                        f"offering {args.rate:.0f} moves/s ({'fixed' if args.fixed else 'Poisson'}"
+                        " rests)"
+                        if args.rate
+                        else "no rest"
+                    )
+                    + f", starts spread over {args.ramp:g} s, measured {args.seconds:g} s after",
+                    f"{moves / args.seconds:.0f} moves/s ({moves} moves in {len(rafts)} rafts, "
+                    f"{moves / max(1, len(rafts)):.1f}/raft)",
+                ),
+                ("bots: raft client ms p50 / p99 / max", pct3(client_ms)),
+                ("bots: raft server ms p50 / p99 / max", pct3(server_ms)),
+                *[(f"  server {k} ms p50 / p99 / max", pct3(v)) for k, v in breakdown.items()],
+                (
+                    "client CPU (bot processes)",
+                    f"{client_cpu:.1f} s in {elapsed:.1f} s = {client_cpu / elapsed:.2f} cores",
+                ),
+                ("bots: devil errors", str(sum(o["errors"] for o in outs))),
+                (
+                    "log: gapless / acknowledged missing / dup",
+                    f"{gapless} / {missing_ack} / {dup_ack}",
+                ),
+                ("watchers (1 per team): duplicated / not in log", f"{dup} / {extra}"),
+                (
+                    "PostgreSQL CPU during bots",
+                    f"{pg_cpu:.1f} s = {all_moves / max(pg_cpu, 1e-9):.0f} moves per PG CPU-second",
+                ),
+                (
+                    "app CPU during bots (2 servers)",
+                    f"{app_cpu:.1f} s = {app_cpu / max(all_moves, 1) * 1e3:.2f} ms per move",
+                ),
+            ]
+            # watcher completeness: a stream only sends events with visible cells (board 0 of the
+            # viewport); compare with the log's events of colour 0 inside it
+            complete = check_watchers(db_url, start_seq, origins, watch)
+            results.append(("watchers (1 per team): log events not received", str(complete)))
+            # the same viewports read again from the log (Last-Event-ID resume): the live
+            # streams must have had exactly these
+            replay = Streams()
+            for t, (team, (ox, oy)) in enumerate(origins.items()):
+                path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
+                        f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
+                replay.open(ports[(t + 1) % 2], path, t)
+            replay.start()
+            replay.settle(quiet=2.0, limit=60.0)
+            replay.close()
+            # only events of board 0's own colour: another colour's flag shows as "*" unless the
+            # cell is a number on board 0 *when the feed reads it*, so a later read may skip it
+            own = own_colour_seqs(db_url, start_seq)
+            differ = sum(
+                {s for s, _ in replay.seen.get(t, [])} & own
+                != {s for s, _ in watch.seen.get(t, [])} & own
+                for t in range(len(origins))
             )
-        elapsed = time.monotonic() - started
-        pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
-        app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
-        watch.settle(quiet=3.0, limit=60.0)  # a loaded machine delivers late, not never
-        watch.close()
-        requests = [r for o in outs for r in o["requests"]]
-        seqs = [s for o in outs for s in o["seqs"]]
-        moves = sum(r[2] for r in requests)
-        client_ms = [r[0] * 1e3 for r in requests]
-        server_ms = [r[1] for r in requests if r[1] is not None]
-        # the log: gapless, every acknowledged move once; the watchers: each event once
-        import sqlalchemy as sa
+            results.append(("watchers (1 per team): live != resumed feed", f"{differ} teams"))
 
-        engine = sa.create_engine(db_url)
-        with engine.connect() as conn:
-            log = conn.execute(sa.text(LOG_SQL), {"w": WORLD, "s": start_seq}).all()
-            all_seqs = list(conn.execute(sa.text(SEQS_SQL), {"w": WORLD}).scalars())
-            sizes = conn.execute(sa.text(SIZES_SQL)).one()
-        engine.dispose()
-        gapless = all_seqs == list(range(1, len(all_seqs) + 1))
-        dup_ack = len(seqs) - len(set(seqs))
-        missing_ack = len(set(seqs) - {r[0] for r in log})
-        expected: dict[int, list[int]] = defaultdict(list)
-        teams = list(origins)
-        for seq, team, x, y, changes in log:
-            if not changes:
-                continue
-            ox, oy = origins[team]
-            t = teams.index(team)
-            cells = json.loads(changes)
-            # watcher t sees board 0: events of colour 0 and flags of any colour
-            if any(
-                0 <= x + dx - (ox - 128) < 256 and 0 <= y + dy - (oy - 128) < 256
-                for dx, dy, _ in cells
-            ):
-                expected[t].append(seq)
-        dup = extra = 0
-        for t in range(len(teams)):
-            got = Counter(s for s, _ in watch.seen.get(t, []))
-            dup += sum(c - 1 for c in got.values() if c > 1)
-            extra += len(set(got) - set(expected[t]))
-        results += [
-            (
-                f"bots: {args.bots} players in {args.teams} teams, {elapsed:.1f} s"
-                + (f", offering {args.rate:.0f} moves/s" if args.rate else ", no rest"),
-                f"{moves / elapsed:.0f} moves/s ({moves} moves in {len(requests)} rafts, "
-                f"{moves / max(1, len(requests)):.1f}/raft)",
-            ),
-            ("bots: raft client ms p50 / p99", pct(client_ms, 1)),
-            ("bots: raft server ms p50 / p99", pct(server_ms, 1)),
-            ("bots: devil errors", str(sum(o["errors"] for o in outs))),
-            ("log: gapless / acknowledged missing / dup", f"{gapless} / {missing_ack} / {dup_ack}"),
-            ("watchers (1 per team): duplicated / not in log", f"{dup} / {extra}"),
-            (
-                "PostgreSQL CPU during bots",
-                f"{pg_cpu:.1f} s = {moves / max(pg_cpu, 1e-9):.0f} moves per PG CPU-second",
-            ),
-            (
-                "app CPU during bots (2 servers)",
-                f"{app_cpu:.1f} s = {app_cpu / max(moves, 1) * 1e3:.2f} ms per move",
-            ),
-        ]
-        # watcher completeness: a stream only sends events with visible cells (board 0 of the
-        # viewport); compare with the log's events of colour 0 inside it
-        complete = check_watchers(db_url, start_seq, origins, watch)
-        results.append(("watchers (1 per team): log events not received", str(complete)))
-        # the same viewports read again from the log (Last-Event-ID resume): the live
-        # streams must have had exactly these
-        replay = Streams()
-        for t, (team, (ox, oy)) in enumerate(origins.items()):
-            path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
-                    f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
-            replay.open(ports[(t + 1) % 2], path, t)
-        replay.start()
-        replay.settle(quiet=2.0, limit=60.0)
-        replay.close()
-        # only events of board 0's own colour: another colour's flag shows as "*" unless the
-        # cell is a number on board 0 *when the feed reads it*, so a later read may skip it
-        own = own_colour_seqs(db_url, start_seq)
-        differ = sum(
-            {s for s, _ in replay.seen.get(t, [])} & own
-            != {s for s, _ in watch.seen.get(t, [])} & own
-            for t in range(len(origins))
-        )
-        results.append(("watchers (1 per team): live != resumed feed", f"{differ} teams"))
+        if "watchers" in phases:
+            # 4. many watchers of one team
+            hot = Player(
+                Conn(ports[0]),
+                join(Conn(ports[0]), "hot", "hot", 0),
+                "hot",
+                0,
+                random.Random(9),
+                side=64,
+            )
+            hot.drop(-5_000_000, 0)
+            fx, fy = hot.focus
+            many = Streams()
+            box = f"x0={fx - 128}&y0={fy - 128}&width=256&height=256"
+            head = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
+            path = f"/api/worlds/{WORLD}/teams/hot/events?colour=0&{box}&after={head}"
+            for i in range(args.watchers):
+                many.open(ports[i % 2], path, i)
+            many.start()
+            time.sleep(2.0)
+            opened_bytes = many.bytes
+            sent: dict[int, float] = {}
+            for _ in range(40):
+                safe, _ = hot.provable()
+                if not safe:
+                    hot.drop(fx + random.randint(-100, 100), fy + random.randint(-100, 100))
+                    continue
+                x, y = safe[0]
+                t0 = time.monotonic()
+                (result,) = hot.moves([{"kind": "reveal", "x": x, "y": y}])
+                if result["cells"] and all(
+                    abs(cx - fx) < 128 and abs(cy - fy) < 128 for cx, cy, _ in result["cells"][:1]
+                ):
+                    sent[result["seq"]] = t0
+                hot.focus = (x, y)
+                time.sleep(0.25)
+            many.settle(quiet=3.0, limit=60.0)
+            many.close()
+            latencies = []
+            delivered = 0
+            for i in range(args.watchers):
+                arrivals = dict(many.seen.get(i, []))
+                for seq, t0 in sent.items():
+                    if seq in arrivals:
+                        delivered += 1
+                        latencies.append((arrivals[seq] - t0) * 1e3)
+            events_n = max(1, len(sent))
+            results += [
+                (
+                    f"watchers: {args.watchers} streams on one team, {len(sent)} moves",
+                    f"delivered {delivered}/{len(sent) * args.watchers}",
+                ),
+                (
+                    "watchers: latency ms p50 / p99 / max",
+                    f"{pct(latencies, 1)} / {max(latencies, default=float('nan')):.1f}",
+                ),
+                (
+                    "watchers: bytes per event per watcher",
+                    f"{(many.bytes - opened_bytes) / events_n / args.watchers:.0f}",
+                ),
+            ]
 
-        # 4. many watchers of one team
-        hot = Player(
-            Conn(ports[0]),
-            join(Conn(ports[0]), "hot", "hot", 0),
-            "hot",
-            0,
-            random.Random(9),
-            side=64,
-        )
-        hot.drop(-5_000_000, 0)
-        fx, fy = hot.focus
-        many = Streams()
-        box = f"x0={fx - 128}&y0={fy - 128}&width=256&height=256"
-        head = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
-        path = f"/api/worlds/{WORLD}/teams/hot/events?colour=0&{box}&after={head}"
-        for i in range(args.watchers):
-            many.open(ports[i % 2], path, i)
-        many.start()
-        time.sleep(2.0)
-        opened_bytes = many.bytes
-        sent: dict[int, float] = {}
-        for _ in range(40):
-            safe, _ = hot.provable()
-            if not safe:
-                hot.drop(fx + random.randint(-100, 100), fy + random.randint(-100, 100))
-                continue
-            x, y = safe[0]
-            t0 = time.monotonic()
-            (result,) = hot.moves([{"kind": "reveal", "x": x, "y": y}])
-            if result["cells"] and all(
-                abs(cx - fx) < 128 and abs(cy - fy) < 128 for cx, cy, _ in result["cells"][:1]
-            ):
-                sent[result["seq"]] = t0
-            hot.focus = (x, y)
-            time.sleep(0.25)
-        many.settle(quiet=3.0, limit=60.0)
-        many.close()
-        latencies = []
-        delivered = 0
-        for i in range(args.watchers):
-            arrivals = dict(many.seen.get(i, []))
-            for seq, t0 in sent.items():
-                if seq in arrivals:
-                    delivered += 1
-                    latencies.append((arrivals[seq] - t0) * 1e3)
-        events_n = max(1, len(sent))
-        results += [
-            (
-                f"watchers: {args.watchers} streams on one team, {len(sent)} moves",
-                f"delivered {delivered}/{len(sent) * args.watchers}",
-            ),
-            (
-                "watchers: latency ms p50 / p99 / max",
-                f"{pct(latencies, 1)} / {max(latencies, default=float('nan')):.1f}",
-            ),
-            (
-                "watchers: bytes per event per watcher",
-                f"{(many.bytes - opened_bytes) / events_n / args.watchers:.0f}",
-            ),
-        ]
+        if "costs" in phases:
+            # 5. storage and commit costs
+            import sqlalchemy as sa
 
-        # 5. storage and commit costs
-        ev_bytes, ch_bytes, ev_count, ch_count, known_cells = sizes
-        plain, notified = notify_commit_cost(db_url, 2000)
-        results += [
-            (
-                "storage: events (table + index)",
-                f"{ev_bytes / 1e6:.1f} MB / {ev_count} events = "
-                f"{ev_bytes / max(ev_count, 1):.0f} B/move",
-            ),
-            (
-                "storage: chunks (table + index + TOAST)",
-                f"{ch_bytes / 1e6:.1f} MB / {ch_count} chunks = "
-                f"{ch_bytes / max(ch_count, 1):.0f} B/chunk",
-            ),
-            ("storage: cells known by teams (counters)", f"{known_cells}"),
-            ("commit us: plain / with NOTIFY", f"{plain:.0f} / {notified:.0f}"),
-        ]
+            engine = sa.create_engine(db_url)
+            with engine.connect() as conn:
+                sizes = conn.execute(sa.text(SIZES_SQL)).one()
+            engine.dispose()
+            ev_bytes, ch_bytes, ev_count, ch_count, known_cells = sizes
+            plain, notified = notify_commit_cost(db_url, 2000)
+            results += [
+                (
+                    "storage: events (table + index)",
+                    f"{ev_bytes / 1e6:.1f} MB / {ev_count} events = "
+                    f"{ev_bytes / max(ev_count, 1):.0f} B/move",
+                ),
+                (
+                    "storage: chunks (table + index + TOAST)",
+                    f"{ch_bytes / 1e6:.1f} MB / {ch_count} chunks = "
+                    f"{ch_bytes / max(ch_count, 1):.0f} B/chunk",
+                ),
+                ("storage: cells known by teams (counters)", f"{known_cells}"),
+                ("commit us: plain / with NOTIFY", f"{plain:.0f} / {notified:.0f}"),
+            ]
         rss_end = [rss_mb(s.process.pid) for s in running]
         change = [f"{s:.0f} -> {e:.0f}" for s, e in zip(rss_start, rss_end, strict=True)]
         results.append(("RSS MB per server: start -> end", ", ".join(change)))

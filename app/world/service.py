@@ -15,6 +15,7 @@ it. The witness of a devil error is computed from knowledge alone.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -126,6 +127,7 @@ def play_raft(
     moves: Sequence[MoveRequest],
     drop_seconds: float = 30.0,
     now: datetime | None = None,
+    timings: dict[str, float] | None = None,
 ) -> list[MoveAnswer]:
     """Judge and apply ``moves`` in order for ``player`` (one transaction, one event each).
 
@@ -135,11 +137,12 @@ def play_raft(
         raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
     colouring = colourings.get(store, player.world)
     answers: list[tuple[MoveRequest, MoveResult]] = []
-    with notifier.outbox() as box, store.team(player.world, player.team) as tx:
+    with notifier.outbox() as box, store.team(player.world, player.team, timings) as tx:
         me = tx.player(player.id)  # its colour now, under the team's lock
         _check_drops(me, moves, drop_seconds, now or tx.at)
         k = tx.knowledge
         k.prefetch_around(me.colour, ((m.x, m.y) for m in moves))
+        judging = time.perf_counter()
         for move in moves:
             result = _judge(k, colouring, me.colour, move)
             k.apply(me.colour, result.cells)
@@ -147,12 +150,15 @@ def play_raft(
                 me.id, Move(move.kind, move.x, move.y, result.outcome, me.colour, result.cells)
             )
             answers.append((move, result))
-        seqs = tx.finish()
-        box.add(
-            tx.conn,
-            topic(player.world, player.team),
-            {"w": player.world, "t": player.team, "c": me.colour, "s": seqs[-1]},
-        )
+        judged = time.perf_counter()
+        about = topic(player.world, player.team)
+        payload = {"w": player.world, "t": player.team, "c": me.colour}
+        wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
+        seqs = tx.finish_and_commit(wire)
+        if wire is None:  # the notifier does not ride on the commit: after it, in-process
+            box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
+    if timings is not None:
+        timings["judge"] = (judged - judging) * 1e3
     return [
         MoveAnswer(
             move.kind, move.x, move.y, r.outcome, r.cells, seq, r.witness, r.truncated, r.at,
@@ -180,7 +186,7 @@ def switch_colour(store: WorldStore, player: PlayerRow, colour: int) -> tuple[Pl
     with store.team(player.world, player.team) as tx:
         me = tx.player(player.id)
         tx.switch_colour(me.id, colour)
-        (seq,) = tx.finish()
+        (seq,) = tx.finish_and_commit()
     return PlayerRow(me.id, me.world, me.team, me.name, colour, me.last_drop_at), seq
 
 

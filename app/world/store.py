@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -219,17 +220,36 @@ class WorldStore:
 
     # -- moves --
     @contextmanager
-    def team(self, world: str, team: str) -> Iterator[TeamTransaction]:
+    def team(
+        self, world: str, team: str, timings: dict[str, float] | None = None
+    ) -> Iterator[TeamTransaction]:
         """A write transaction holding ``team`` of ``world``; commits when the block ends
-        (call ``finish`` inside it), rolls back on an exception."""
+        (call ``finish`` inside it), rolls back on an exception. ``timings`` (if given)
+        receives wall ms: ``queue`` (this process's queue for the team), ``lock`` (taking
+        the team row), ``work`` (the block), ``commit``, ``seqhold`` (world row held)."""
         row = self.world(world)
+        t0 = time.perf_counter()
         # This process's moves of the team queue here, holding no database connection: a
         # crowd of one team's requests cannot take the whole pool while they wait.
-        with self._locks.hold((world, team)), self._write() as conn:
-            lock = LOCK_TEAM if self.dialect == "postgresql" else TEAM_EXISTS
-            if conn.execute(lock, {"w": world, "t": team}).first() is None:
-                raise NoSuchPlayer(f"team {team!r} of world {world!r}")
-            yield TeamTransaction(conn, row, team)
+        with self._locks.hold((world, team)):
+            t1 = time.perf_counter()
+            with self._write() as conn:
+                lock = LOCK_TEAM if self.dialect == "postgresql" else TEAM_EXISTS
+                if conn.execute(lock, {"w": world, "t": team}).first() is None:
+                    raise NoSuchPlayer(f"team {team!r} of world {world!r}")
+                t2 = time.perf_counter()
+                tx = TeamTransaction(conn, row, team)
+                yield tx
+                t3 = time.perf_counter()
+            t4 = time.perf_counter()
+        if timings is not None:
+            timings.update(
+                queue=(t1 - t0) * 1e3,
+                lock=(t2 - t1) * 1e3,
+                work=(t3 - t2) * 1e3,
+                commit=(t4 - t3) * 1e3,
+                seqhold=(t4 - (tx.seq_taken_at or t4)) * 1e3,
+            )
 
     # -- reading --
     def team_known(self, world: str, team: str) -> bool:
