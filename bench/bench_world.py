@@ -355,9 +355,10 @@ def bot_process(
 
     Each bot starts at a random moment in the first ``ramp`` seconds (0: all at once).
     ``pace``: seconds each bot rests per move it played (0: no rest, the servers saturate;
-    ``bots / rate``: together the bots offer about ``rate`` moves/s, like players who
-    think); with ``poisson`` the rest is drawn from an exponential distribution of that
-    mean (each bot's rafts then arrive as a Poisson process), else it is fixed."""
+    ``bots / rate``: together the bots offer ``rate`` moves/s, like players who think):
+    each raft is due that long after the previous one was due; with ``poisson`` the
+    interval is drawn from an exponential distribution of that mean (each bot's rafts
+    then arrive as a Poisson process), else it is fixed."""
     time.sleep(max(0.0, start_at - time.monotonic()))
     deadline = start_at + ramp + seconds
     cpu_before = time.process_time()
@@ -369,13 +370,15 @@ def bot_process(
         players.append(player)
         time.sleep(rng.uniform(0.0, ramp))
         player.drop(origin[0] + rng.randint(-100, 100), origin[1] + rng.randint(-100, 100))
+        due = time.monotonic()
         while time.monotonic() < deadline:
-            stepped = time.monotonic()
             played = max(1, player.step())
             mean = played * pace
-            think = rng.expovariate(1.0 / mean) if poisson and mean > 0 else mean
-            rest = think - (time.monotonic() - stepped)
-            time.sleep(max(0.0, min(rest, deadline - time.monotonic())))
+            # the next raft is due a rest after this one was due (not after it was answered):
+            # a bot behind its schedule plays at once, so the offered rate holds whatever
+            # the latency, until the servers cannot keep up
+            due += rng.expovariate(1.0 / mean) if poisson and mean > 0 else mean
+            time.sleep(max(0.0, min(due - time.monotonic(), deadline - time.monotonic())))
 
     threads = [threading.Thread(target=run, args=(i, *bot)) for i, bot in enumerate(bots)]
     for thread in threads:
