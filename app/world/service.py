@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.notify import Notifier
-from app.world.chunks import FLAGS, ChunkKnowledge, chunk_range
+from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
 from app.world.records import Cell, Move, PlayerRow, WorldEvent
 from app.world.store import WorldStore
 from devil.world import Colouring, MoveResult, Witness, drop, flag, reveal
@@ -137,11 +137,18 @@ def play_raft(
         raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
     colouring = colourings.get(store, player.world)
     answers: list[tuple[MoveRequest, MoveResult]] = []
-    with notifier.outbox() as box, store.team(player.world, player.team, timings) as tx:
+    cells = [(m.x, m.y) for m in moves]
+    # the chunks around the raft for the player's colour as of its token (read with the
+    # team's row on PostgreSQL; a colour switched meanwhile only costs one more query)
+    keys = around(player.colour, cells)
+    with (
+        notifier.outbox() as box,
+        store.team(player.world, player.team, timings, player.id, keys) as tx,
+    ):
         me = tx.player(player.id)  # its colour now, under the team's lock
         _check_drops(me, moves, drop_seconds, now or tx.at)
         k = tx.knowledge
-        k.prefetch_around(me.colour, ((m.x, m.y) for m in moves))
+        k.prefetch_around(me.colour, cells)
         judging = time.perf_counter()
         for move in moves:
             result = _judge(k, colouring, me.colour, move)

@@ -128,11 +128,15 @@ class TeamTransaction:
         self.flies = conn.dialect.name == "postgresql"
         """``finish_and_commit`` ends the transaction in one flight (``app.world.flight``)."""
         self.committed = False
+        self.opened_player: PlayerRow | None = None
+        """The player read with the team's row (``WorldStore.team(..., player=)``)."""
         self.seq_taken_at: float | None = None
         """``perf_counter`` when the world row was taken (held from then to the commit)."""
 
     def player(self, player_id: str) -> PlayerRow:
         """The player as of now (read under the team's lock)."""
+        if self.opened_player is not None and self.opened_player.id == player_id:
+            return self.opened_player
         row = self.conn.execute(SELECT_PLAYER, {"p": player_id}).mappings().first()
         if row is None or row["world"] != self.world.id or row["team"] != self.team:
             raise NoSuchPlayer(player_id)
@@ -213,7 +217,7 @@ class TeamTransaction:
         if not self._moves:
             return []
         count = len(self._moves)
-        self._write_chunks()
+        dirty = self.knowledge.dirty()
         self.seq_taken_at = time.perf_counter()
         last = append_and_commit(
             self.conn,
@@ -223,9 +227,13 @@ class TeamTransaction:
             self._moves,
             self._colour_changes,
             self._drops,
+            dirty,
             notice,
         )
         self.committed = True
+        self.knowledge.written(
+            {k: 1 if version is None else version + 1 for k, (_, version) in dirty.items()}
+        )
         self._moves.clear()
         return list(range(last - count + 1, last + 1))
 
