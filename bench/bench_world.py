@@ -397,6 +397,62 @@ def bot_process(
 # -- live streams ----------------------------------------------------------------------
 
 
+class LockSampler:
+    """Samples ``pg_stat_activity`` every ``every`` seconds: which statements run, and which
+    of them wait for a lock (the team's row: opening a raft; the world's row: its closing
+    statement, ``app.world.flight``)."""
+
+    SQL = (
+        "SELECT CASE WHEN query LIKE 'SELECT name FROM world_teams%%' THEN 'open'"
+        " WHEN query LIKE '%%WITH s AS%%' THEN 'close' ELSE 'other' END,"
+        " CASE WHEN state <> 'active' THEN 'idle' WHEN wait_event_type = 'Lock' THEN 'waits'"
+        " ELSE 'runs' END, coalesce(wait_event, 'cpu')"
+        " FROM pg_stat_activity WHERE datname = current_database()"
+        " AND state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()"
+    )
+
+    def __init__(self, db_url: str, every: float = 0.05):
+        self.url, self.every = db_url, every
+        self.samples = 0
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.events: Counter[str] = Counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> LockSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        import psycopg
+        import sqlalchemy as sa
+
+        url = sa.make_url(self.url).set(drivername="postgresql").render_as_string(False)
+        with psycopg.connect(url, autocommit=True) as conn:
+            while not self._stop.wait(self.every):
+                rows = conn.execute(self.SQL).fetchall()
+                self.samples += 1
+                self.counts.update((str(kind), str(state)) for kind, state, _ in rows)
+                self.events.update(f"{kind}:{event}" for kind, state, event in rows)
+
+    def summary(self) -> str:
+        """Average backends per sample, per statement kind (the last one, for a backend idle
+        in a transaction): running / waiting for a lock / idle in the transaction."""
+        n = max(1, self.samples)
+        parts = [
+            f"{kind} "
+            + " / ".join(
+                f"{self.counts[kind, state] / n:.2f}" for state in ("runs", "waits", "idle")
+            )
+            for kind in ("open", "close", "other")
+        ]
+        return ", ".join(parts) + f" ({self.samples} samples)"
+
+
 class Streams:
     """Many SSE streams read by one selector thread: per stream, (seq, arrival time)."""
 
@@ -631,6 +687,14 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated subset of reveal,bots,watchers,costs (default: all)",
     )
     parser.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="run everything this benchmark starts (PostgreSQL, servers, bots) at this "
+        "niceness; below 0 (needs root) measures the servers rather than other jobs of a "
+        "shared machine",
+    )
+    parser.add_argument(
         "--database-url",
         help="an empty PostgreSQL database or schema to use (default: a throwaway server)",
     )
@@ -639,6 +703,8 @@ def main(argv: list[str] | None = None) -> int:
         args.bots, args.teams, args.seconds = 20, 4, 5.0
         args.watchers, args.samples, args.client_procs = 40, 30, 2
 
+    if args.nice:
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # inherited by all it starts
     phases = set(args.phases.split(","))
     if not phases <= {"reveal", "bots", "watchers", "costs"}:
         parser.error(f"--phases {args.phases!r}: choose among reveal,bots,watchers,costs")
@@ -693,7 +759,10 @@ def main(argv: list[str] | None = None) -> int:
             app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
             chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
             pace = args.bots / args.rate if args.rate else 0.0
-            with multiprocessing.get_context("spawn").Pool(args.client_procs) as pool:
+            with (
+                LockSampler(db_url) as sampler,
+                multiprocessing.get_context("spawn").Pool(args.client_procs) as pool,
+            ):
                 start_at = time.monotonic() + 3.0  # the pool's processes are up by then
                 window = (start_at + args.ramp, start_at + args.ramp + args.seconds)
                 outs = pool.starmap(
@@ -765,6 +834,17 @@ def main(argv: list[str] | None = None) -> int:
                 ("bots: raft client ms p50 / p99 / max", pct3(client_ms)),
                 ("bots: raft server ms p50 / p99 / max", pct3(server_ms)),
                 *[(f"  server {k} ms p50 / p99 / max", pct3(v)) for k, v in breakdown.items()],
+                (
+                    "PG backends: running / waiting for a lock / idle in transaction",
+                    sampler.summary(),
+                ),
+                (
+                    "PG backends by wait event (average)",
+                    ", ".join(
+                        f"{k} {v / max(1, sampler.samples):.2f}"
+                        for k, v in sampler.events.most_common(8)
+                    ),
+                ),
                 (
                     "client CPU (bot processes)",
                     f"{client_cpu:.1f} s in {elapsed:.1f} s = {client_cpu / elapsed:.2f} cores",

@@ -9,8 +9,8 @@ CPU: with judgements of a few tens of ms running in between, the lock was measur
 processes queued behind it.
 
 Here the counters, the seqs, the events and the notification are one statement, sent with
-``COMMIT`` in one psycopg pipeline: PostgreSQL takes the world row and commits without
-waiting for the app in between, so the lock is held for the server's own work on one
+``COMMIT`` in one message: PostgreSQL takes the world row and commits without waiting for
+the app in between, so the lock is held for the server's own work on one
 statement (well under a millisecond per move), whatever the app's processes are doing.
 The notification's payload carries the raft's last seq, which only that statement knows:
 the notifier's wire form is split around it (``Notifier.sql_wire``) and joined in SQL.
@@ -29,7 +29,6 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
 from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, StoredChunk
@@ -109,11 +108,10 @@ def append_and_commit(
     params.update(_chunk_params(dirty))
     if notice is not None:
         params.update(channel=notice[0], head=notice[1], tail=notice[2])
-    raw: Any = conn.connection.driver_connection
+    statement = _NOTIFYING if notice is not None else _PLAIN
     try:
-        with raw.pipeline(), raw.cursor() as cursor:
-            cursor.execute(_NOTIFYING if notice is not None else _PLAIN, params, prepare=True)
-            raw.commit()  # queued behind the statement: both leave in one flight
+        with _cursor(conn) as cursor:
+            cursor.execute(statement + ";\nCOMMIT", params)  # one message, one flight
             row = cursor.fetchone()
     except psycopg.errors.InvalidTextRepresentation as exc:
         if RACE in str(exc):
@@ -130,33 +128,41 @@ def open_team(
     """Take the team's row (``FOR UPDATE``), then read ``player`` and the stored chunks among
     ``keys``, in one flight: (the team exists, the player if it is one of the team's, the
     chunks found)."""
-    raw: Any = conn.connection.driver_connection
-    with raw.pipeline() as pipeline:
-        locked = raw.execute(_LOCK, {"w": world, "t": team}, prepare=True)
-        person = raw.cursor(row_factory=dict_row)
-        person.execute(_PLAYER, {"p": player}, prepare=True)
-        stored = raw.execute(
-            _CHUNKS,
+    with _cursor(conn) as cursor:
+        cursor.execute(
+            ";\n".join((_LOCK, _PLAYER, _CHUNKS)),  # one message, one flight
             {
                 "w": world,
                 "t": team,
+                "p": player,
                 "l": [k[0] for k in keys],
                 "x": [k[1] for k in keys],
                 "y": [k[2] for k in keys],
             },
-            prepare=True,
         )
-        pipeline.sync()  # one flight: the three statements, then their answers
-        exists = locked.fetchone() is not None
-        row = person.fetchone()
+        exists = cursor.fetchone() is not None
+        cursor.nextset()
+        found_player = cursor.fetchone()
+        names = [c.name for c in cursor.description or ()]
+        row = None if found_player is None else dict(zip(names, found_player, strict=True))
+        cursor.nextset()
         found = {
             (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
-            for layer, cx, cy, cells, version in stored.fetchall()
+            for layer, cx, cy, cells, version in cursor.fetchall()
         }
     me = None
     if row is not None and row["world"] == world and row["team"] == team:
         me = player_row(row)
     return exists, me, found
+
+
+def _cursor(conn: Connection) -> psycopg.ClientCursor[Any]:
+    """A cursor that binds parameters itself, so that several statements travel as one
+    simple-protocol message: PostgreSQL runs them back to back. (A psycopg pipeline sends
+    them one at a time, and under gevent each send lets the worker's other requests run
+    first: the transaction then sat idle, holding its locks, between the statements.)"""
+    raw: Any = conn.connection.driver_connection
+    return psycopg.ClientCursor(raw)
 
 
 _LOCK = "SELECT name FROM world_teams WHERE world = %(w)s AND name = %(t)s FOR UPDATE"
