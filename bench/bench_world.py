@@ -453,6 +453,31 @@ class LockSampler:
         return ", ".join(parts) + f" ({self.samples} samples)"
 
 
+class Probe:
+    """``GET /healthz`` on each server every ``every`` seconds over its own connection: the
+    time a trivial request waits in a busy worker (its event loop's lag)."""
+
+    def __init__(self, ports: list[int], every: float = 0.05):
+        self.ports, self.every = ports, every
+        self.times: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Probe:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        conns = [Conn(port) for port in self.ports]
+        while not self._stop.wait(self.every):
+            for conn in conns:
+                self.times.append(conn.call("GET", "/healthz")[2] * 1e3)
+
+
 class Streams:
     """Many SSE streams read by one selector thread: per stream, (seq, arrival time)."""
 
@@ -755,11 +780,13 @@ def main(argv: list[str] | None = None) -> int:
                     ports[t % 2], path, t
                 )  # from start_seq: a stream served late misses nothing
             watch.start()
+            sessions_before = pg_sessions(db_url)
             pg_before = cpu_seconds(postgres_pids(pgdir), with_children=True)
             app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
             chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
             pace = args.bots / args.rate if args.rate else 0.0
             with (
+                Probe(ports) as probe,
                 LockSampler(db_url) as sampler,
                 multiprocessing.get_context("spawn").Pool(args.client_procs) as pool,
             ):
@@ -776,6 +803,7 @@ def main(argv: list[str] | None = None) -> int:
             pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
             app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
             client_cpu = sum(o["cpu"] for o in outs)
+            sessions = pg_sessions(db_url) - sessions_before
             watch.settle(quiet=3.0, limit=60.0)  # a loaded machine delivers late, not never
             watch.close()
             requests = [r for o in outs for r in o["requests"]]
@@ -849,6 +877,8 @@ def main(argv: list[str] | None = None) -> int:
                         for k, v in sampler.events.most_common(8)
                     ),
                 ),
+                ("PostgreSQL connections opened during bots", str(sessions)),
+                ("GET /healthz ms during bots (event loop lag) p50 / p99 / max", pct3(probe.times)),
                 (
                     "client CPU (bot processes)",
                     f"{client_cpu:.1f} s in {elapsed:.1f} s = {client_cpu / elapsed:.2f} cores",
@@ -989,6 +1019,18 @@ def main(argv: list[str] | None = None) -> int:
         )
     table("Devil World benchmark (2 servers x 1 gevent worker, PostgreSQL, this machine)", results)
     return 0
+
+
+def pg_sessions(db_url: str) -> int:
+    """Connections PostgreSQL has opened so far (``pg_stat_database.sessions``, all
+    databases; the statistics lag by up to half a second)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        total = conn.execute(sa.text("SELECT sum(sessions) FROM pg_stat_database")).scalar()
+    engine.dispose()
+    return int(total or 0)
 
 
 def own_colour_seqs(db_url: str, start_seq: int) -> set[int]:
