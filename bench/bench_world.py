@@ -863,10 +863,6 @@ def main(argv: list[str] | None = None) -> int:
                 ("bots: raft server ms p50 / p99 / max", pct3(server_ms)),
                 *[(f"  server {k} ms p50 / p99 / max", pct3(v)) for k, v in breakdown.items()],
                 (
-                    "  rafts judged again under the team's lock",
-                    f"{sum('rejudged' in r[3] for r in rafts)} of {len(rafts)}",
-                ),
-                (
                     "PG backends: running / waiting for a lock / idle in transaction",
                     sampler.summary(),
                 ),

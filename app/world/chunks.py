@@ -111,18 +111,6 @@ class ChunkKnowledge:
         (``around``); anything further is fetched on demand."""
         self.prefetch(around(colour, cells, limit))
 
-    @property
-    def loader(self) -> ChunkLoader:
-        return self._load
-
-    def rebind(self, load: ChunkLoader) -> None:
-        """Load further chunks with ``load`` (another connection)."""
-        self._load = load
-
-    def versions(self) -> dict[ChunkKey, int | None]:
-        """Every chunk slot looked at, with the version it was loaded at (None: absent)."""
-        return {key: self._versions.get(key) for key in self._cache}
-
     def preload(self, keys: Iterable[ChunkKey], found: Mapping[ChunkKey, StoredChunk]) -> None:
         """Take ``keys`` as loaded elsewhere (``found``: the stored ones among them)."""
         self.fetches += 1

@@ -123,19 +123,14 @@ def append_and_commit(
 
 
 def open_team(
-    conn: Connection,
-    world: str,
-    team: str,
-    player: str,
-    keys: Sequence[ChunkKey],
-    versions_only: bool = False,
+    conn: Connection, world: str, team: str, player: str, keys: Sequence[ChunkKey]
 ) -> tuple[bool, PlayerRow | None, dict[ChunkKey, StoredChunk]]:
     """Take the team's row (``FOR UPDATE``), then read ``player`` and the stored chunks among
     ``keys``, in one flight: (the team exists, the player if it is one of the team's, the
-    chunks found). ``versions_only``: the chunks' versions, their cells left empty."""
+    chunks found)."""
     with _cursor(conn) as cursor:
         cursor.execute(
-            ";\n".join((_LOCK, _PLAYER, _VERSIONS if versions_only else _CHUNKS)),
+            ";\n".join((_LOCK, _PLAYER, _CHUNKS)),  # one message, one flight
             {
                 "w": world,
                 "t": team,
@@ -178,9 +173,6 @@ JOIN unnest(%(l)s::smallint[], %(x)s::bigint[], %(y)s::bigint[]) AS k(layer, cx,
     ON c.layer = k.layer AND c.cx = k.cx AND c.cy = k.cy
 WHERE c.world = %(w)s AND c.team = %(t)s
 """
-
-
-_VERSIONS = _CHUNKS.replace("c.cells", "''::bytea")
 
 
 def _chunk_params(dirty: Mapping[ChunkKey, tuple[bytes, int | None]]) -> dict[str, Any]:

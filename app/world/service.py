@@ -136,33 +136,28 @@ def play_raft(
     if not 1 <= len(moves) <= MAX_RAFT:
         raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
     colouring = colourings.get(store, player.world)
+    answers: list[tuple[MoveRequest, MoveResult]] = []
     cells = [(m.x, m.y) for m in moves]
-    judging = time.perf_counter()
-    early = _judge_early(store, colouring, player, moves) if store.dialect == "postgresql" else None
-    judged = time.perf_counter()
     # the chunks around the raft for the player's colour as of its token (read with the
     # team's row on PostgreSQL; a colour switched meanwhile only costs one more query)
     keys = around(player.colour, cells)
-    check = None if early is None else early[1].versions()
     with (
         notifier.outbox() as box,
-        store.team(player.world, player.team, timings, player.id, keys, check) as tx,
+        store.team(player.world, player.team, timings, player.id, keys) as tx,
     ):
         me = tx.player(player.id)  # its colour now, under the team's lock
         _check_drops(me, moves, drop_seconds, now or tx.at)
-        if early is not None and tx.unchanged and early[0] == me.colour:
-            answers = early[2]  # judged on the very chunks the team has now: adopt it
-            tx.adopt(early[1])
-        else:  # judge (again) under the lock
-            if timings is not None:
-                timings["rejudged"] = 1.0
-            judging = time.perf_counter()
-            answers = _judge_all(tx.knowledge, colouring, me.colour, moves)
-            judged = time.perf_counter()
-        for move, result in answers:
+        k = tx.knowledge
+        k.prefetch_around(me.colour, cells)
+        judging = time.perf_counter()
+        for move in moves:
+            result = _judge(k, colouring, me.colour, move)
+            k.apply(me.colour, result.cells)
             tx.record(
                 me.id, Move(move.kind, move.x, move.y, result.outcome, me.colour, result.cells)
             )
+            answers.append((move, result))
+        judged = time.perf_counter()
         about = topic(player.world, player.team)
         payload = {"w": player.world, "t": player.team, "c": me.colour}
         wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
@@ -178,39 +173,6 @@ def play_raft(
         )
         for (move, r), seq in zip(answers, seqs, strict=True)
     ]  # fmt: skip
-
-
-Judged = list[tuple[MoveRequest, MoveResult]]
-
-
-def _judge_all(
-    k: ChunkKnowledge, colouring: Colouring, colour: int, moves: Sequence[MoveRequest]
-) -> Judged:
-    """Judge ``moves`` in order, each on the knowledge the ones before it left (applied)."""
-    k.prefetch_around(colour, ((m.x, m.y) for m in moves))
-    answers: Judged = []
-    for move in moves:
-        result = _judge(k, colouring, colour, move)
-        k.apply(colour, result.cells)
-        answers.append((move, result))
-    return answers
-
-
-def _judge_early(
-    store: WorldStore, colouring: Colouring, player: PlayerRow, moves: Sequence[MoveRequest]
-) -> tuple[int, ChunkKnowledge, Judged] | None:
-    """The raft judged before taking the team's lock, on the chunks as they are now (each
-    remembers its version): ``(colour, knowledge after the moves, answers)``, for the
-    transaction to adopt if every chunk read is still at that version and the player still
-    has that colour. The team's lock is then held for two short round trips, not for the
-    judgement. None when the knowledge cannot be judged now (the locked path will say
-    why)."""
-    colour = player.colour  # as of the token: checked under the lock
-    with store.snapshot(player.world, player.team) as k:
-        try:
-            return colour, k, _judge_all(k, colouring, colour, moves)
-        except Exception:
-            return None
 
 
 def _check_drops(

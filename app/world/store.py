@@ -19,7 +19,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import sqlalchemy as sa
@@ -51,7 +51,6 @@ from app.world.team import (
     SELECT_PLAYER,
     TEAM_EXISTS,
     TeamTransaction,
-    load_chunks,
 )
 
 
@@ -229,17 +228,13 @@ class WorldStore:
         timings: dict[str, float] | None = None,
         player: str | None = None,
         keys: Sequence[ChunkKey] = (),
-        check: Mapping[ChunkKey, int | None] | None = None,
     ) -> Iterator[TeamTransaction]:
         """A write transaction holding ``team`` of ``world``; commits when the block ends
         (call ``finish`` or ``finish_and_commit`` inside it), rolls back on an exception.
 
         On PostgreSQL, ``player`` (an id) and the chunks ``keys`` are read together with
         the team's row, in one round trip (``app.world.flight.open_team``): ``tx.player``
-        and ``tx.knowledge`` then answer without a query. With ``check`` (chunk versions a
-        judgement outside the lock read, None for absent chunks) only those chunks' versions
-        are read instead, and ``tx.unchanged`` says whether they all still hold (PostgreSQL
-        only; elsewhere ``tx.unchanged`` is False). ``timings`` (if given) receives
+        and ``tx.knowledge`` then answer without a query. ``timings`` (if given) receives
         wall ms: ``queue`` (this process's queue for the team), ``lock`` (taking the team
         row), ``work`` (the block), ``commit``, ``seqhold`` (world row taken to commit
         seen: an upper bound of the time PostgreSQL holds it)."""
@@ -252,14 +247,7 @@ class WorldStore:
             with self._write() as conn:
                 opened: PlayerRow | None = None
                 found: dict[ChunkKey, StoredChunk] = {}
-                unchanged = False
-                if self.dialect == "postgresql" and player is not None and check is not None:
-                    exists, opened, found = open_team(conn, world, team, player, list(check), True)
-                    unchanged = {k: c.version for k, c in found.items()} == {
-                        k: v for k, v in check.items() if v is not None
-                    }
-                    found = {}
-                elif self.dialect == "postgresql" and player is not None:
+                if self.dialect == "postgresql" and player is not None:
                     exists, opened, found = open_team(conn, world, team, player, keys)
                 else:
                     lock = LOCK_TEAM if self.dialect == "postgresql" else TEAM_EXISTS
@@ -268,11 +256,9 @@ class WorldStore:
                     raise NoSuchPlayer(f"team {team!r} of world {world!r}")
                 t2 = time.perf_counter()
                 tx = TeamTransaction(conn, row, team)
-                tx.unchanged = unchanged
                 if opened is not None:
                     tx.opened_player = opened
-                    if check is None:
-                        tx.knowledge.preload(keys, found)
+                    tx.knowledge.preload(keys, found)
                 yield tx
                 t3 = time.perf_counter()
             t4 = time.perf_counter()
@@ -284,13 +270,6 @@ class WorldStore:
                 commit=(t4 - t3) * 1e3,
                 seqhold=(t4 - (tx.seq_taken_at or t4)) * 1e3,
             )
-
-    @contextmanager
-    def snapshot(self, world: str, team: str) -> Iterator[ChunkKnowledge]:
-        """The team's knowledge read without its lock (chunks on demand, each with the
-        version it had): for judging first and checking the versions under the lock."""
-        with self._read() as conn:
-            yield ChunkKnowledge(lambda keys: load_chunks(conn, world, team, keys))
 
     # -- reading --
     def team_known(self, world: str, team: str) -> bool:

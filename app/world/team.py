@@ -128,9 +128,6 @@ class TeamTransaction:
         self.flies = conn.dialect.name == "postgresql"
         """``finish_and_commit`` ends the transaction in one flight (``app.world.flight``)."""
         self.committed = False
-        self.unchanged = False
-        """The chunks a judgement outside the lock read are as it read them
-        (``WorldStore.team(..., check=)``): its results may be adopted."""
         self.opened_player: PlayerRow | None = None
         """The player read with the team's row (``WorldStore.team(..., player=)``)."""
         self.seq_taken_at: float | None = None
@@ -144,14 +141,6 @@ class TeamTransaction:
         if row is None or row["world"] != self.world.id or row["team"] != self.team:
             raise NoSuchPlayer(player_id)
         return player_row(row)
-
-    def adopt(self, knowledge: ChunkKnowledge) -> None:
-        """Take ``knowledge`` (judged outside the lock, its moves applied; ``unchanged``
-        confirmed it started from the chunks as they are) as this transaction's."""
-        if not self.unchanged:
-            raise ValueError("adopting knowledge whose chunks were not checked under the lock")
-        knowledge.rebind(self.knowledge.loader)
-        self.knowledge = knowledge
 
     def record(self, player: str, move: Move) -> None:
         """Log ``move`` (its cells already applied to ``knowledge`` by the caller)."""
