@@ -51,7 +51,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -205,6 +205,23 @@ def cpu_seconds(pids: list[int], with_children: bool = False) -> float:
     return total / tick
 
 
+def run_delay(pids: list[int]) -> float:
+    """Seconds the processes were ready to run but waited for a CPU (``/proc/*/schedstat``,
+    the kernel's run-queue delay, summed over their threads)."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    return total / 1e9
+
+
 def postgres_pids(pgdir: Path | None) -> list[int]:
     if pgdir is None:
         return []
@@ -325,16 +342,25 @@ class Player:
         found = deduce(body["rows"], x0, y0)
         return sorted(found.safe), sorted(found.mines)
 
-    def step(self, cap: int = 64) -> int:
+    def raft(self, cap: int) -> list[dict[str, Any]]:
+        """Every provable move in the view, shuffled, at most ``cap``."""
         safe, mines = self.provable()
         raft: list[dict[str, Any]] = [{"kind": "reveal", "x": x, "y": y} for x, y in safe]
         raft += [{"kind": "flag", "x": x, "y": y} for x, y in mines]
+        self.rng.shuffle(raft)
+        return raft[:cap]
+
+    def step(self, cap: int = 64, wait: Callable[[int], bool] | None = None) -> int:
+        """Play a raft of provable moves (or drop when there is none); ``wait(n)`` rests
+        before a raft of ``n`` moves (True if it rested: the view is read again and at most
+        ``n`` moves are played). The moves played."""
+        raft = self.raft(cap)
+        if wait is not None and wait(max(1, len(raft))):
+            raft = self.raft(max(1, len(raft)))
         if not raft:
             fx, fy = self.focus
             self.drop(fx + self.rng.randint(-300, 300), fy + self.rng.randint(-300, 300))
-            return 0
-        self.rng.shuffle(raft)
-        raft = raft[:cap]
+            return 1
         self.moves(raft)
         self.focus = (int(raft[0]["x"]), int(raft[0]["y"]))
         return len(raft)
@@ -354,11 +380,12 @@ def bot_process(
     the same clock in every process) for ``ramp + seconds``.
 
     Each bot starts at a random moment in the first ``ramp`` seconds (0: all at once).
-    ``pace``: seconds each bot rests per move it played (0: no rest, the servers saturate;
+    ``pace``: seconds each bot rests per move it plays (0: no rest, the servers saturate;
     ``bots / rate``: together the bots offer ``rate`` moves/s, like players who think):
-    each raft is due that long after the previous one was due; with ``poisson`` the
-    interval is drawn from an exponential distribution of that mean (each bot's rafts
-    then arrive as a Poisson process), else it is fixed."""
+    a bot reads its view, rests ``pace`` per move it found (from when its previous raft
+    was due), reads the view again and plays (at most as many moves). With ``poisson`` the
+    rest is drawn from an exponential distribution of that mean (each bot's moves then
+    arrive as a Poisson process, stationary from the start), else it is fixed."""
     time.sleep(max(0.0, start_at - time.monotonic()))
     deadline = start_at + ramp + seconds
     cpu_before = time.process_time()
@@ -371,14 +398,22 @@ def bot_process(
         time.sleep(rng.uniform(0.0, ramp))
         player.drop(origin[0] + rng.randint(-100, 100), origin[1] + rng.randint(-100, 100))
         due = time.monotonic()
+
+        def wait(n: int) -> bool:
+            # a raft of n moves is due a rest of n * pace after the previous one was due
+            # (paid before it is played, so a window counts only moves whose rest it
+            # holds); a bot behind its schedule plays at once
+            nonlocal due
+            mean = n * pace
+            due += rng.expovariate(1.0 / mean) if poisson else mean
+            pause = min(due, deadline) - time.monotonic()
+            if pause <= 0:
+                return False
+            time.sleep(pause)
+            return True
+
         while time.monotonic() < deadline:
-            played = max(1, player.step())
-            mean = played * pace
-            # the next raft is due a rest after this one was due (not after it was answered):
-            # a bot behind its schedule plays at once, so the offered rate holds whatever
-            # the latency, until the servers cannot keep up
-            due += rng.expovariate(1.0 / mean) if poisson and mean > 0 else mean
-            time.sleep(max(0.0, min(due - time.monotonic(), deadline - time.monotonic())))
+            player.step(wait=wait if pace > 0 else None)
 
     threads = [threading.Thread(target=run, args=(i, *bot)) for i, bot in enumerate(bots)]
     for thread in threads:
@@ -783,6 +818,8 @@ def main(argv: list[str] | None = None) -> int:
             sessions_before = pg_sessions(db_url)
             pg_before = cpu_seconds(postgres_pids(pgdir), with_children=True)
             app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
+            app_pids = [pid for s in running for pid in group_pids(s.process.pid)]
+            delay_before = run_delay(app_pids), run_delay(postgres_pids(pgdir))
             chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
             pace = args.bots / args.rate if args.rate else 0.0
             with (
@@ -803,6 +840,8 @@ def main(argv: list[str] | None = None) -> int:
             pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
             app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
             client_cpu = sum(o["cpu"] for o in outs)
+            app_delay = run_delay(app_pids) - delay_before[0]
+            pg_delay = run_delay(postgres_pids(pgdir)) - delay_before[1]
             sessions = pg_sessions(db_url) - sessions_before
             watch.settle(quiet=3.0, limit=60.0)  # a loaded machine delivers late, not never
             watch.close()
@@ -874,6 +913,10 @@ def main(argv: list[str] | None = None) -> int:
                     ),
                 ),
                 ("PostgreSQL connections opened during bots", str(sessions)),
+                (
+                    "waiting for a CPU (run-queue delay): servers / PostgreSQL",
+                    f"{app_delay:.1f} s / {pg_delay:.1f} s in {elapsed:.1f} s",
+                ),
                 ("GET /healthz ms during bots (event loop lag) p50 / p99 / max", pct3(probe.times)),
                 (
                     "client CPU (bot processes)",
