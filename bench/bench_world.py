@@ -726,8 +726,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rate",
         type=float,
-        help="moves/s the bots offer together (each rests between rafts); default: no rest, "
-        "the servers saturate and latency is queueing",
+        default=500.0,
+        help="moves/s the bots offer together (each rests before a raft, Poisson arrivals): "
+        "the issue's 500 by default; 0: no rest, the servers saturate and latency is queueing",
     )
     parser.add_argument(
         "--ramp",
@@ -762,6 +763,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.bots, args.teams, args.seconds = 20, 4, 5.0
         args.watchers, args.samples, args.client_procs = 40, 30, 2
+        args.rate, args.ramp = min(args.rate, 50.0), 1.0  # each bot at the full run's pace
 
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # inherited by all it starts
