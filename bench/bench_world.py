@@ -52,7 +52,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -215,10 +215,8 @@ def run_delay(pids: list[int]) -> float:
         except OSError:
             continue
         for task in tasks:
-            try:
+            with suppress(OSError, IndexError, ValueError):
                 total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[1])
-            except (OSError, IndexError, ValueError):
-                pass
     return total / 1e9
 
 
