@@ -233,8 +233,7 @@ def moves(world: str) -> ResponseReturnValue:
     drop_seconds = (
         float(config["WORLD_DROP_SECONDS"]) if config.get("RATELIMIT_ENABLED", True) else 0.0
     )
-    timings: dict[str, float] = {}
-    g.world_timings = timings
+    timings: dict[str, float] = g.setdefault("world_timings", {})  # for Server-Timing
     try:
         answers = play_raft(
             world_store(),
