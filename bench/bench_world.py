@@ -51,8 +51,8 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,7 @@ from devil.world import deduce  # noqa: E402
 WORLD = "main"
 TIMING = re.compile(r"app;dur=([0-9.]+)")
 CPU = re.compile(r"cpu;dur=([0-9.]+)")
+METRIC = re.compile(r"(\w+);dur=([0-9.]+)")
 
 
 # -- processes -------------------------------------------------------------------------
@@ -204,6 +205,21 @@ def cpu_seconds(pids: list[int], with_children: bool = False) -> float:
     return total / tick
 
 
+def run_delay(pids: list[int]) -> float:
+    """Seconds the processes were ready to run but waited for a CPU (``/proc/*/schedstat``,
+    the kernel's run-queue delay, summed over their threads)."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            with suppress(OSError, IndexError, ValueError):
+                total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[1])
+    return total / 1e9
+
+
 def postgres_pids(pgdir: Path | None) -> list[int]:
     if pgdir is None:
         return []
@@ -234,6 +250,8 @@ class Conn:
         self.http: http.client.HTTPConnection | None = None
         self.cpu: float | None = None
         """The last answer's server CPU ms (``Server-Timing: cpu``)."""
+        self.timings: dict[str, float] = {}
+        """The last answer's ``Server-Timing`` metrics (ms by name)."""
 
     def call(
         self, method: str, path: str, body: Any = None, token: str | None = None
@@ -261,6 +279,7 @@ class Conn:
             timing, cpu = TIMING.search(header), CPU.search(header)
             server = float(timing.group(1)) if timing else None
             self.cpu = float(cpu.group(1)) if cpu else None
+            self.timings = {k: float(v) for k, v in METRIC.findall(header)}
             return response.status, json.loads(raw or b"null"), elapsed, server
         raise AssertionError("unreachable")
 
@@ -287,15 +306,19 @@ class Player:
     focus: tuple[int, int] = (0, 0)
     side: int = 32
     requests: list[tuple[float, float | None, int, float | None]] = field(default_factory=list)
+    rafts: list[tuple[float, float, int, dict[str, float]]] = field(default_factory=list)
+    """Per raft: (sent, monotonic), client seconds, moves, server timings (ms)."""
     seqs: list[int] = field(default_factory=list)
     errors: int = 0
 
     def moves(self, raft: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        sent = time.monotonic()
         status, body, elapsed, server = self.conn.call(
             "POST", f"/api/worlds/{WORLD}/moves", {"moves": raft}, self.token
         )
         assert status == 200, body
         self.requests.append((elapsed, server, len(raft), self.conn.cpu))
+        self.rafts.append((sent, elapsed, len(raft), self.conn.timings))
         results: list[dict[str, Any]] = body["results"]
         self.seqs.extend(r["seq"] for r in results)
         self.errors += sum(r["outcome"] == "devil" for r in results)
@@ -317,16 +340,25 @@ class Player:
         found = deduce(body["rows"], x0, y0)
         return sorted(found.safe), sorted(found.mines)
 
-    def step(self, cap: int = 64) -> int:
+    def raft(self, cap: int) -> list[dict[str, Any]]:
+        """Every provable move in the view, shuffled, at most ``cap``."""
         safe, mines = self.provable()
         raft: list[dict[str, Any]] = [{"kind": "reveal", "x": x, "y": y} for x, y in safe]
         raft += [{"kind": "flag", "x": x, "y": y} for x, y in mines]
+        self.rng.shuffle(raft)
+        return raft[:cap]
+
+    def step(self, cap: int = 64, wait: Callable[[int], bool] | None = None) -> int:
+        """Play a raft of provable moves (or drop when there is none); ``wait(n)`` rests
+        before a raft of ``n`` moves (True if it rested: the view is read again and at most
+        ``n`` moves are played). The moves played."""
+        raft = self.raft(cap)
+        if wait is not None and wait(max(1, len(raft))):
+            raft = self.raft(max(1, len(raft)))
         if not raft:
             fx, fy = self.focus
             self.drop(fx + self.rng.randint(-300, 300), fy + self.rng.randint(-300, 300))
-            return 0
-        self.rng.shuffle(raft)
-        raft = raft[:cap]
+            return 1
         self.moves(raft)
         self.focus = (int(raft[0]["x"]), int(raft[0]["y"]))
         return len(raft)
@@ -335,27 +367,51 @@ class Player:
 def bot_process(
     port_list: list[int],
     bots: list[tuple[str, str, int, tuple[int, int]]],
+    start_at: float,
     seconds: float,
     seed: int,
     pace: float = 0.0,
+    ramp: float = 0.0,
+    poisson: bool = True,
 ) -> dict[str, Any]:
-    """Run ``bots`` (token, team, colour, origin) as threads until ``seconds`` pass.
+    """Run ``bots`` (token, team, colour, origin) as threads from ``start_at`` (monotonic,
+    the same clock in every process) for ``ramp + seconds``.
 
-    ``pace``: seconds each bot rests per move it played (0: no rest, the servers saturate;
-    ``bots / rate``: together the bots offer about ``rate`` moves/s, like players who think)."""
-    deadline = time.monotonic() + seconds
+    Each bot starts at a random moment in the first ``ramp`` seconds (0: all at once).
+    ``pace``: seconds each bot rests per move it plays (0: no rest, the servers saturate;
+    ``bots / rate``: together the bots offer ``rate`` moves/s, like players who think):
+    a bot reads its view, rests ``pace`` per move it found (from when its previous raft
+    was due), reads the view again and plays (at most as many moves). With ``poisson`` the
+    rest is drawn from an exponential distribution of that mean (each bot's moves then
+    arrive as a Poisson process, stationary from the start), else it is fixed."""
+    time.sleep(max(0.0, start_at - time.monotonic()))
+    deadline = start_at + ramp + seconds
+    cpu_before = time.process_time()
     players: list[Player] = []
 
     def run(i: int, token: str, team: str, colour: int, origin: tuple[int, int]) -> None:
         rng = random.Random(seed * 1000 + i)
         player = Player(Conn(port_list[i % len(port_list)]), token, team, colour, rng)
         players.append(player)
+        time.sleep(rng.uniform(0.0, ramp))
         player.drop(origin[0] + rng.randint(-100, 100), origin[1] + rng.randint(-100, 100))
+        due = time.monotonic()
+
+        def wait(n: int) -> bool:
+            # a raft of n moves is due a rest of n * pace after the previous one was due
+            # (paid before it is played, so a window counts only moves whose rest it
+            # holds); a bot behind its schedule plays at once
+            nonlocal due
+            mean = n * pace
+            due += rng.expovariate(1.0 / mean) if poisson else mean
+            pause = min(due, deadline) - time.monotonic()
+            if pause <= 0:
+                return False
+            time.sleep(pause)
+            return True
+
         while time.monotonic() < deadline:
-            stepped = time.monotonic()
-            played = max(1, player.step())
-            rest = played * pace - (time.monotonic() - stepped)
-            time.sleep(max(0.0, min(rest, deadline - time.monotonic())))
+            player.step(wait=wait if pace > 0 else None)
 
     threads = [threading.Thread(target=run, args=(i, *bot)) for i, bot in enumerate(bots)]
     for thread in threads:
@@ -364,12 +420,95 @@ def bot_process(
         thread.join()
     return {
         "requests": [r for p in players for r in p.requests],
+        "rafts": [r for p in players for r in p.rafts],
         "seqs": [s for p in players for s in p.seqs],
         "errors": sum(p.errors for p in players),
+        "cpu": time.process_time() - cpu_before,
     }
 
 
 # -- live streams ----------------------------------------------------------------------
+
+
+class LockSampler:
+    """Samples ``pg_stat_activity`` every ``every`` seconds: which statements run, and which
+    of them wait for a lock (the team's row: opening a raft; the world's row: its closing
+    statement, ``app.world.flight``)."""
+
+    SQL = (
+        "SELECT CASE WHEN query LIKE 'SELECT name FROM world_teams%%' THEN 'open'"
+        " WHEN query LIKE '%%WITH s AS%%' THEN 'close' ELSE 'other' END,"
+        " CASE WHEN state <> 'active' THEN 'idle' WHEN wait_event_type = 'Lock' THEN 'waits'"
+        " ELSE 'runs' END, coalesce(wait_event, 'cpu')"
+        " FROM pg_stat_activity WHERE datname = current_database()"
+        " AND state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()"
+    )
+
+    def __init__(self, db_url: str, every: float = 0.05):
+        self.url, self.every = db_url, every
+        self.samples = 0
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.events: Counter[str] = Counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> LockSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        import psycopg
+        import sqlalchemy as sa
+
+        url = sa.make_url(self.url).set(drivername="postgresql").render_as_string(False)
+        with psycopg.connect(url, autocommit=True) as conn:
+            while not self._stop.wait(self.every):
+                rows = conn.execute(self.SQL).fetchall()
+                self.samples += 1
+                self.counts.update((str(kind), str(state)) for kind, state, _ in rows)
+                self.events.update(f"{kind}:{event}" for kind, state, event in rows)
+
+    def summary(self) -> str:
+        """Average backends per sample, per statement kind (the last one, for a backend idle
+        in a transaction): running / waiting for a lock / idle in the transaction."""
+        n = max(1, self.samples)
+        parts = [
+            f"{kind} "
+            + " / ".join(
+                f"{self.counts[kind, state] / n:.2f}" for state in ("runs", "waits", "idle")
+            )
+            for kind in ("open", "close", "other")
+        ]
+        return ", ".join(parts) + f" ({self.samples} samples)"
+
+
+class Probe:
+    """``GET /healthz`` on each server every ``every`` seconds over its own connection: the
+    time a trivial request waits in a busy worker (its event loop's lag)."""
+
+    def __init__(self, ports: list[int], every: float = 0.05):
+        self.ports, self.every = ports, every
+        self.times: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Probe:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        conns = [Conn(port) for port in self.ports]
+        while not self._stop.wait(self.every):
+            for conn in conns:
+                self.times.append(conn.call("GET", "/healthz")[2] * 1e3)
 
 
 class Streams:
@@ -455,6 +594,12 @@ SIZES_SQL = (
 def both(times: tuple[list[float], list[float]]) -> str:
     """``wall p50 / p99; CPU p50 / p99`` in ms."""
     return f"{pct(times[0])}; CPU {pct(times[1])}"
+
+
+def pct3(values: list[float]) -> str:
+    """``p50 / p99 / max`` in ms, one decimal."""
+    top = max(values, default=float("nan"))
+    return f"{pct(values, 1)} / {top:.1f}"
 
 
 def pct(values: list[float], digits: int = 2) -> str:
@@ -579,8 +724,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rate",
         type=float,
-        help="moves/s the bots offer together (each rests between rafts); default: no rest, "
-        "the servers saturate and latency is queueing",
+        default=500.0,
+        help="moves/s the bots offer together (each rests before a raft, Poisson arrivals): "
+        "the issue's 500 by default; 0: no rest, the servers saturate and latency is queueing",
+    )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=5.0,
+        help="bots start at random moments over this many seconds; the measurement window "
+        "(--seconds) begins after it (0: every bot starts at once, measured from the start)",
+    )
+    parser.add_argument(
+        "--fixed",
+        action="store_true",
+        help="with --rate: fixed rests instead of exponential ones (Poisson arrivals)",
+    )
+    parser.add_argument(
+        "--phases",
+        default="reveal,bots,watchers,costs",
+        help="comma-separated subset of reveal,bots,watchers,costs (default: all)",
+    )
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="run everything this benchmark starts (PostgreSQL, servers, bots) at this "
+        "niceness; below 0 (needs root) measures the servers rather than other jobs of a "
+        "shared machine",
     )
     parser.add_argument(
         "--database-url",
@@ -590,7 +761,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.bots, args.teams, args.seconds = 20, 4, 5.0
         args.watchers, args.samples, args.client_procs = 40, 30, 2
+        args.rate, args.ramp = min(args.rate, 50.0), 1.0  # each bot at the full run's pace
 
+    if args.nice:
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # inherited by all it starts
+    phases = set(args.phases.split(","))
+    if not phases <= {"reveal", "bots", "watchers", "costs"}:
+        parser.error(f"--phases {args.phases!r}: choose among reveal,bots,watchers,costs")
     results: list[tuple[str, str]] = []
     with (
         postgres(args.database_url) as (db_url, pgdir),
@@ -601,213 +778,275 @@ def main(argv: list[str] | None = None) -> int:
         load_start = os.getloadavg()[0]
         a = Conn(ports[0])
 
-        # 1-2. reveal and view times, before and after a million known cells
-        solo = Player(a, join(a, "solo", "solo", 0), "solo", 0, random.Random(3), side=64)
-        solo.drop(0, 0)
-        before = reveal_times(solo, args.samples)
-        views_play = view_times(a, "solo", 0, solo.focus[0] - 64, solo.focus[1] - 64, 50)
-        known = seed_million(db_url, "solo", 0)
-        after = reveal_times(solo, args.samples)
-        views_million = view_times(a, "solo", 0, 10_000 * 64 + 100, 10_000 * 64 + 100, 50)
-        results += [
-            ("reveal: server ms p50 / p99 (wall; CPU)", f"{both(before)}  n={len(before[0])}"),
-            (f"reveal, team knows {known:,} more", f"{both(after)}  n={len(after[0])}"),
-            ("view 128x128 over play", both(views_play)),
-            ("view 128x128 over 1M known cells", both(views_million)),
-        ]
+        if "reveal" in phases:
+            # 1-2. reveal and view times, before and after a million known cells
+            solo = Player(a, join(a, "solo", "solo", 0), "solo", 0, random.Random(3), side=64)
+            solo.drop(0, 0)
+            before = reveal_times(solo, args.samples)
+            views_play = view_times(a, "solo", 0, solo.focus[0] - 64, solo.focus[1] - 64, 50)
+            known = seed_million(db_url, "solo", 0)
+            after = reveal_times(solo, args.samples)
+            views_million = view_times(a, "solo", 0, 10_000 * 64 + 100, 10_000 * 64 + 100, 50)
+            results += [
+                ("reveal: server ms p50 / p99 (wall; CPU)", f"{both(before)}  n={len(before[0])}"),
+                (f"reveal, team knows {known:,} more", f"{both(after)}  n={len(after[0])}"),
+                ("view 128x128 over play", both(views_play)),
+                ("view 128x128 over 1M known cells", both(views_million)),
+            ]
 
-        # 3. bots with one watcher per team
-        bots = []
-        origins = {}
-        for t in range(args.teams):
-            team = f"t{t:02d}"
-            origins[team] = (t * 100_000 + 5_000_000, 5_000_000)
-        for i in range(args.bots):
-            team = f"t{i % args.teams:02d}"
-            colour = (i // args.teams) % 6
-            token = join(Conn(ports[i % 2]), f"bot{i}", team, colour)
-            bots.append((token, team, colour, origins[team]))
-        start_seq = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
-        watch = Streams()
-        for t, (team, (ox, oy)) in enumerate(origins.items()):
-            path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
-                    f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
-            watch.open(ports[t % 2], path, t)  # from start_seq: a stream served late misses nothing
-        watch.start()
-        pg_before = cpu_seconds(postgres_pids(pgdir), with_children=True)
-        app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
-        started = time.monotonic()
-        chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
-        pace = args.bots / args.rate if args.rate else 0.0
-        with multiprocessing.get_context("spawn").Pool(args.client_procs) as pool:
-            outs = pool.starmap(
-                bot_process,
-                [(ports, chunk, args.seconds, i, pace) for i, chunk in enumerate(chunks)],
+        if "bots" in phases:
+            # 3. bots with one watcher per team
+            bots = []
+            origins = {}
+            for t in range(args.teams):
+                team = f"t{t:02d}"
+                origins[team] = (t * 100_000 + 5_000_000, 5_000_000)
+            for i in range(args.bots):
+                team = f"t{i % args.teams:02d}"
+                colour = (i // args.teams) % 6
+                token = join(Conn(ports[i % 2]), f"bot{i}", team, colour)
+                bots.append((token, team, colour, origins[team]))
+            start_seq = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
+            watch = Streams()
+            for t, (team, (ox, oy)) in enumerate(origins.items()):
+                path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
+                        f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
+                watch.open(
+                    ports[t % 2], path, t
+                )  # from start_seq: a stream served late misses nothing
+            watch.start()
+            sessions_before = pg_sessions(db_url)
+            pg_before = cpu_seconds(postgres_pids(pgdir), with_children=True)
+            app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
+            app_pids = [pid for s in running for pid in group_pids(s.process.pid)]
+            delay_before = run_delay(app_pids), run_delay(postgres_pids(pgdir))
+            chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
+            pace = args.bots / args.rate if args.rate else 0.0
+            with (
+                Probe(ports) as probe,
+                LockSampler(db_url) as sampler,
+                multiprocessing.get_context("spawn").Pool(args.client_procs) as pool,
+            ):
+                start_at = time.monotonic() + 3.0  # the pool's processes are up by then
+                window = (start_at + args.ramp, start_at + args.ramp + args.seconds)
+                outs = pool.starmap(
+                    bot_process,
+                    [
+                        (ports, chunk, start_at, args.seconds, i, pace, args.ramp, not args.fixed)
+                        for i, chunk in enumerate(chunks)
+                    ],
+                )
+            elapsed = time.monotonic() - start_at
+            pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
+            app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
+            client_cpu = sum(o["cpu"] for o in outs)
+            app_delay = run_delay(app_pids) - delay_before[0]
+            pg_delay = run_delay(postgres_pids(pgdir)) - delay_before[1]
+            sessions = pg_sessions(db_url) - sessions_before
+            watch.settle(quiet=3.0, limit=60.0)  # a loaded machine delivers late, not never
+            watch.close()
+            requests = [r for o in outs for r in o["requests"]]
+            seqs = [s for o in outs for s in o["seqs"]]
+            all_moves = sum(r[2] for r in requests)
+            # steady state: rafts sent inside the window (after the ramp)
+            rafts = [r for o in outs for r in o["rafts"] if window[0] <= r[0] < window[1]]
+            moves = sum(r[2] for r in rafts)
+            client_ms = [r[1] * 1e3 for r in rafts]
+            server_ms = [r[3]["app"] for r in rafts if "app" in r[3]]
+            parts = ("queue", "lock", "judge", "work", "commit", "seqhold")
+            breakdown = {k: [r[3][k] for r in rafts if k in r[3]] for k in parts}
+            # the log: gapless, every acknowledged move once; the watchers: each event once
+            import sqlalchemy as sa
+
+            engine = sa.create_engine(db_url)
+            with engine.connect() as conn:
+                log = conn.execute(sa.text(LOG_SQL), {"w": WORLD, "s": start_seq}).all()
+                all_seqs = list(conn.execute(sa.text(SEQS_SQL), {"w": WORLD}).scalars())
+            engine.dispose()
+            gapless = all_seqs == list(range(1, len(all_seqs) + 1))
+            dup_ack = len(seqs) - len(set(seqs))
+            missing_ack = len(set(seqs) - {r[0] for r in log})
+            expected: dict[int, list[int]] = defaultdict(list)
+            teams = list(origins)
+            for seq, team, x, y, changes in log:
+                if not changes:
+                    continue
+                ox, oy = origins[team]
+                t = teams.index(team)
+                cells = json.loads(changes)
+                # watcher t sees board 0: events of colour 0 and flags of any colour
+                if any(
+                    0 <= x + dx - (ox - 128) < 256 and 0 <= y + dy - (oy - 128) < 256
+                    for dx, dy, _ in cells
+                ):
+                    expected[t].append(seq)
+            dup = extra = 0
+            for t in range(len(teams)):
+                got = Counter(s for s, _ in watch.seen.get(t, []))
+                dup += sum(c - 1 for c in got.values() if c > 1)
+                extra += len(set(got) - set(expected[t]))
+            results += [
+                (
+                    f"bots: {args.bots} players in {args.teams} teams, "
+                    + (
+                        f"offering {args.rate:.0f} moves/s ({'fixed' if args.fixed else 'Poisson'}"
+                        " rests)"
+                        if args.rate
+                        else "no rest"
+                    )
+                    + f", starts spread over {args.ramp:g} s, measured {args.seconds:g} s after",
+                    f"{moves / args.seconds:.0f} moves/s ({moves} moves in {len(rafts)} rafts, "
+                    f"{moves / max(1, len(rafts)):.1f}/raft)",
+                ),
+                ("bots: raft client ms p50 / p99 / max", pct3(client_ms)),
+                ("bots: raft server ms p50 / p99 / max", pct3(server_ms)),
+                *[(f"  server {k} ms p50 / p99 / max", pct3(v)) for k, v in breakdown.items()],
+                (
+                    "PG backends: running / waiting for a lock / idle in transaction",
+                    sampler.summary(),
+                ),
+                (
+                    "PG backends by wait event (average)",
+                    ", ".join(
+                        f"{k} {v / max(1, sampler.samples):.2f}"
+                        for k, v in sampler.events.most_common(8)
+                    ),
+                ),
+                ("PostgreSQL connections opened during bots", str(sessions)),
+                (
+                    "waiting for a CPU (run-queue delay): servers / PostgreSQL",
+                    f"{app_delay:.1f} s / {pg_delay:.1f} s in {elapsed:.1f} s",
+                ),
+                ("GET /healthz ms during bots (event loop lag) p50 / p99 / max", pct3(probe.times)),
+                (
+                    "client CPU (bot processes)",
+                    f"{client_cpu:.1f} s in {elapsed:.1f} s = {client_cpu / elapsed:.2f} cores",
+                ),
+                ("bots: devil errors", str(sum(o["errors"] for o in outs))),
+                (
+                    "log: gapless / acknowledged missing / dup",
+                    f"{gapless} / {missing_ack} / {dup_ack}",
+                ),
+                ("watchers (1 per team): duplicated / not in log", f"{dup} / {extra}"),
+                (
+                    "PostgreSQL CPU during bots",
+                    f"{pg_cpu:.1f} s = {all_moves / max(pg_cpu, 1e-9):.0f} moves per PG CPU-second",
+                ),
+                (
+                    "app CPU during bots (2 servers)",
+                    f"{app_cpu:.1f} s = {app_cpu / max(all_moves, 1) * 1e3:.2f} ms per move",
+                ),
+            ]
+            # watcher completeness: a stream only sends events with visible cells (board 0 of the
+            # viewport); compare with the log's events of colour 0 inside it
+            complete = check_watchers(db_url, start_seq, origins, watch)
+            results.append(("watchers (1 per team): log events not received", str(complete)))
+            # the same viewports read again from the log (Last-Event-ID resume): the live
+            # streams must have had exactly these
+            replay = Streams()
+            for t, (team, (ox, oy)) in enumerate(origins.items()):
+                path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
+                        f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
+                replay.open(ports[(t + 1) % 2], path, t)
+            replay.start()
+            replay.settle(quiet=2.0, limit=60.0)
+            replay.close()
+            # only events of board 0's own colour: another colour's flag shows as "*" unless the
+            # cell is a number on board 0 *when the feed reads it*, so a later read may skip it
+            own = own_colour_seqs(db_url, start_seq)
+            differ = sum(
+                {s for s, _ in replay.seen.get(t, [])} & own
+                != {s for s, _ in watch.seen.get(t, [])} & own
+                for t in range(len(origins))
             )
-        elapsed = time.monotonic() - started
-        pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
-        app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
-        watch.settle(quiet=3.0, limit=60.0)  # a loaded machine delivers late, not never
-        watch.close()
-        requests = [r for o in outs for r in o["requests"]]
-        seqs = [s for o in outs for s in o["seqs"]]
-        moves = sum(r[2] for r in requests)
-        client_ms = [r[0] * 1e3 for r in requests]
-        server_ms = [r[1] for r in requests if r[1] is not None]
-        # the log: gapless, every acknowledged move once; the watchers: each event once
-        import sqlalchemy as sa
+            results.append(("watchers (1 per team): live != resumed feed", f"{differ} teams"))
 
-        engine = sa.create_engine(db_url)
-        with engine.connect() as conn:
-            log = conn.execute(sa.text(LOG_SQL), {"w": WORLD, "s": start_seq}).all()
-            all_seqs = list(conn.execute(sa.text(SEQS_SQL), {"w": WORLD}).scalars())
-            sizes = conn.execute(sa.text(SIZES_SQL)).one()
-        engine.dispose()
-        gapless = all_seqs == list(range(1, len(all_seqs) + 1))
-        dup_ack = len(seqs) - len(set(seqs))
-        missing_ack = len(set(seqs) - {r[0] for r in log})
-        expected: dict[int, list[int]] = defaultdict(list)
-        teams = list(origins)
-        for seq, team, x, y, changes in log:
-            if not changes:
-                continue
-            ox, oy = origins[team]
-            t = teams.index(team)
-            cells = json.loads(changes)
-            # watcher t sees board 0: events of colour 0 and flags of any colour
-            if any(
-                0 <= x + dx - (ox - 128) < 256 and 0 <= y + dy - (oy - 128) < 256
-                for dx, dy, _ in cells
-            ):
-                expected[t].append(seq)
-        dup = extra = 0
-        for t in range(len(teams)):
-            got = Counter(s for s, _ in watch.seen.get(t, []))
-            dup += sum(c - 1 for c in got.values() if c > 1)
-            extra += len(set(got) - set(expected[t]))
-        results += [
-            (
-                f"bots: {args.bots} players in {args.teams} teams, {elapsed:.1f} s"
-                + (f", offering {args.rate:.0f} moves/s" if args.rate else ", no rest"),
-                f"{moves / elapsed:.0f} moves/s ({moves} moves in {len(requests)} rafts, "
-                f"{moves / max(1, len(requests)):.1f}/raft)",
-            ),
-            ("bots: raft client ms p50 / p99", pct(client_ms, 1)),
-            ("bots: raft server ms p50 / p99", pct(server_ms, 1)),
-            ("bots: devil errors", str(sum(o["errors"] for o in outs))),
-            ("log: gapless / acknowledged missing / dup", f"{gapless} / {missing_ack} / {dup_ack}"),
-            ("watchers (1 per team): duplicated / not in log", f"{dup} / {extra}"),
-            (
-                "PostgreSQL CPU during bots",
-                f"{pg_cpu:.1f} s = {moves / max(pg_cpu, 1e-9):.0f} moves per PG CPU-second",
-            ),
-            (
-                "app CPU during bots (2 servers)",
-                f"{app_cpu:.1f} s = {app_cpu / max(moves, 1) * 1e3:.2f} ms per move",
-            ),
-        ]
-        # watcher completeness: a stream only sends events with visible cells (board 0 of the
-        # viewport); compare with the log's events of colour 0 inside it
-        complete = check_watchers(db_url, start_seq, origins, watch)
-        results.append(("watchers (1 per team): log events not received", str(complete)))
-        # the same viewports read again from the log (Last-Event-ID resume): the live
-        # streams must have had exactly these
-        replay = Streams()
-        for t, (team, (ox, oy)) in enumerate(origins.items()):
-            path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
-                    f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
-            replay.open(ports[(t + 1) % 2], path, t)
-        replay.start()
-        replay.settle(quiet=2.0, limit=60.0)
-        replay.close()
-        # only events of board 0's own colour: another colour's flag shows as "*" unless the
-        # cell is a number on board 0 *when the feed reads it*, so a later read may skip it
-        own = own_colour_seqs(db_url, start_seq)
-        differ = sum(
-            {s for s, _ in replay.seen.get(t, [])} & own
-            != {s for s, _ in watch.seen.get(t, [])} & own
-            for t in range(len(origins))
-        )
-        results.append(("watchers (1 per team): live != resumed feed", f"{differ} teams"))
+        if "watchers" in phases:
+            # 4. many watchers of one team
+            hot = Player(
+                Conn(ports[0]),
+                join(Conn(ports[0]), "hot", "hot", 0),
+                "hot",
+                0,
+                random.Random(9),
+                side=64,
+            )
+            hot.drop(-5_000_000, 0)
+            fx, fy = hot.focus
+            many = Streams()
+            box = f"x0={fx - 128}&y0={fy - 128}&width=256&height=256"
+            head = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
+            path = f"/api/worlds/{WORLD}/teams/hot/events?colour=0&{box}&after={head}"
+            for i in range(args.watchers):
+                many.open(ports[i % 2], path, i)
+            many.start()
+            time.sleep(2.0)
+            opened_bytes = many.bytes
+            sent: dict[int, float] = {}
+            for _ in range(40):
+                safe, _ = hot.provable()
+                if not safe:
+                    hot.drop(fx + random.randint(-100, 100), fy + random.randint(-100, 100))
+                    continue
+                x, y = safe[0]
+                t0 = time.monotonic()
+                (result,) = hot.moves([{"kind": "reveal", "x": x, "y": y}])
+                if result["cells"] and all(
+                    abs(cx - fx) < 128 and abs(cy - fy) < 128 for cx, cy, _ in result["cells"][:1]
+                ):
+                    sent[result["seq"]] = t0
+                hot.focus = (x, y)
+                time.sleep(0.25)
+            many.settle(quiet=3.0, limit=60.0)
+            many.close()
+            latencies = []
+            delivered = 0
+            for i in range(args.watchers):
+                arrivals = dict(many.seen.get(i, []))
+                for seq, t0 in sent.items():
+                    if seq in arrivals:
+                        delivered += 1
+                        latencies.append((arrivals[seq] - t0) * 1e3)
+            events_n = max(1, len(sent))
+            results += [
+                (
+                    f"watchers: {args.watchers} streams on one team, {len(sent)} moves",
+                    f"delivered {delivered}/{len(sent) * args.watchers}",
+                ),
+                (
+                    "watchers: latency ms p50 / p99 / max",
+                    f"{pct(latencies, 1)} / {max(latencies, default=float('nan')):.1f}",
+                ),
+                (
+                    "watchers: bytes per event per watcher",
+                    f"{(many.bytes - opened_bytes) / events_n / args.watchers:.0f}",
+                ),
+            ]
 
-        # 4. many watchers of one team
-        hot = Player(
-            Conn(ports[0]),
-            join(Conn(ports[0]), "hot", "hot", 0),
-            "hot",
-            0,
-            random.Random(9),
-            side=64,
-        )
-        hot.drop(-5_000_000, 0)
-        fx, fy = hot.focus
-        many = Streams()
-        box = f"x0={fx - 128}&y0={fy - 128}&width=256&height=256"
-        head = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
-        path = f"/api/worlds/{WORLD}/teams/hot/events?colour=0&{box}&after={head}"
-        for i in range(args.watchers):
-            many.open(ports[i % 2], path, i)
-        many.start()
-        time.sleep(2.0)
-        opened_bytes = many.bytes
-        sent: dict[int, float] = {}
-        for _ in range(40):
-            safe, _ = hot.provable()
-            if not safe:
-                hot.drop(fx + random.randint(-100, 100), fy + random.randint(-100, 100))
-                continue
-            x, y = safe[0]
-            t0 = time.monotonic()
-            (result,) = hot.moves([{"kind": "reveal", "x": x, "y": y}])
-            if result["cells"] and all(
-                abs(cx - fx) < 128 and abs(cy - fy) < 128 for cx, cy, _ in result["cells"][:1]
-            ):
-                sent[result["seq"]] = t0
-            hot.focus = (x, y)
-            time.sleep(0.25)
-        many.settle(quiet=3.0, limit=60.0)
-        many.close()
-        latencies = []
-        delivered = 0
-        for i in range(args.watchers):
-            arrivals = dict(many.seen.get(i, []))
-            for seq, t0 in sent.items():
-                if seq in arrivals:
-                    delivered += 1
-                    latencies.append((arrivals[seq] - t0) * 1e3)
-        events_n = max(1, len(sent))
-        results += [
-            (
-                f"watchers: {args.watchers} streams on one team, {len(sent)} moves",
-                f"delivered {delivered}/{len(sent) * args.watchers}",
-            ),
-            (
-                "watchers: latency ms p50 / p99 / max",
-                f"{pct(latencies, 1)} / {max(latencies, default=float('nan')):.1f}",
-            ),
-            (
-                "watchers: bytes per event per watcher",
-                f"{(many.bytes - opened_bytes) / events_n / args.watchers:.0f}",
-            ),
-        ]
+        if "costs" in phases:
+            # 5. storage and commit costs
+            import sqlalchemy as sa
 
-        # 5. storage and commit costs
-        ev_bytes, ch_bytes, ev_count, ch_count, known_cells = sizes
-        plain, notified = notify_commit_cost(db_url, 2000)
-        results += [
-            (
-                "storage: events (table + index)",
-                f"{ev_bytes / 1e6:.1f} MB / {ev_count} events = "
-                f"{ev_bytes / max(ev_count, 1):.0f} B/move",
-            ),
-            (
-                "storage: chunks (table + index + TOAST)",
-                f"{ch_bytes / 1e6:.1f} MB / {ch_count} chunks = "
-                f"{ch_bytes / max(ch_count, 1):.0f} B/chunk",
-            ),
-            ("storage: cells known by teams (counters)", f"{known_cells}"),
-            ("commit us: plain / with NOTIFY", f"{plain:.0f} / {notified:.0f}"),
-        ]
+            engine = sa.create_engine(db_url)
+            with engine.connect() as conn:
+                sizes = conn.execute(sa.text(SIZES_SQL)).one()
+            engine.dispose()
+            ev_bytes, ch_bytes, ev_count, ch_count, known_cells = sizes
+            plain, notified = notify_commit_cost(db_url, 2000)
+            results += [
+                (
+                    "storage: events (table + index)",
+                    f"{ev_bytes / 1e6:.1f} MB / {ev_count} events = "
+                    f"{ev_bytes / max(ev_count, 1):.0f} B/move",
+                ),
+                (
+                    "storage: chunks (table + index + TOAST)",
+                    f"{ch_bytes / 1e6:.1f} MB / {ch_count} chunks = "
+                    f"{ch_bytes / max(ch_count, 1):.0f} B/chunk",
+                ),
+                ("storage: cells known by teams (counters)", f"{known_cells}"),
+                ("commit us: plain / with NOTIFY", f"{plain:.0f} / {notified:.0f}"),
+            ]
         rss_end = [rss_mb(s.process.pid) for s in running]
         change = [f"{s:.0f} -> {e:.0f}" for s, e in zip(rss_start, rss_end, strict=True)]
         results.append(("RSS MB per server: start -> end", ", ".join(change)))
@@ -819,6 +1058,18 @@ def main(argv: list[str] | None = None) -> int:
         )
     table("Devil World benchmark (2 servers x 1 gevent worker, PostgreSQL, this machine)", results)
     return 0
+
+
+def pg_sessions(db_url: str) -> int:
+    """Connections PostgreSQL has opened so far (``pg_stat_database.sessions``, all
+    databases; the statistics lag by up to half a second)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        total = conn.execute(sa.text("SELECT sum(sessions) FROM pg_stat_database")).scalar()
+    engine.dispose()
+    return int(total or 0)
 
 
 def own_colour_seqs(db_url: str, start_seq: int) -> set[int]:

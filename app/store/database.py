@@ -52,4 +52,8 @@ def make_engine(url: str) -> Engine:
         )
         _configure_sqlite(engine)
         return engine
-    return sa.create_engine(parsed, pool_pre_ping=True, pool_size=5, max_overflow=20)
+    # A gevent worker runs dozens of requests at once: with only 5 connections kept, every
+    # request beyond them opened a fresh PostgreSQL connection (a backend fork, several
+    # round trips) and closed it again (bench/bench_world.py, 100 bots per process). Keep
+    # as many as the worker uses; 2 processes x 40 stay below PostgreSQL's default 100.
+    return sa.create_engine(parsed, pool_pre_ping=True, pool_size=20, max_overflow=20)

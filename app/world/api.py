@@ -233,9 +233,16 @@ def moves(world: str) -> ResponseReturnValue:
     drop_seconds = (
         float(config["WORLD_DROP_SECONDS"]) if config.get("RATELIMIT_ENABLED", True) else 0.0
     )
+    timings: dict[str, float] = g.setdefault("world_timings", {})  # for Server-Timing
     try:
         answers = play_raft(
-            world_store(), get_notifier(), colourings(), player, raft, drop_seconds=drop_seconds
+            world_store(),
+            get_notifier(),
+            colourings(),
+            player,
+            raft,
+            drop_seconds=drop_seconds,
+            timings=timings,
         )
     except DropTooSoon as exc:
         raise limits.RateLimited(str(exc), exc.retry_after) from exc
@@ -358,7 +365,9 @@ def _server_timing(response: Response) -> Response:
     if started is not None and not response.is_streamed:
         wall = (time.perf_counter() - started[0]) * 1e3
         cpu = (time.thread_time() - started[1]) * 1e3
-        response.headers["Server-Timing"] = f"app;dur={wall:.2f}, cpu;dur={cpu:.2f}"
+        parts = [f"app;dur={wall:.2f}", f"cpu;dur={cpu:.2f}"]
+        parts += [f"{k};dur={v:.2f}" for k, v in g.get("world_timings", {}).items()]
+        response.headers["Server-Timing"] = ", ".join(parts)
     return response
 
 

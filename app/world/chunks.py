@@ -62,6 +62,19 @@ def chunk_range(x0: int, y0: int, width: int, height: int) -> tuple[int, int, in
     return x0 >> SHIFT, y0 >> SHIFT, (x0 + width - 1) >> SHIFT, (y0 + height - 1) >> SHIFT
 
 
+def around(colour: int, cells: Iterable[tuple[int, int]], limit: int = 72) -> list[ChunkKey]:
+    """The chunks moves at ``cells`` are likely to read: each cell's chunk and the 8 around
+    it, for board ``colour`` and the flags (at most ``limit`` keys; beyond that only the
+    cells' own chunks). A judgement explores the click's component, which rarely leaves
+    that block."""
+    spots = dict.fromkeys((x >> SHIFT, y >> SHIFT) for x, y in cells)
+    block = dict.fromkeys(
+        (cx + dx, cy + dy) for cx, cy in spots for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+    )
+    chosen = block if 2 * len(block) <= limit else spots
+    return [(layer, cx, cy) for cx, cy in list(chosen)[: limit // 2] for layer in (colour, FLAGS)]
+
+
 class ChunkKnowledge:
     """``Knowledge`` over one team's chunks with a per-request cache (see the module doc)."""
 
@@ -94,18 +107,22 @@ class ChunkKnowledge:
     def prefetch_around(
         self, colour: int, cells: Iterable[tuple[int, int]], limit: int = 72
     ) -> None:
-        """Load, in one query, the chunks a move at each of ``cells`` is likely to read: its
-        chunk and the 8 around it, for board ``colour`` and the flags (at most ``limit``
-        keys; beyond that only the cells' own chunks). A judgement explores the click's
-        component, which rarely leaves that block; anything further is fetched on demand."""
-        spots = dict.fromkeys((x >> SHIFT, y >> SHIFT) for x, y in cells)
-        block = dict.fromkeys(
-            (cx + dx, cy + dy) for cx, cy in spots for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-        )
-        chosen = block if 2 * len(block) <= limit else spots
-        self.prefetch(
-            (layer, cx, cy) for cx, cy in list(chosen)[: limit // 2] for layer in (colour, FLAGS)
-        )
+        """Load, in one query, the chunks a move at each of ``cells`` is likely to read
+        (``around``); anything further is fetched on demand."""
+        self.prefetch(around(colour, cells, limit))
+
+    def preload(self, keys: Iterable[ChunkKey], found: Mapping[ChunkKey, StoredChunk]) -> None:
+        """Take ``keys`` as loaded elsewhere (``found``: the stored ones among them)."""
+        self.fetches += 1
+        for key in keys:
+            if key in self._cache:
+                continue
+            stored = found.get(key)
+            if stored is None:
+                self._cache[key] = None
+            else:
+                self._cache[key] = bytearray(stored.cells)
+                self._versions[key] = stored.version
 
     def _fetch(self, key: ChunkKey, colour: int) -> bytearray | None:
         _, cx, cy = key

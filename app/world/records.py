@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -174,7 +175,7 @@ def counts_of(moves: Sequence[Move]) -> dict[str, int]:
     return c
 
 
-def player_row(row: sa.RowMapping) -> PlayerRow:
+def player_row(row: Mapping[Any, Any]) -> PlayerRow:
     return PlayerRow(
         id=row["id"],
         world=row["world"],

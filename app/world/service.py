@@ -15,13 +15,14 @@ it. The witness of a devil error is computed from knowledge alone.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from app.notify import Notifier
-from app.world.chunks import FLAGS, ChunkKnowledge, chunk_range
+from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
 from app.world.records import Cell, Move, PlayerRow, WorldEvent
 from app.world.store import WorldStore
 from devil.world import Colouring, MoveResult, Witness, drop, flag, reveal
@@ -126,6 +127,7 @@ def play_raft(
     moves: Sequence[MoveRequest],
     drop_seconds: float = 30.0,
     now: datetime | None = None,
+    timings: dict[str, float] | None = None,
 ) -> list[MoveAnswer]:
     """Judge and apply ``moves`` in order for ``player`` (one transaction, one event each).
 
@@ -135,11 +137,19 @@ def play_raft(
         raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
     colouring = colourings.get(store, player.world)
     answers: list[tuple[MoveRequest, MoveResult]] = []
-    with notifier.outbox() as box, store.team(player.world, player.team) as tx:
+    cells = [(m.x, m.y) for m in moves]
+    # the chunks around the raft for the player's colour as of its token (read with the
+    # team's row on PostgreSQL; a colour switched meanwhile only costs one more query)
+    keys = around(player.colour, cells)
+    with (
+        notifier.outbox() as box,
+        store.team(player.world, player.team, timings, player.id, keys) as tx,
+    ):
         me = tx.player(player.id)  # its colour now, under the team's lock
         _check_drops(me, moves, drop_seconds, now or tx.at)
         k = tx.knowledge
-        k.prefetch_around(me.colour, ((m.x, m.y) for m in moves))
+        k.prefetch_around(me.colour, cells)
+        judging = time.perf_counter()
         for move in moves:
             result = _judge(k, colouring, me.colour, move)
             k.apply(me.colour, result.cells)
@@ -147,12 +157,15 @@ def play_raft(
                 me.id, Move(move.kind, move.x, move.y, result.outcome, me.colour, result.cells)
             )
             answers.append((move, result))
-        seqs = tx.finish()
-        box.add(
-            tx.conn,
-            topic(player.world, player.team),
-            {"w": player.world, "t": player.team, "c": me.colour, "s": seqs[-1]},
-        )
+        judged = time.perf_counter()
+        about = topic(player.world, player.team)
+        payload = {"w": player.world, "t": player.team, "c": me.colour}
+        wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
+        seqs = tx.finish_and_commit(wire)
+        if wire is None:  # the notifier does not ride on the commit: after it, in-process
+            box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
+    if timings is not None:
+        timings["judge"] = (judged - judging) * 1e3
     return [
         MoveAnswer(
             move.kind, move.x, move.y, r.outcome, r.cells, seq, r.witness, r.truncated, r.at,
@@ -180,7 +193,7 @@ def switch_colour(store: WorldStore, player: PlayerRow, colour: int) -> tuple[Pl
     with store.team(player.world, player.team) as tx:
         me = tx.player(player.id)
         tx.switch_colour(me.id, colour)
-        (seq,) = tx.finish()
+        (seq,) = tx.finish_and_commit()
     return PlayerRow(me.id, me.world, me.team, me.name, colour, me.last_drop_at), seq
 
 

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from app.world.chunks import ChunkKnowledge, StoredChunk, chunk_range
+from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk, chunk_range
+from app.world.flight import open_team
 from app.world.records import (
     Counts,
     NewPlayer,
@@ -219,17 +221,55 @@ class WorldStore:
 
     # -- moves --
     @contextmanager
-    def team(self, world: str, team: str) -> Iterator[TeamTransaction]:
+    def team(
+        self,
+        world: str,
+        team: str,
+        timings: dict[str, float] | None = None,
+        player: str | None = None,
+        keys: Sequence[ChunkKey] = (),
+    ) -> Iterator[TeamTransaction]:
         """A write transaction holding ``team`` of ``world``; commits when the block ends
-        (call ``finish`` inside it), rolls back on an exception."""
+        (call ``finish`` or ``finish_and_commit`` inside it), rolls back on an exception.
+
+        On PostgreSQL, ``player`` (an id) and the chunks ``keys`` are read together with
+        the team's row, in one round trip (``app.world.flight.open_team``): ``tx.player``
+        and ``tx.knowledge`` then answer without a query. ``timings`` (if given) receives
+        wall ms: ``queue`` (this process's queue for the team), ``lock`` (taking the team
+        row), ``work`` (the block), ``commit``, ``seqhold`` (world row taken to commit
+        seen: an upper bound of the time PostgreSQL holds it)."""
         row = self.world(world)
+        t0 = time.perf_counter()
         # This process's moves of the team queue here, holding no database connection: a
         # crowd of one team's requests cannot take the whole pool while they wait.
-        with self._locks.hold((world, team)), self._write() as conn:
-            lock = LOCK_TEAM if self.dialect == "postgresql" else TEAM_EXISTS
-            if conn.execute(lock, {"w": world, "t": team}).first() is None:
-                raise NoSuchPlayer(f"team {team!r} of world {world!r}")
-            yield TeamTransaction(conn, row, team)
+        with self._locks.hold((world, team)):
+            t1 = time.perf_counter()
+            with self._write() as conn:
+                opened: PlayerRow | None = None
+                found: dict[ChunkKey, StoredChunk] = {}
+                if self.dialect == "postgresql" and player is not None:
+                    exists, opened, found = open_team(conn, world, team, player, keys)
+                else:
+                    lock = LOCK_TEAM if self.dialect == "postgresql" else TEAM_EXISTS
+                    exists = conn.execute(lock, {"w": world, "t": team}).first() is not None
+                if not exists:
+                    raise NoSuchPlayer(f"team {team!r} of world {world!r}")
+                t2 = time.perf_counter()
+                tx = TeamTransaction(conn, row, team)
+                if opened is not None:
+                    tx.opened_player = opened
+                    tx.knowledge.preload(keys, found)
+                yield tx
+                t3 = time.perf_counter()
+            t4 = time.perf_counter()
+        if timings is not None:
+            timings.update(
+                queue=(t1 - t0) * 1e3,
+                lock=(t2 - t1) * 1e3,
+                work=(t3 - t2) * 1e3,
+                commit=(t4 - t3) * 1e3,
+                seqhold=(t4 - (tx.seq_taken_at or t4)) * 1e3,
+            )
 
     # -- reading --
     def team_known(self, world: str, team: str) -> bool:

@@ -5,6 +5,7 @@ See ``app.world.store`` for the locking order (team row, then the world row last
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection
 from datetime import datetime
 
@@ -12,6 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk
+from app.world.flight import SqlWire, append_and_commit
 from app.world.records import (
     EVENT_KINDS,
     ChunkRace,
@@ -123,9 +125,18 @@ class TeamTransaction:
         self._colour_changes: dict[str, int] = {}
         self._drops: dict[str, datetime] = {}
         self.at = utcnow()
+        self.flies = conn.dialect.name == "postgresql"
+        """``finish_and_commit`` ends the transaction in one flight (``app.world.flight``)."""
+        self.committed = False
+        self.opened_player: PlayerRow | None = None
+        """The player read with the team's row (``WorldStore.team(..., player=)``)."""
+        self.seq_taken_at: float | None = None
+        """``perf_counter`` when the world row was taken (held from then to the commit)."""
 
     def player(self, player_id: str) -> PlayerRow:
         """The player as of now (read under the team's lock)."""
+        if self.opened_player is not None and self.opened_player.id == player_id:
+            return self.opened_player
         row = self.conn.execute(SELECT_PLAYER, {"p": player_id}).mappings().first()
         if row is None or row["world"] != self.world.id or row["team"] != self.team:
             raise NoSuchPlayer(player_id)
@@ -144,13 +155,15 @@ class TeamTransaction:
         self._moves.append((player, Move("colour", None, None, "switched", colour)))
 
     def finish(self) -> list[int]:
-        """Write chunks, counters, colour switches and events; the events' seqs, in order."""
+        """Write chunks, counters, colour switches and events; the events' seqs, in order.
+        The caller's block commits (or rolls back if it raises afterwards)."""
         conn, w, t = self.conn, self.world.id, self.team
         if not self._moves:
             return []
         moves = [move for _, move in self._moves]
-        # 1. chunks and counters, under the team's lock only
+        # 1. chunks, under the team's lock only
         self._write_chunks()
+        # 2. counters
         total = counts_of(moves)
         conn.execute(_BUMP_TEAM, {"w": w, "t": t, **{f"d_{k}": v for k, v in total.items()}})
         by_player: dict[str, list[Move]] = {}
@@ -165,11 +178,12 @@ class TeamTransaction:
             conn.execute(players.update().where(players.c.id == player).values(colour=colour))
         for player, when in self._drops.items():
             conn.execute(players.update().where(players.c.id == player).values(last_drop_at=when))
-        # 2. seqs: the world row is locked from here to the commit, so keep this last
+        # 3. seqs: the world row is locked from here to the commit, so keep this last
         n_moves = sum(1 for m in moves if m.kind != "colour")
+        self.seq_taken_at = time.perf_counter()
         last = int(conn.execute(_TAKE_SEQS, {"w": w, "n": len(moves), "m": n_moves}).scalar_one())
         first = last - len(moves) + 1
-        # 3. events
+        # 4. events
         rows = [
             {
                 "world": w,
@@ -190,6 +204,38 @@ class TeamTransaction:
         conn.execute(events.insert(), rows)
         self._moves.clear()
         return list(range(first, last + 1))
+
+    def finish_and_commit(self, notice: SqlWire | None = None) -> list[int]:
+        """``finish``, the transaction's last step. On PostgreSQL (``flies``) it commits too,
+        in one flight with ``notice`` (``app.world.flight``): nothing may use ``conn``
+        afterwards. Elsewhere the caller's block commits and ``notice`` must be None
+        (notify through the outbox)."""
+        if not self.flies:
+            if notice is not None:
+                raise ValueError("a notification in SQL needs PostgreSQL")
+            return self.finish()
+        if not self._moves:
+            return []
+        count = len(self._moves)
+        dirty = self.knowledge.dirty()
+        self.seq_taken_at = time.perf_counter()
+        last = append_and_commit(
+            self.conn,
+            self.world.id,
+            self.team,
+            self.at,
+            self._moves,
+            self._colour_changes,
+            self._drops,
+            dirty,
+            notice,
+        )
+        self.committed = True
+        self.knowledge.written(
+            {k: 1 if version is None else version + 1 for k, (_, version) in dirty.items()}
+        )
+        self._moves.clear()
+        return list(range(last - count + 1, last + 1))
 
     def _write_chunks(self) -> None:
         dirty = self.knowledge.dirty()
