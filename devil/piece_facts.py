@@ -52,6 +52,7 @@ class PieceInfo:
     __slots__ = (
         "_backbone",
         "_counts",
+        "_group_index",
         "_last_forward",
         "_plan",
         "_range",
@@ -76,6 +77,13 @@ class PieceInfo:
         ) = None
         self._wide = False
         """The programme went past ``DP_LIMIT`` once: do not try again."""
+        self._group_index: dict[Cell, int] | None = None
+
+    def group_index(self) -> dict[Cell, int]:
+        """The group of every cell of the piece (do not change it: it is shared)."""
+        if self._group_index is None:
+            self._group_index = {c: g for g, cells in enumerate(self.piece.groups) for c in cells}
+        return self._group_index
 
     def plan(self) -> _dp.Plan:
         if self._plan is None:
@@ -89,7 +97,11 @@ class PieceInfo:
     def wide(self) -> bool:
         """Whether the piece is too wide for the programme (known without running it when
         its plan keeps too many constraints open)."""
-        if not self._wide and self.plan().open_max > _dp.MAX_OPEN:
+        if (
+            not self._wide
+            and len(self.piece.problem.cons) > _dp.MAX_OPEN  # else it cannot keep more open
+            and self.plan().open_max > _dp.MAX_OPEN
+        ):
             self._wide = True
         return self._wide
 
@@ -182,6 +194,11 @@ class PieceInfo:
         a piece too wide for the programme: the search within ``WITNESS_BUDGET``, then
         clause learning (which does not thrash on 2-D lattices)."""
         problem = self.piece.problem
+        if problem.n == 1:  # what the search finds without branching (no random choice)
+            need = problem.cons[0][1]
+            if lo[0] <= need <= hi[0] and all(c[1] == need for c in problem.cons):
+                return [need]
+            return None
         search = Search(problem)
         if not self.wide():
             return search.solve(lo, hi, None, None, rng)
