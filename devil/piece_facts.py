@@ -116,7 +116,11 @@ class PieceInfo:
 
     def backbone(self) -> Backbone | None:
         if self._backbone is None:
-            self._backbone = _backbone(self.piece.problem, None)
+            problem = self.piece.problem
+            if layouts_at_most(problem.sizes, SMALL_LAYOUTS):
+                self._backbone = small_backbone(problem)
+            else:
+                self._backbone = _backbone(problem, None)
         return self._backbone
 
     def windowed(self, window: Window) -> Backbone | None:
@@ -254,6 +258,67 @@ class PieceInfo:
             except _dp.TooWide:
                 self._counts = count_by_search(self.piece.problem)
         return self._counts
+
+
+SMALL_LAYOUTS = 64
+"""Pieces with at most this many group assignments get their backbone by enumerating
+them all (a few microseconds; the search's set-up alone costs more on such pieces)."""
+
+
+def layouts_at_most(sizes: Sequence[int], limit: int) -> bool:
+    """Whether ``prod(size + 1)``, the group assignments of a piece, is at most ``limit``."""
+    total = 1
+    for size in sizes:
+        total *= size + 1
+        if total > limit:
+            return False
+    return True
+
+
+def small_backbone(problem: GroupProblem) -> Backbone | None:
+    """The backbone by visiting every group assignment (odometer order, the sums of the
+    constraints kept up to date): per group the exact lowest and highest value of a
+    solution; None when there is no solution. For pieces ``layouts_at_most`` allows."""
+    sizes = problem.sizes
+    n = problem.n
+    needs = [need for _, need in problem.cons]
+    m = len(needs)
+    var_cons = problem.var_cons
+    sums = [0] * m
+    val = [0] * n
+    low = [size + 1 for size in sizes]
+    high = [-1] * n
+    first: list[int] | None = None
+    while True:
+        c = 0
+        while c < m and sums[c] == needs[c]:
+            c += 1
+        if c == m:
+            if first is None:
+                first = list(val)
+            for v in range(n):
+                a = val[v]
+                if a < low[v]:
+                    low[v] = a
+                if a > high[v]:
+                    high[v] = a
+        v = 0
+        while v < n:  # the next assignment
+            a = val[v]
+            if a < sizes[v]:
+                val[v] = a + 1
+                for c in var_cons[v]:
+                    sums[c] += 1
+                break
+            val[v] = 0
+            for c in var_cons[v]:
+                sums[c] -= a
+            v += 1
+        if v == n:
+            break
+    if first is None:
+        return None
+    return Backbone(low, high, first)
 
 
 def _extreme(problem: GroupProblem, lowest: bool) -> int:

@@ -1,0 +1,92 @@
+"""``devil.piece_facts.small_backbone``: the backbone of a small piece by visiting every
+group assignment, against ``itertools.product`` over the same assignments and against the
+search's backbone (``devil._search.backbone``) on the pieces of random positions.
+
+(The verdicts it leads to are checked against the brute-force oracle by
+``tests/test_properties.py``: small boards are made of small pieces.)
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from devil._search import GroupProblem, backbone, make_problem
+from devil.piece_facts import SMALL_LAYOUTS, layouts_at_most, small_backbone
+from devil.rules import Count
+from devil.solver import Solver
+from tests.strategies import Scenario, profile, scenarios
+
+
+def by_product(problem: GroupProblem) -> tuple[list[int], list[int]] | None:
+    """Per group the lowest and highest value over every solution (None: no solution)."""
+    solutions = [
+        values
+        for values in itertools.product(*(range(size + 1) for size in problem.sizes))
+        if all(sum(values[g] for g in groups) == need for groups, need in problem.cons)
+    ]
+    if not solutions:
+        return None
+    return (
+        [min(s[g] for s in solutions) for g in range(problem.n)],
+        [max(s[g] for s in solutions) for g in range(problem.n)],
+    )
+
+
+def check(problem: GroupProblem) -> None:
+    got = small_backbone(problem)
+    want = by_product(problem)
+    if want is None:
+        assert got is None
+        assert backbone(problem) is None
+        return
+    assert got is not None
+    assert (got.low, got.high) == want
+    assert all(  # the solution it keeps is one
+        sum(got.solution[g] for g in groups) == need for groups, need in problem.cons
+    )
+    search = backbone(problem)
+    assert search is not None
+    for g, size in enumerate(problem.sizes):
+        assert (got.high[g] >= 1) == (search.high[g] >= 1)
+        assert (got.low[g] <= size - 1) == (search.low[g] <= size - 1)
+
+
+@st.composite
+def problems(draw: st.DrawFn) -> GroupProblem:
+    """Random small group problems, satisfiable or not."""
+    n = draw(st.integers(1, 5))
+    sizes = draw(st.lists(st.integers(1, 3), min_size=n, max_size=n))
+    cons = []
+    for _ in range(draw(st.integers(1, 4))):
+        groups = sorted(draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=n)))
+        cap = sum(sizes[g] for g in groups)
+        cons.append((tuple(groups), draw(st.integers(0, cap))))
+    covered = {g for groups, _ in cons for g in groups}
+    sizes = [s for g, s in enumerate(sizes) if g in covered]  # every group in a constraint
+    index = {g: i for i, g in enumerate(sorted(covered))}
+    cons = [(tuple(index[g] for g in groups), need) for groups, need in cons]
+    return make_problem(sizes, cons)
+
+
+@profile()
+@given(problems())
+def test_small_backbone_is_every_assignment(problem: GroupProblem) -> None:
+    check(problem)
+
+
+@profile()
+@given(scenarios(), st.sampled_from(Count))
+def test_small_backbone_on_real_pieces(scenario: Scenario, count: Count) -> None:
+    for piece in Solver(count).analyse(scenario.position).pieces:
+        if layouts_at_most(piece.problem.sizes, SMALL_LAYOUTS):
+            check(piece.problem)
+
+
+def test_layouts_at_most() -> None:
+    assert layouts_at_most((1, 1, 1), 8)
+    assert not layouts_at_most((1, 1, 1), 7)
+    assert layouts_at_most((), 1)
+    assert not layouts_at_most((3, 3, 3, 3), 64)
