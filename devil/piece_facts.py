@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.util
 import random
 from collections.abc import Sequence
+from math import comb
 
 from devil import _dp, bits
 from devil._cdcl import Cdcl, cdcl_backbone
@@ -251,6 +252,8 @@ class PieceInfo:
         return self._last_forward[1]
 
     def counts(self) -> PieceCounts:
+        if self._counts is None and layouts_at_most(self.piece.problem.sizes, SMALL_LAYOUTS):
+            self._counts = small_counts(self.piece.problem)
         if self._counts is None:
             try:
                 got = _dp.counts(self.plan(), COUNT_LIMIT)
@@ -275,10 +278,9 @@ def layouts_at_most(sizes: Sequence[int], limit: int) -> bool:
     return True
 
 
-def small_backbone(problem: GroupProblem) -> Backbone | None:
-    """The backbone by visiting every group assignment (odometer order, the sums of the
-    constraints kept up to date): per group the exact lowest and highest value of a
-    solution; None when there is no solution. For pieces ``layouts_at_most`` allows."""
+def small_solutions(problem: GroupProblem) -> list[list[int]]:
+    """Every solution, by visiting every group assignment in odometer order (the sums of
+    the constraints kept up to date). For pieces ``layouts_at_most`` allows."""
     sizes = problem.sizes
     n = problem.n
     needs = [need for _, need in problem.cons]
@@ -286,22 +288,13 @@ def small_backbone(problem: GroupProblem) -> Backbone | None:
     var_cons = problem.var_cons
     sums = [0] * m
     val = [0] * n
-    low = [size + 1 for size in sizes]
-    high = [-1] * n
-    first: list[int] | None = None
+    out: list[list[int]] = []
     while True:
         c = 0
         while c < m and sums[c] == needs[c]:
             c += 1
         if c == m:
-            if first is None:
-                first = list(val)
-            for v in range(n):
-                a = val[v]
-                if a < low[v]:
-                    low[v] = a
-                if a > high[v]:
-                    high[v] = a
+            out.append(list(val))
         v = 0
         while v < n:  # the next assignment
             a = val[v]
@@ -315,10 +308,48 @@ def small_backbone(problem: GroupProblem) -> Backbone | None:
                 sums[c] -= a
             v += 1
         if v == n:
-            break
-    if first is None:
+            return out
+
+
+def small_backbone(problem: GroupProblem) -> Backbone | None:
+    """The backbone from ``small_solutions``: per group the exact lowest and highest value
+    of a solution; None when there is none."""
+    solutions = small_solutions(problem)
+    if not solutions:
         return None
-    return Backbone(low, high, first)
+    low = list(solutions[0])
+    high = list(solutions[0])
+    for sol in solutions:
+        for v in range(problem.n):
+            a = sol[v]
+            if a < low[v]:
+                low[v] = a
+            if a > high[v]:
+                high[v] = a
+    return Backbone(low, high, solutions[0])
+
+
+def small_counts(problem: GroupProblem) -> PieceCounts:
+    """The layout counts from ``small_solutions`` (cell layouts per mine total, and per
+    group the mines it holds summed over them), as ``devil._count.count_by_search``."""
+    sizes = problem.sizes
+    n = problem.n
+    top = sum(sizes) + 1
+    total = [0] * top
+    mined = [[0] * top for _ in range(n)]
+    for sol in small_solutions(problem):
+        weight = 1
+        k = 0
+        for v in range(n):
+            a = sol[v]
+            k += a
+            weight *= comb(sizes[v], a)
+        total[k] += weight
+        for v in range(n):
+            a = sol[v]
+            if a:
+                mined[v][k] += weight * a
+    return PieceCounts(total, mined)
 
 
 def _extreme(problem: GroupProblem, lowest: bool) -> int:

@@ -63,6 +63,8 @@ __all__ = ["PositionAnalysis", "Solver", "classify", "probabilities", "witness"]
 
 BACKENDS = ("search", "cpsat")
 CLASSIC_DENSITY_DEFAULT = Fraction(1, 5)
+_CERTAIN = (Fraction(0), Fraction(1))
+"""The probabilities of known cells (fractions are immutable: shared, not made per cell)."""
 
 
 # -- the analysis of one position ------------------------------------------------------
@@ -340,7 +342,7 @@ class PositionAnalysis:
         """Exact probabilities; under a budget, partial (see ``ExactProbabilities``)."""
         out: dict[Cell, Fraction] = {}
         for c, value in self._known.items():
-            out[c] = Fraction(value)
+            out[c] = _CERTAIN[value]
         skipped: set[Cell] = set()
         deep_p: Fraction | None = None
         with metering(self._meter):

@@ -1,6 +1,7 @@
-"""``devil.piece_facts.small_backbone``: the backbone of a small piece by visiting every
-group assignment, against ``itertools.product`` over the same assignments and against the
-search's backbone (``devil._search.backbone``) on the pieces of random positions.
+"""``devil.piece_facts.small_backbone`` and ``small_counts``: the backbone and the layout
+counts of a small piece by visiting every group assignment, against ``itertools.product``
+over the cells' layouts and against the search (``devil._search.backbone``,
+``devil._count.count_by_search``) on random problems and the pieces of random positions.
 
 (The verdicts it leads to are checked against the brute-force oracle by
 ``tests/test_properties.py``: small boards are made of small pieces.)
@@ -9,12 +10,14 @@ search's backbone (``devil._search.backbone``) on the pieces of random positions
 from __future__ import annotations
 
 import itertools
+from math import comb
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from devil._count import count_by_search
 from devil._search import GroupProblem, backbone, make_problem
-from devil.piece_facts import SMALL_LAYOUTS, layouts_at_most, small_backbone
+from devil.piece_facts import SMALL_LAYOUTS, layouts_at_most, small_backbone, small_counts
 from devil.rules import Count
 from devil.solver import Solver
 from tests.strategies import Scenario, profile, scenarios
@@ -35,7 +38,28 @@ def by_product(problem: GroupProblem) -> tuple[list[int], list[int]] | None:
     )
 
 
+def cell_counts(problem: GroupProblem) -> tuple[list[int], list[list[int]]]:
+    """Per mine total: the cell layouts, and per group the mines it holds over them (every
+    group value weighed by its ways to choose the mined cells, ``comb``)."""
+    top = sum(problem.sizes) + 1
+    total = [0] * top
+    mined = [[0] * top for _ in range(problem.n)]
+    for values in itertools.product(*(range(size + 1) for size in problem.sizes)):
+        if all(sum(values[g] for g in groups) == need for groups, need in problem.cons):
+            ways = 1
+            for g, a in enumerate(values):
+                ways *= comb(problem.sizes[g], a)
+            total[sum(values)] += ways
+            for g, a in enumerate(values):
+                mined[g][sum(values)] += ways * a
+    return total, mined
+
+
 def check(problem: GroupProblem) -> None:
+    counts = small_counts(problem)
+    assert (counts.total, counts.mined) == cell_counts(problem)
+    searched = count_by_search(problem)
+    assert (counts.total, counts.mined) == (searched.total, searched.mined)
     got = small_backbone(problem)
     want = by_product(problem)
     if want is None:
