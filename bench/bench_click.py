@@ -28,7 +28,8 @@ Every click is timed as CPU time of this thread (``time.thread_time``: free of t
 shared machine gives other processes) and wall time. ``--gc freeze`` (the default) calls
 ``gc.freeze()`` once a game is set up, so collections do not walk the long-lived objects
 of earlier games (what a server does after start-up); ``--gc on`` leaves the collector
-alone; the table says how many collections ran during timed clicks either way.
+alone; ``--gc off`` disables it while a game is played (to see what the collector costs);
+the table says how many collections ran during timed clicks.
 
 ``--samples``: on every position of ``tests/data/positions``, under both rules, up to
 ``--clicks`` random covered cells (seeded); a click is what the devil rule needs: the
@@ -245,7 +246,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="10 games per rule instead of 40")
     ap.add_argument("--games", type=int, default=0, help="games per rule (default 40)")
     ap.add_argument("--big", action="store_true", help="also 300x300 games")
-    ap.add_argument("--gc", choices=("freeze", "on"), default="freeze")
+    ap.add_argument("--gc", choices=("freeze", "on", "off"), default="freeze")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--samples", action="store_true", help="clicks on every sample position")
     ap.add_argument("--clicks", type=int, default=20, help="--samples: clicks per position")
@@ -276,9 +277,11 @@ def main() -> None:
                 base.height, base.width, base.mines, rules=base.rules, no_guess=False,
                 seed=rng.randrange(1 << 30) + g,
             )  # fmt: skip
+            if args.gc == "off":
+                gc.disable()
             play_one(params, rng, clicks, out, args.gc == "freeze")
-            if args.gc == "freeze":
-                gc.unfreeze()
+            gc.unfreeze()
+            gc.enable()
         every = out.safe + out.mercy + out.loss
         print(row(f"{name}: every click", every))
         print(row("  safe click", out.safe))

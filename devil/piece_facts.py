@@ -17,7 +17,6 @@ from __future__ import annotations
 import importlib.util
 import random
 from collections.abc import Sequence
-from math import comb
 
 from devil import _dp, bits
 from devil._cdcl import Cdcl, cdcl_backbone
@@ -25,6 +24,7 @@ from devil._components import Piece, PieceKey, make_piece
 from devil._count import PieceCounts, count_by_search
 from devil._propagate import Frontier
 from devil._search import Backbone, GroupProblem, Search, TooHard, Window, backbone
+from devil._small import SMALL_LAYOUTS, bounds_of, layouts_at_most, small_counts, small_solutions
 from devil.board import Cell
 
 __all__ = ["SEARCH_BUDGET", "PieceCache", "PieceInfo", "dp_totals", "has_total"]
@@ -57,6 +57,7 @@ class PieceInfo:
         "_last_forward",
         "_plan",
         "_range",
+        "_small",
         "_totals",
         "_wide",
         "_windowed",
@@ -79,6 +80,11 @@ class PieceInfo:
         self._wide = False
         """The programme went past ``DP_LIMIT`` once: do not try again."""
         self._group_index: dict[Cell, int] | None = None
+        self._small: list[list[int]] | None = None
+        if layouts_at_most(piece.problem.sizes, SMALL_LAYOUTS):
+            self._small = small_solutions(piece.problem)
+        """Every solution of a piece with at most ``SMALL_LAYOUTS`` group assignments (its
+        facts then come from them: cheaper than setting up a search or a programme)."""
 
     def group_index(self) -> dict[Cell, int]:
         """The group of every cell of the piece (do not change it: it is shared)."""
@@ -108,6 +114,11 @@ class PieceInfo:
 
     def dp_totals(self) -> int | None:
         """The achievable totals by the programme; None when it is too wide."""
+        if self._totals is None and self._small is not None:
+            mask = 0
+            for sol in self._small:
+                mask |= 1 << sum(sol)
+            self._totals = mask
         if self._totals is None and not self._wide:
             try:
                 self._totals = _dp.totals(self.plan(), DP_LIMIT)
@@ -117,11 +128,10 @@ class PieceInfo:
 
     def backbone(self) -> Backbone | None:
         if self._backbone is None:
-            problem = self.piece.problem
-            if layouts_at_most(problem.sizes, SMALL_LAYOUTS):
-                self._backbone = small_backbone(problem)
+            if self._small is not None:
+                self._backbone = bounds_of(self._small, None)
             else:
-                self._backbone = _backbone(problem, None)
+                self._backbone = _backbone(self.piece.problem, None)
         return self._backbone
 
     def windowed(self, window: Window) -> Backbone | None:
@@ -131,6 +141,9 @@ class PieceInfo:
             if allowed is None:
                 allowed = bits.interval(lo, hi)
             got: tuple[list[int], list[int]] | None = None
+            if self._small is not None:
+                self._windowed[window] = bounds_of(self._small, allowed)
+                return self._windowed[window]
             if not self._wide:
                 try:
                     got = _dp.window_bounds(self.plan(), allowed, DP_LIMIT)
@@ -176,6 +189,12 @@ class PieceInfo:
         sizes = self.piece.problem.sizes
         if not any(lo) and list(hi) == list(sizes):
             return self.totals()  # no group pinned: the piece's own totals, cached
+        if self._small is not None:
+            mask = 0
+            for sol in self._small:
+                if all(lo[g] <= a <= hi[g] for g, a in enumerate(sol)):
+                    mask |= 1 << sum(sol)
+            return mask
         if not self._wide:
             plan = self.plan()
             if not plan.steps:
@@ -252,8 +271,8 @@ class PieceInfo:
         return self._last_forward[1]
 
     def counts(self) -> PieceCounts:
-        if self._counts is None and layouts_at_most(self.piece.problem.sizes, SMALL_LAYOUTS):
-            self._counts = small_counts(self.piece.problem)
+        if self._counts is None and self._small is not None:
+            self._counts = small_counts(self.piece.problem, self._small)
         if self._counts is None:
             try:
                 got = _dp.counts(self.plan(), COUNT_LIMIT)
@@ -261,95 +280,6 @@ class PieceInfo:
             except _dp.TooWide:
                 self._counts = count_by_search(self.piece.problem)
         return self._counts
-
-
-SMALL_LAYOUTS = 64
-"""Pieces with at most this many group assignments get their backbone by enumerating
-them all (a few microseconds; the search's set-up alone costs more on such pieces)."""
-
-
-def layouts_at_most(sizes: Sequence[int], limit: int) -> bool:
-    """Whether ``prod(size + 1)``, the group assignments of a piece, is at most ``limit``."""
-    total = 1
-    for size in sizes:
-        total *= size + 1
-        if total > limit:
-            return False
-    return True
-
-
-def small_solutions(problem: GroupProblem) -> list[list[int]]:
-    """Every solution, by visiting every group assignment in odometer order (the sums of
-    the constraints kept up to date). For pieces ``layouts_at_most`` allows."""
-    sizes = problem.sizes
-    n = problem.n
-    needs = [need for _, need in problem.cons]
-    m = len(needs)
-    var_cons = problem.var_cons
-    sums = [0] * m
-    val = [0] * n
-    out: list[list[int]] = []
-    while True:
-        c = 0
-        while c < m and sums[c] == needs[c]:
-            c += 1
-        if c == m:
-            out.append(list(val))
-        v = 0
-        while v < n:  # the next assignment
-            a = val[v]
-            if a < sizes[v]:
-                val[v] = a + 1
-                for c in var_cons[v]:
-                    sums[c] += 1
-                break
-            val[v] = 0
-            for c in var_cons[v]:
-                sums[c] -= a
-            v += 1
-        if v == n:
-            return out
-
-
-def small_backbone(problem: GroupProblem) -> Backbone | None:
-    """The backbone from ``small_solutions``: per group the exact lowest and highest value
-    of a solution; None when there is none."""
-    solutions = small_solutions(problem)
-    if not solutions:
-        return None
-    low = list(solutions[0])
-    high = list(solutions[0])
-    for sol in solutions:
-        for v in range(problem.n):
-            a = sol[v]
-            if a < low[v]:
-                low[v] = a
-            if a > high[v]:
-                high[v] = a
-    return Backbone(low, high, solutions[0])
-
-
-def small_counts(problem: GroupProblem) -> PieceCounts:
-    """The layout counts from ``small_solutions`` (cell layouts per mine total, and per
-    group the mines it holds summed over them), as ``devil._count.count_by_search``."""
-    sizes = problem.sizes
-    n = problem.n
-    top = sum(sizes) + 1
-    total = [0] * top
-    mined = [[0] * top for _ in range(n)]
-    for sol in small_solutions(problem):
-        weight = 1
-        k = 0
-        for v in range(n):
-            a = sol[v]
-            k += a
-            weight *= comb(sizes[v], a)
-        total[k] += weight
-        for v in range(n):
-            a = sol[v]
-            if a:
-                mined[v][k] += weight * a
-    return PieceCounts(total, mined)
 
 
 def _extreme(problem: GroupProblem, lowest: bool) -> int:

@@ -1,4 +1,4 @@
-"""``devil.piece_facts.small_backbone`` and ``small_counts``: the backbone and the layout
+"""``devil._small.small_backbone`` and ``small_counts``: the backbone and the layout
 counts of a small piece by visiting every group assignment, against ``itertools.product``
 over the cells' layouts and against the search (``devil._search.backbone``,
 ``devil._count.count_by_search``) on random problems and the pieces of random positions.
@@ -17,7 +17,14 @@ from hypothesis import strategies as st
 
 from devil._count import count_by_search
 from devil._search import GroupProblem, backbone, make_problem
-from devil.piece_facts import SMALL_LAYOUTS, layouts_at_most, small_backbone, small_counts
+from devil._small import (
+    SMALL_LAYOUTS,
+    bounds_of,
+    layouts_at_most,
+    small_backbone,
+    small_counts,
+    small_solutions,
+)
 from devil.rules import Count
 from devil.solver import Solver
 from tests.strategies import Scenario, profile, scenarios
@@ -55,7 +62,27 @@ def cell_counts(problem: GroupProblem) -> tuple[list[int], list[list[int]]]:
     return total, mined
 
 
+def check_windows(problem: GroupProblem) -> None:
+    """``bounds_of`` under a set of allowed totals: min and max over those solutions."""
+    solutions = [
+        values
+        for values in itertools.product(*(range(size + 1) for size in problem.sizes))
+        if all(sum(values[g] for g in groups) == need for groups, need in problem.cons)
+    ]
+    top = sum(problem.sizes)
+    for allowed in [1 << k for k in range(top + 1)] + [0b101, 0b110, (1 << (top + 1)) - 2]:
+        fit = [s for s in solutions if (allowed >> sum(s)) & 1]
+        got = bounds_of(small_solutions(problem), allowed)
+        if not fit:
+            assert got is None
+            continue
+        assert got is not None
+        assert got.low == [min(s[g] for s in fit) for g in range(problem.n)]
+        assert got.high == [max(s[g] for s in fit) for g in range(problem.n)]
+
+
 def check(problem: GroupProblem) -> None:
+    check_windows(problem)
     counts = small_counts(problem)
     assert (counts.total, counts.mined) == cell_counts(problem)
     searched = count_by_search(problem)
