@@ -5,6 +5,7 @@
     .venv/bin/python bench/bench_click.py --gc on         # the collector as it is (default:
                                                           # gc.freeze() after each game's setup)
     .venv/bin/python bench/bench_click.py --big           # also 300x300 games
+    .venv/bin/python bench/bench_click.py --huge          # also a 1000x1000 game
     .venv/bin/python bench/bench_click.py --samples       # clicks on every sample position
 
 A bot plays expert games (30x16, 99 mines, fair mercy, no no-guess generation) through
@@ -246,6 +247,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="10 games per rule instead of 40")
     ap.add_argument("--games", type=int, default=0, help="games per rule (default 40)")
     ap.add_argument("--big", action="store_true", help="also 300x300 games")
+    ap.add_argument("--huge", action="store_true", help="also a 1000x1000 game")
     ap.add_argument("--gc", choices=("freeze", "on", "off"), default="freeze")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--samples", action="store_true", help="clicks on every sample position")
@@ -265,6 +267,10 @@ def main() -> None:
     if args.big:
         rules = Rules(Count.CLASSIC, Mercy.FAIR)
         presets.append(("300x300 classic", GameParams(300, 300, 18000, rules=rules), 2, 200))
+    if args.huge:
+        rules = Rules(Count.CLASSIC, Mercy.FAIR)
+        params = GameParams(1000, 1000, 150_000, rules=rules)
+        presets.append(("1000x1000 classic", params, 1, 30))
     print("Per click in running games (fair mercy), milliseconds: CPU time of this thread and")
     print(f"wall time; gc: {args.gc}")
     print()

@@ -162,11 +162,10 @@ def settle(position: Position) -> Settled | None:
         for cell in b.positions(open_numbers):
             row, col = divmod(cell, width)
             cells = []
-            for r in (row - 1, row, row + 1):
-                if 0 <= r < height:
-                    base = r * width
-                    for c in (col - 1, col, col + 1):
-                        if 0 <= c < width and unknown_bytes[base + c]:
-                            cells.append(base + c)
+            for r in range(max(row - 1, 0), min(row + 2, height)):  # ranges: native loops
+                base = r * width
+                for c in range(max(col - 1, 0), min(col + 2, width)):
+                    if unknown_bytes[base + c]:
+                        cells.append(base + c)
             residual[cell] = (frozenset(cells), rem_bytes[cell])
     return known, residual
