@@ -34,7 +34,7 @@ _NONZERO = re.compile(b"[^\x00]")
 MAX_ROUNDS = 10_000
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _masks(height: int, width: int) -> tuple[int, int, int, int, int, int]:
     """Byte patterns over the board: 0x01, 0x7F, 0x80, 0x10, not-last-col, not-first-col."""
     size = height * width
@@ -90,7 +90,7 @@ class _Board:
         return [m.start() for m in _NONZERO.finditer(data)]
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _board(height: int, width: int) -> _Board:
     return _Board(height, width)
 
@@ -108,8 +108,35 @@ def settle(position: Position) -> Settled | None:
     board = position.board
     if board.topology is not Topology.SQUARE:
         return None
-    b = _board(board.height, board.width)
+    width = board.width
     grid = position.grid
+    marks = grid.translate(_NUMBER_TABLE)
+    first = marks.find(1)
+    if first < 0:
+        return {}, {}  # no revealed number: nothing to settle
+    # only the rows from above the first number to below the last one take part (every
+    # number's neighbours lie in them): the rest of the board stays out of the big integers
+    top = max(first // width - 1, 0)
+    bottom = min(marks.rfind(1) // width + 2, board.height)
+    if top or bottom < board.height:
+        got = _settle(grid[top * width : bottom * width], bottom - top, width)
+        if got is None:
+            return None
+        offset = top * width
+        known, residual = got
+        return (
+            {c + offset: v for c, v in known.items()},
+            {
+                s + offset: (frozenset([c + offset for c in cells]), need)
+                for s, (cells, need) in residual.items()
+            },
+        )
+    return _settle(grid, board.height, width)
+
+
+def _settle(grid: bytes, height: int, width: int) -> Settled | None:
+    """``settle`` on the rows of a square board given by ``grid``."""
+    b = _board(height, width)
     covered = int.from_bytes(grid.translate(_COVER_TABLE), "little")
     numbers = int.from_bytes(grid.translate(_NUMBER_TABLE), "little")
     values = int.from_bytes(grid.translate(_VALUE_TABLE), "little")
@@ -157,8 +184,6 @@ def settle(position: Position) -> Settled | None:
     if open_numbers:
         rem_bytes = remaining.to_bytes(b.size, "little")
         unknown_bytes = unknown.to_bytes(b.size, "little")
-        width = board.width
-        height = board.height
         for cell in b.positions(open_numbers):
             row, col = divmod(cell, width)
             cells = []

@@ -390,7 +390,7 @@ class PieceCache:
 
     def info(self, sources: list[Cell], frontier: Frontier) -> PieceInfo:
         cons = frontier.cons
-        key = frozenset(cons[s] for s in sources)
+        key = frozenset([cons[s] for s in sources])
         got = self.pieces.get(key)
         if got is None:
             if len(self.pieces) > CACHE_LIMIT:
