@@ -41,6 +41,7 @@ MODULES = (
     "_frontier",
     "_propagate",
     "_search",
+    "_small",
     "bits",
     "budget",
     "counted",

@@ -1,17 +1,30 @@
-"""Engine benchmark: classify every covered cell of the sample positions (classic rule).
+"""Engine benchmark: every tool classifies every covered cell of the sample positions.
 
     .venv/bin/python bench/bench_engine.py [--quick] [--timeout SECONDS] [--classes a,b]
+        [--modes classic,counted,probabilities] [--repeats N] [--no-cpsat]
 
-Prints one table row per class: per-position time (best of a few runs, after a
-warm-up) as median / worst over the class for the search backend, whether it matched
-the truth file, then the same for the CP-SAT backend (``devil.cpsat``) and for
-``ms_toollib.get_all_not_and_is_mine_on_board`` as ratios (their time / ours), with
-how many positions they missed deductions on (vs the truth) or timed out. Every
-engine runs in a child process with a time limit per position. Last, the peak memory
-of classifying a 300x300 position (tracemalloc, Python allocations only) and the
-child's peak resident set size.
+One table per mode (``--modes``), side by side in one run with both of ms-toollib's entry
+points on the same positions:
 
-Timings on a shared machine are noisy: compare orders of magnitude, not percent.
+- ``classic``: our ``classify(position)`` (classic rule, no mine total);
+- ``counted``: our ``classify(position, Count.COUNTED)`` (verdicts under the mine total);
+- ``probabilities``: our ``exact_probabilities(position, Count.COUNTED)`` (exact fractions);
+- ms-toollib ``get_all_not_and_is_mine_on_board(board)``: its classic deductions (no total;
+  its answer is checked against the classic truth) and ``cal_probability_onboard(board,
+  mines)``: probabilities under the total (its 0/1 values are its verdicts, checked against
+  the counted truth). So the like-for-like pairs are classic vs get_all_not_and_is_mine_on_board
+  and counted / probabilities vs cal_probability_onboard; every table shows both.
+
+What is timed is the entry point alone, each tool's answer in its own form, from its own
+input (our ``Position``, their list of rows): the conversion to letters for the truth check
+happens once, untimed. Per position: the best of ``--repeats`` runs after a warm-up, CPU
+time of the child (process time: every thread) and wall time; per class: median and worst;
+ratio: their time / ours, median over the positions. "missed" means a tool left a decidable
+frontier cell undecided (or got it wrong) vs the truth file. Every tool runs in a child
+process with a time limit per position. Last, the peak memory of classifying a 300x300
+position (tracemalloc, Python allocations only) and the child's peak resident set size.
+
+Timings on a shared machine are noisy: CPU time is the steadier figure; say the load.
 """
 
 from __future__ import annotations
@@ -61,53 +74,63 @@ mode = sys.argv[5]
 text = open(path).read()
 position = Position.from_text(text)
 truth_file = json.load(open(path[:-4] + ".truth.json"))
-truth = truth_file["local" if mode == "classic" else "global"]
 board = position.board
 frontier = [c for c in board.cells() if position.is_covered(c)
             and any(position.number(n) is not None for n in board.neighbours(c))]
 count = Count.CLASSIC if mode == "classic" else Count.COUNTED
+rule = "local" if mode == "classic" else "global"
 
 def letter(p):
     return "S" if p == 0 else "M" if p == 1 else "?"
 
+# run(): the entry point alone, its answer in its own form (timed);
+# answer(result): that answer as the truth file's letters per frontier cell (not timed)
 if engine == "search" and mode == "probabilities":
     from devil.solver import exact_probabilities
     def run():
-        r = exact_probabilities(position, Count.COUNTED)
+        return exact_probabilities(position, Count.COUNTED)
+    def answer(r):
         return "".join(letter(r[c]) for c in frontier)
-elif engine == "search":
-    from devil.solver import classify
+elif engine in ("search", "cpsat"):
+    if engine == "search":
+        from devil.solver import classify
+    else:
+        from devil.cpsat import classify
     def run():
-        r = classify(position, count)
-        return "".join(r.verdict(c).letter for c in frontier)
-elif engine == "cpsat":
-    from devil import cpsat
-    def run():
-        r = cpsat.classify(position, count)
+        return classify(position, count)
+    def answer(r):
         return "".join(r.verdict(c).letter for c in frontier)
 else:
     import ms_toollib
     rows = position.rows()
     grid = [[10 if ch in ".F" else (int(ch) if ch.isdigit() else 10) for ch in row] for row in rows]
-    if mode == "classic":
+    if engine == "ms_classic":
+        rule = "local"  # it never uses the mine total: checked against the classic truth
         def run():
-            _, safe, mine = ms_toollib.get_all_not_and_is_mine_on_board(grid)
-            safe = {{board.cell(r, c) for r, c in safe}}
-            mine = {{board.cell(r, c) for r, c in mine}}
+            return ms_toollib.get_all_not_and_is_mine_on_board(grid)
+        def answer(r):
+            _, safe, mine = r
+            safe = {{board.cell(a, b) for a, b in safe}}
+            mine = {{board.cell(a, b) for a, b in mine}}
             return "".join("S" if c in safe else "M" if c in mine else "?" for c in frontier)
     else:
+        rule = "global"  # it uses the mine total: checked against the counted truth
         total = float(position.mines)
         def run():
-            probs, _ = ms_toollib.cal_probability_onboard(grid, total)
+            return ms_toollib.cal_probability_onboard(grid, total)
+        def answer(r):
+            probs = r[0]
             return "".join(letter(probs[c // board.width][c % board.width]) for c in frontier)
 
-run()  # warm-up: imports, per-board caches
-times = []
+got = answer(run())  # warm-up (imports, per-board caches) and the answer check
+walls, cpus = [], []
 for _ in range(repeats):
+    c = time.process_time()
     t = time.perf_counter()
-    got = run()
-    times.append(time.perf_counter() - t)
-out = {{"ms": min(times) * 1000, "ok": got == truth}}
+    run()
+    walls.append(time.perf_counter() - t)
+    cpus.append(time.process_time() - c)
+out = {{"ms": min(walls) * 1000, "cpu": min(cpus) * 1000, "ok": got == truth_file[rule]}}
 if memory:
     tracemalloc.start()
     run()
@@ -150,15 +173,15 @@ def available(module: str) -> bool:
 # -- the table ---------------------------------------------------------------------------
 
 
-def summarise(results: list[dict]) -> tuple[str, list[float]]:
-    times = [r["ms"] for r in results if "ms" in r]
-    wrong = sum(1 for r in results if "ms" in r and not r["ok"])
+def summarise(results: list[dict], key: str = "cpu") -> tuple[str, list[float | None]]:
+    """``med / worst`` of ``key`` (``cpu`` or ``ms``) and the per-position times (None:
+    no time: a timeout or an error)."""
+    times = [r.get(key) for r in results]
+    got = [t for t in times if t is not None]
+    wrong = sum(1 for r in results if key in r and not r["ok"])
     timeouts = sum(1 for r in results if r.get("timeout"))
     errors = sum(1 for r in results if r.get("error"))
-    if times:
-        text = f"{statistics.median(times):8.2f} / {max(times):8.2f}"
-    else:
-        text = f"{'-':>8} / {'-':>8}"
+    text = f"{statistics.median(got):7.3f} / {max(got):7.3f}" if got else f"{'-':>7} / {'-':>7}"
     notes = []
     if wrong:
         notes.append(f"{wrong} missed")
@@ -169,18 +192,26 @@ def summarise(results: list[dict]) -> tuple[str, list[float]]:
     return text + (" " + ",".join(notes) if notes else ""), times
 
 
-def ratio(ours: list[float], theirs: list[dict]) -> str:
-    pairs = [(o, t["ms"]) for o, t in zip(ours, theirs, strict=False) if "ms" in t]
+def ratio(ours: list[float | None], theirs: list[float | None]) -> str:
+    """Median over the positions both finished of their time / ours."""
+    pairs = [(o, t) for o, t in zip(ours, theirs, strict=True) if o and t is not None]
     if not pairs:
         return "-"
     return f"x{statistics.median(t / o for o, t in pairs):.2f}"
 
 
 MODES = {
-    "classic": "classic rule: classify (ms_toollib: get_all_not_and_is_mine_on_board)",
-    "counted": "counted rule: classify with the total (ms_toollib: cal_probability_onboard)",
-    "probabilities": "counted exact probabilities (ms_toollib: cal_probability_onboard)",
+    "classic": "classic rule: our classify(position) [no mine total]",
+    "counted": "counted rule: our classify(position, COUNTED) [verdicts under the mine total]",
+    "probabilities": "counted rule: our exact_probabilities(position, COUNTED) [exact fractions]",
 }
+OTHERS = {
+    "ms_classic": "get_all_not_and_is_mine_on_board",
+    "ms_prob": "cal_probability_onboard",
+}
+"""ms-toollib's two entry points: the classic deductions (no mine total: checked against
+the classic truth) and probabilities with the mine total (0/1 as its verdicts: checked
+against the counted truth)."""
 
 
 def engine_line() -> str:
@@ -192,8 +223,10 @@ def engine_line() -> str:
 def table(
     mode: str, by_class: dict[str, list[Path]], classes: list[str], args: argparse.Namespace
 ) -> None:
-    repeats = 1 if args.quick else 3
-    others = [] if args.no_others else ["ms_toollib"] if available("ms_toollib") else []
+    repeats = 1 if args.quick else args.repeats
+    others: list[str] = []
+    if not args.no_others and available("ms_toollib"):
+        others = list(OTHERS)
     if (
         mode != "probabilities"
         and not args.no_others
@@ -202,9 +235,12 @@ def table(
     ):
         others.insert(0, "cpsat")
     print(f"\n## {MODES[mode]}\n")
-    header = f"{'class':12} {'n':>3} {'ours ms med / worst':>24} {'target':>10}"
+    print("CPU ms per position (process time, best of the runs), median / worst over the class;")
+    print("ratio: their CPU time / ours, median over the positions (wall-clock ratio after /)\n")
+    header = f"{'class':12} {'n':>3} {'ours med / worst':>24}"
     for e in others:
-        header += f" | {e + ' med/worst':>30} {'ratio':>7}"
+        name = OTHERS.get(e, e)
+        header += f" | {name + ' med / worst':>40} {'ratio cpu/wall':>15}"
     print(header)
     print("-" * len(header))
     for cls in classes:
@@ -214,14 +250,15 @@ def table(
         if not paths:
             continue
         ours = [run_child(p, "search", repeats, args.timeout, mode=mode) for p in paths]
-        text, our_times = summarise(ours)
-        target = TARGETS.get(cls, "") if mode == "classic" else ""
-        row = f"{cls:12} {len(paths):3} {text:>24} {target:>10}"
+        text, our_cpu = summarise(ours)
+        _, our_wall = summarise(ours, "ms")
+        row = f"{cls:12} {len(paths):3} {text:>24}"
         for e in others:
             theirs = [run_child(p, e, repeats, args.timeout, mode=mode) for p in paths]
-            their_text, _ = summarise(theirs)
-            matched = [t for o, t in zip(ours, theirs, strict=True) if "ms" in o]
-            row += f" | {their_text:>30} {ratio(our_times, matched):>7}"
+            their_text, their_cpu = summarise(theirs)
+            _, their_wall = summarise(theirs, "ms")
+            both = f"{ratio(our_cpu, their_cpu)}/{ratio(our_wall, their_wall)}"
+            row += f" | {their_text:>40} {both:>15}"
         print(row, flush=True)
 
 
@@ -233,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--modes", default=",".join(MODES), help=f"comma-separated: {', '.join(MODES)}"
     )
+    parser.add_argument("--repeats", type=int, default=9, help="timed runs per position")
     parser.add_argument("--no-others", action="store_true", help="skip CP-SAT and ms_toollib")
     parser.add_argument("--no-cpsat", action="store_true", help="skip CP-SAT (keep ms_toollib)")
     args = parser.parse_args(argv)

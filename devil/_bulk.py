@@ -34,7 +34,7 @@ _NONZERO = re.compile(b"[^\x00]")
 MAX_ROUNDS = 10_000
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _masks(height: int, width: int) -> tuple[int, int, int, int, int, int]:
     """Byte patterns over the board: 0x01, 0x7F, 0x80, 0x10, not-last-col, not-first-col."""
     size = height * width
@@ -90,7 +90,7 @@ class _Board:
         return [m.start() for m in _NONZERO.finditer(data)]
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _board(height: int, width: int) -> _Board:
     return _Board(height, width)
 
@@ -108,63 +108,89 @@ def settle(position: Position) -> Settled | None:
     board = position.board
     if board.topology is not Topology.SQUARE:
         return None
-    b = _board(board.height, board.width)
+    width = board.width
     grid = position.grid
+    marks = grid.translate(_NUMBER_TABLE)
+    first = marks.find(1)
+    if first < 0:
+        return {}, {}  # no revealed number: nothing to settle
+    # only the rows from above the first number to below the last one take part (every
+    # number's neighbours lie in them): the rest of the board stays out of the big integers
+    top = max(first // width - 1, 0)
+    bottom = min(marks.rfind(1) // width + 2, board.height)
+    if top or bottom < board.height:
+        got = _settle(grid[top * width : bottom * width], bottom - top, width)
+        if got is None:
+            return None
+        offset = top * width
+        known, residual = got
+        return (
+            {c + offset: v for c, v in known.items()},
+            {
+                s + offset: (frozenset([c + offset for c in cells]), need)
+                for s, (cells, need) in residual.items()
+            },
+        )
+    return _settle(grid, board.height, width)
+
+
+def _settle(grid: bytes, height: int, width: int) -> Settled | None:
+    """``settle`` on the rows of a square board given by ``grid``."""
+    b = _board(height, width)
     covered = int.from_bytes(grid.translate(_COVER_TABLE), "little")
     numbers = int.from_bytes(grid.translate(_NUMBER_TABLE), "little")
     values = int.from_bytes(grid.translate(_VALUE_TABLE), "little")
     numbers_ff = numbers * 0xFF
     h10 = b.h10 & numbers_ff  # 16 on number cells
-    guard = values + h10  # value + 16 on number cells
+    low = b.ones * 0x0F
+    # per number: its unknown neighbours and its remaining need + 16 (bit 4 clear: negative)
+    near_unknown = b.neighbour_sum(covered) & numbers_ff
+    guarded = values + h10
     mines = 0
     safe = 0
     unknown = covered
     remaining = 0
     for _ in range(MAX_ROUNDS):
-        near_mines = b.neighbour_sum(mines) if mines else 0
-        near_unknown = b.neighbour_sum(unknown) & numbers_ff
-        shifted = (guard - (near_mines & numbers_ff)) & numbers_ff
-        if (~shifted) & h10:
+        if (~guarded) & h10:
             return None  # a number has more known mines than its value
-        remaining = shifted - h10
-        none_unknown = b.zero_bytes(near_unknown)
-        open_numbers = numbers & ~none_unknown
-        room = (near_unknown | h10) - remaining
-        if (~room) & h10:
+        remaining = guarded - h10
+        if (~((near_unknown | h10) - remaining)) & h10:
             return None  # a number needs more mines than it has unknown neighbours
-        zero_remaining = b.zero_bytes(remaining)
-        if numbers & none_unknown & ~zero_remaining:
-            return None  # a number with no unknown neighbour still needs mines
-        all_safe = open_numbers & zero_remaining
+        open_numbers = numbers & ~b.zero_bytes(near_unknown)
+        all_safe = open_numbers & b.zero_bytes(remaining)
         all_mines = open_numbers & b.zero_bytes(remaining ^ near_unknown)
-        new_safe = b.dilate(all_safe) & unknown
-        new_mines = b.dilate(all_mines) & unknown
-        if not (new_safe | new_mines):
+        if not (all_safe | all_mines):
             break
+        # one dilation for both: bit 0 of a byte "safe", bit 1 "mine"
+        around = b.dilate(all_safe | (all_mines << 1))
+        new_safe = around & unknown
+        new_mines = (around >> 1) & unknown
         if new_safe & new_mines:
             return None
+        decided = new_safe | new_mines
         safe |= new_safe
         mines |= new_mines
-        unknown &= ~(new_safe | new_mines)
+        unknown ^= decided
+        # one neighbour sum for both: low nibble newly decided, high nibble new mines
+        near = b.neighbour_sum(decided | (new_mines << 4)) & numbers_ff
+        near_unknown -= near & low
+        guarded -= (near >> 4) & low
     else:
         return None
     known = dict.fromkeys(b.positions(mines), 1)
     known.update(dict.fromkeys(b.positions(safe), 0))
     residual: dict[Cell, tuple[frozenset[Cell], int]] = {}
-    open_numbers = numbers & ~b.zero_bytes(b.neighbour_sum(unknown))
+    open_numbers = numbers & ~b.zero_bytes(near_unknown)
     if open_numbers:
         rem_bytes = remaining.to_bytes(b.size, "little")
         unknown_bytes = unknown.to_bytes(b.size, "little")
-        width = board.width
-        height = board.height
         for cell in b.positions(open_numbers):
             row, col = divmod(cell, width)
             cells = []
-            for r in (row - 1, row, row + 1):
-                if 0 <= r < height:
-                    base = r * width
-                    for c in (col - 1, col, col + 1):
-                        if 0 <= c < width and unknown_bytes[base + c]:
-                            cells.append(base + c)
+            for r in range(max(row - 1, 0), min(row + 2, height)):  # ranges: native loops
+                base = r * width
+                for c in range(max(col - 1, 0), min(col + 2, width)):
+                    if unknown_bytes[base + c]:
+                        cells.append(base + c)
             residual[cell] = (frozenset(cells), rem_bytes[cell])
     return known, residual

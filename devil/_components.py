@@ -79,7 +79,7 @@ def make_piece(sources: list[Cell], cons: Mapping[Cell, Residual]) -> Piece:
             by_sig[t] = [c]
         else:
             got_cells.append(c)
-    groups = sorted(tuple(sorted(cs)) for cs in by_sig.values())
+    groups = sorted([tuple(sorted(cs)) for cs in by_sig.values()])  # lists: no generators
     index = {c: g for g, cells in enumerate(groups) for c in cells}
     group_cons: list[tuple[tuple[int, ...], int]] = []
     for s in sources:
@@ -87,5 +87,5 @@ def make_piece(sources: list[Cell], cons: Mapping[Cell, Residual]) -> Piece:
         gs = sorted({index[c] for c in cells})
         group_cons.append((tuple(gs), need))
     problem = make_problem([len(g) for g in groups], group_cons)
-    key = frozenset(cons[s] for s in sources)
+    key = frozenset([cons[s] for s in sources])
     return Piece(key, tuple(sources), tuple(groups), problem)

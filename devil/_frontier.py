@@ -148,7 +148,7 @@ def read_number(position: Position, cell: Cell, nb: NeighbourFn) -> tuple[frozen
     """
     grid = position.grid
     value = grid[cell] - _ZERO
-    cells = frozenset(n for n in nb(cell) if grid[n] in _COVERED)
+    cells = frozenset([n for n in nb(cell) if _COVER_TABLE[grid[n]]])
     if value > len(cells):
         raise InconsistentPosition.too_few(position, cell, value, len(cells))
     return cells, value
@@ -160,3 +160,20 @@ def read_numbers(
     """``read_number`` for every source."""
     nb = neighbour_fn(position.board)
     return {s: read_number(position, s, nb) for s in sources}
+
+
+def covered_list(grid: bytes) -> list[Cell]:
+    """The covered cells (``.`` or ``F``) of a grid, in board order."""
+    data = grid.translate(_COVER_TABLE)
+    return [i for i in range(len(data)) if data[i]]
+
+
+def deep_list(grid: bytes, known: Iterable[Cell], frontier: Iterable[Cell]) -> list[Cell]:
+    """The covered cells of a grid outside ``known`` and ``frontier``, in board order."""
+    flags = bytearray(grid.translate(_COVER_TABLE))
+    for c in known:
+        flags[c] = 0
+    for c in frontier:
+        flags[c] = 0
+    data = bytes(flags)
+    return [i for i in range(len(data)) if data[i]]

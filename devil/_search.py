@@ -174,7 +174,9 @@ class Search:
                 w_state[1] += hv
                 w_state[2] += lv
 
-        def propagate(queue: list[int]) -> bool:
+        # ``put`` is ``assign`` passed in, not captured: under mypyc a closure that captures
+        # another one keeps it in the shared environment, a reference cycle per call
+        def propagate(queue: list[int], put: Callable[[int, int, list[int]], None]) -> bool:
             while True:
                 while queue:
                     c = queue.pop()
@@ -187,15 +189,15 @@ class Search:
                     if r == cap[c]:
                         for v in cons[c][0]:
                             if val[v] < 0:
-                                assign(v, hi[v], queue)
+                                put(v, hi[v], queue)
                     elif r == floor[c]:
                         for v in cons[c][0]:
                             if val[v] < 0:
-                                assign(v, lo[v], queue)
+                                put(v, lo[v], queue)
                     elif f == 1:
                         for v in cons[c][0]:
                             if val[v] < 0:
-                                assign(v, r, queue)
+                                put(v, r, queue)
                                 break
                 if window is None:
                     return True
@@ -209,11 +211,11 @@ class Search:
                 if r_hi == wfloor:
                     for v in range(n):
                         if val[v] < 0:
-                            assign(v, lo[v], queue)
+                            put(v, lo[v], queue)
                 elif r_lo == wcap:
                     for v in range(n):
                         if val[v] < 0:
-                            assign(v, hi[v], queue)
+                            put(v, hi[v], queue)
                 else:
                     return True
 
@@ -231,7 +233,7 @@ class Search:
         def leaf_ok() -> bool:
             return w_allowed is None or bool((w_allowed >> w_state[0]) & 1)
 
-        if not propagate(list(range(m))):
+        if not propagate(list(range(m)), assign):
             return None
         # frames: [trail mark, order position, group, values, next index]
         stack: list[list[object]] = []
@@ -273,7 +275,7 @@ class Search:
                 assert isinstance(fv, int)
                 queue: list[int] = []
                 assign(fv, vals[i], queue)
-                if propagate(queue):
+                if propagate(queue, assign):
                     fpos = frame[1]
                     assert isinstance(fpos, int)
                     pos = fpos

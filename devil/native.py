@@ -34,6 +34,7 @@ MODULES = (
     "_frontier",
     "_propagate",
     "_search",
+    "_small",
     "bits",
     "budget",
     "counted",

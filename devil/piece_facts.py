@@ -24,6 +24,7 @@ from devil._components import Piece, PieceKey, make_piece
 from devil._count import PieceCounts, count_by_search
 from devil._propagate import Frontier
 from devil._search import Backbone, GroupProblem, Search, TooHard, Window, backbone
+from devil._small import SMALL_LAYOUTS, bounds_of, layouts_at_most, small_counts, small_solutions
 from devil.board import Cell
 
 __all__ = ["SEARCH_BUDGET", "PieceCache", "PieceInfo", "dp_totals", "has_total"]
@@ -52,9 +53,11 @@ class PieceInfo:
     __slots__ = (
         "_backbone",
         "_counts",
+        "_group_index",
         "_last_forward",
         "_plan",
         "_range",
+        "_small",
         "_totals",
         "_wide",
         "_windowed",
@@ -76,6 +79,18 @@ class PieceInfo:
         ) = None
         self._wide = False
         """The programme went past ``DP_LIMIT`` once: do not try again."""
+        self._group_index: dict[Cell, int] | None = None
+        self._small: list[list[int]] | None = None
+        if layouts_at_most(piece.problem.sizes, SMALL_LAYOUTS):
+            self._small = small_solutions(piece.problem)
+        """Every solution of a piece with at most ``SMALL_LAYOUTS`` group assignments (its
+        facts then come from them: cheaper than setting up a search or a programme)."""
+
+    def group_index(self) -> dict[Cell, int]:
+        """The group of every cell of the piece (do not change it: it is shared)."""
+        if self._group_index is None:
+            self._group_index = {c: g for g, cells in enumerate(self.piece.groups) for c in cells}
+        return self._group_index
 
     def plan(self) -> _dp.Plan:
         if self._plan is None:
@@ -89,12 +104,21 @@ class PieceInfo:
     def wide(self) -> bool:
         """Whether the piece is too wide for the programme (known without running it when
         its plan keeps too many constraints open)."""
-        if not self._wide and self.plan().open_max > _dp.MAX_OPEN:
+        if (
+            not self._wide
+            and len(self.piece.problem.cons) > _dp.MAX_OPEN  # else it cannot keep more open
+            and self.plan().open_max > _dp.MAX_OPEN
+        ):
             self._wide = True
         return self._wide
 
     def dp_totals(self) -> int | None:
         """The achievable totals by the programme; None when it is too wide."""
+        if self._totals is None and self._small is not None:
+            mask = 0
+            for sol in self._small:
+                mask |= 1 << sum(sol)
+            self._totals = mask
         if self._totals is None and not self._wide:
             try:
                 self._totals = _dp.totals(self.plan(), DP_LIMIT)
@@ -104,7 +128,10 @@ class PieceInfo:
 
     def backbone(self) -> Backbone | None:
         if self._backbone is None:
-            self._backbone = _backbone(self.piece.problem, None)
+            if self._small is not None:
+                self._backbone = bounds_of(self._small, None)
+            else:
+                self._backbone = _backbone(self.piece.problem, None)
         return self._backbone
 
     def windowed(self, window: Window) -> Backbone | None:
@@ -114,6 +141,9 @@ class PieceInfo:
             if allowed is None:
                 allowed = bits.interval(lo, hi)
             got: tuple[list[int], list[int]] | None = None
+            if self._small is not None:
+                self._windowed[window] = bounds_of(self._small, allowed)
+                return self._windowed[window]
             if not self._wide:
                 try:
                     got = _dp.window_bounds(self.plan(), allowed, DP_LIMIT)
@@ -159,6 +189,12 @@ class PieceInfo:
         sizes = self.piece.problem.sizes
         if not any(lo) and list(hi) == list(sizes):
             return self.totals()  # no group pinned: the piece's own totals, cached
+        if self._small is not None:
+            mask = 0
+            for sol in self._small:
+                if all(lo[g] <= a <= hi[g] for g, a in enumerate(sol)):
+                    mask |= 1 << sum(sol)
+            return mask
         if not self._wide:
             plan = self.plan()
             if not plan.steps:
@@ -182,6 +218,11 @@ class PieceInfo:
         a piece too wide for the programme: the search within ``WITNESS_BUDGET``, then
         clause learning (which does not thrash on 2-D lattices)."""
         problem = self.piece.problem
+        if problem.n == 1:  # what the search finds without branching (no random choice)
+            need = problem.cons[0][1]
+            if lo[0] <= need <= hi[0] and all(c[1] == need for c in problem.cons):
+                return [need]
+            return None
         search = Search(problem)
         if not self.wide():
             return search.solve(lo, hi, None, None, rng)
@@ -230,6 +271,8 @@ class PieceInfo:
         return self._last_forward[1]
 
     def counts(self) -> PieceCounts:
+        if self._counts is None and self._small is not None:
+            self._counts = small_counts(self.piece.problem, self._small)
         if self._counts is None:
             try:
                 got = _dp.counts(self.plan(), COUNT_LIMIT)
@@ -347,7 +390,7 @@ class PieceCache:
 
     def info(self, sources: list[Cell], frontier: Frontier) -> PieceInfo:
         cons = frontier.cons
-        key = frozenset(cons[s] for s in sources)
+        key = frozenset([cons[s] for s in sources])
         got = self.pieces.get(key)
         if got is None:
             if len(self.pieces) > CACHE_LIMIT:

@@ -39,7 +39,15 @@ from devil import witness as _witness
 from devil._bulk import settle
 from devil._components import Piece, connected_sources
 from devil._count import PieceCounts
-from devil._frontier import covered_count, frontier_sources, neighbour_fn, read_number
+from devil._frontier import (
+    NeighbourFn,
+    covered_count,
+    covered_list,
+    deep_list,
+    frontier_sources,
+    neighbour_fn,
+    read_number,
+)
 from devil._propagate import Frontier
 from devil._search import Backbone, Search, TooHard, Window, make_problem
 from devil.analysis import Classification, ExactProbabilities, Layout, Probabilities, Verdict
@@ -55,7 +63,8 @@ __all__ = ["PositionAnalysis", "Solver", "classify", "probabilities", "witness"]
 
 BACKENDS = ("search", "cpsat")
 CLASSIC_DENSITY_DEFAULT = Fraction(1, 5)
-_COVERED_RE = re.compile(b"[.F]")
+_CERTAIN = (Fraction(0), Fraction(1))
+"""The probabilities of known cells (fractions are immutable: shared, not made per cell)."""
 
 
 # -- the analysis of one position ------------------------------------------------------
@@ -77,13 +86,13 @@ class PositionAnalysis:
         self.count = count
         self._known = known
         self._infos = infos
-        self._where: dict[Cell, tuple[int, int]] = {}
-        for i, info in enumerate(infos):
-            for g, cells in enumerate(info.piece.groups):
-                for c in cells:
-                    self._where[c] = (i, g)
+        self._where_map: dict[Cell, tuple[int, int]] | None = None
+        """``(piece, group)`` per piece cell, built on first use (a click asks one cell)."""
+        in_pieces = sum(info.piece.cell_count for info in infos)
         self._covered = covered
-        self.deep_count = covered - len(known) - len(self._where)
+        self._deep: list[Cell] | None = None
+        self._known_mines: list[Cell] | None = None
+        self.deep_count = covered - len(known) - in_pieces
         self.mines_left: int | None = None
         if position.mines is not None:
             self.mines_left = position.mines - sum(known.values())
@@ -173,7 +182,7 @@ class PositionAnalysis:
         piece = Piece(key, tuple(sources), tuple(groups), make_problem(sizes, cons))
         merged = PieceInfo(piece, self.position.board.width)
         self._infos = [merged]
-        self._where = {c: (0, g) for g, cells in enumerate(groups) for c in cells}
+        self._where_map = None
 
     def _decide_single(self, m: int, d: int) -> None:
         """One piece: its total must leave between 0 and ``d`` mines for the deep cells.
@@ -244,7 +253,7 @@ class PositionAnalysis:
         value = self._known.get(cell)
         if value is not None:
             return Verdict.MINE if value else Verdict.SAFE
-        where = self._where.get(cell)
+        where = self.group_of(cell)
         if where is None:
             self.check_covered(cell)
             return self._deep_verdict if self._counted_done else None
@@ -333,7 +342,7 @@ class PositionAnalysis:
         """Exact probabilities; under a budget, partial (see ``ExactProbabilities``)."""
         out: dict[Cell, Fraction] = {}
         for c, value in self._known.items():
-            out[c] = Fraction(value)
+            out[c] = _CERTAIN[value]
         skipped: set[Cell] = set()
         deep_p: Fraction | None = None
         with metering(self._meter):
@@ -351,11 +360,11 @@ class PositionAnalysis:
                 else:
                     out = {c: p for c, p in out.items() if c in self._known}
         undecided: set[Cell] = set()
-        for m in _COVERED_RE.finditer(self.position.grid):
-            c = m.start()
+        where = self._where()
+        for c in covered_list(self.position.grid):
             if c in out:
                 continue
-            if c in skipped or deep_p is None or c in self._where:
+            if c in skipped or deep_p is None or c in where:
                 undecided.add(c)
             else:
                 out[c] = deep_p
@@ -455,6 +464,12 @@ class PositionAnalysis:
         """Covered cells decided by propagation alone: 1 a mine, 0 safe."""
         return self._known
 
+    def known_mines(self) -> list[Cell]:
+        """The covered cells propagation alone proves mined (``known`` cells of value 1)."""
+        if self._known_mines is None:
+            self._known_mines = [c for c, v in self._known.items() if v]
+        return self._known_mines
+
     @property
     def pieces(self) -> Sequence[Piece]:
         """The independent pieces of the undecided frontier, in group form."""
@@ -466,16 +481,29 @@ class PositionAnalysis:
 
     def group_of(self, cell: Cell) -> tuple[int, int] | None:
         """``(piece, group)`` holding ``cell``, None for a known or deep cell."""
-        return self._where.get(cell)
+        if self._where_map is not None:
+            return self._where_map.get(cell)
+        for i, info in enumerate(self._infos):
+            g = info.group_index().get(cell)
+            if g is not None:
+                return (i, g)
+        return None
+
+    def _where(self) -> dict[Cell, tuple[int, int]]:
+        if self._where_map is None:
+            self._where_map = {
+                c: (i, g)
+                for i, info in enumerate(self._infos)
+                for c, g in info.group_index().items()
+            }
+        return self._where_map
 
     def deep_cells(self) -> list[Cell]:
-        """The covered cells no number touches (undecided, in no piece), in board order."""
-        known, where = self._known, self._where
-        return [
-            c
-            for m in _COVERED_RE.finditer(self.position.grid)
-            if (c := m.start()) not in known and c not in where
-        ]
+        """The covered cells no number touches (undecided, in no piece), in board order
+        (a new list: the caller may change it)."""
+        if self._deep is None:
+            self._deep = deep_list(self.position.grid, self._known, self._where())
+        return list(self._deep)
 
     def witness(
         self,
@@ -531,8 +559,7 @@ class _Verdicts(Mapping[Cell, Verdict]):
 
     def __iter__(self) -> Iterator[Cell]:
         frontier, undecided, deep = self._frontier, self._undecided, self._deep
-        for m in _COVERED_RE.finditer(self._grid):
-            c = m.start()
+        for c in covered_list(self._grid):
             if c in frontier or (deep is not None and c not in undecided):
                 yield c
 
@@ -609,6 +636,7 @@ class Solver:
         self._pieces: dict[int, tuple[list[Cell], PieceInfo]] = {}
         self._next_id = 0
         self._covered = 0
+        self._nb: NeighbourFn | None = None
 
     def analyse(
         self,
@@ -669,6 +697,7 @@ class Solver:
         self._pieces = {}
         self._register(connected_sources(sorted(frontier.cons), frontier.cons, frontier.sources_of))
         self._covered = covered_count(position)
+        self._nb = neighbour_fn(position.board)
         self._last = position
 
     def _register(self, comps: list[list[Cell]]) -> None:
@@ -690,7 +719,9 @@ class Solver:
         """Apply the difference from the last position; False when a full build is needed."""
         last = self._last
         frontier = self._frontier
-        if last is None or frontier is None or last.board != position.board:
+        if last is None or frontier is None:
+            return False
+        if last.board is not position.board and last.board != position.board:
             return False
         if changed is None:
             changed = _diff(last.grid, position.grid)
@@ -714,7 +745,7 @@ class Solver:
             frontier.position = position
             for c in revealed:
                 frontier.reveal(c)
-            nb = neighbour_fn(position.board)
+            nb = self._nb or neighbour_fn(position.board)
             for c in revealed:
                 got, need = read_number(position, c, nb)
                 if got:

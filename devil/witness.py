@@ -188,7 +188,7 @@ class _Builder:
 
     def _layout(self, values: list[list[int]], deep_mines: int, deep_target: bool) -> Layout:
         a = self.a
-        mined: set[Cell] = {c for c, v in a.known.items() if v}
+        mined: set[Cell] = set(a.known_mines())
         rng = self.rng
         for piece, sol in zip(a.pieces, values, strict=True):
             for g, cells in enumerate(piece.groups):
