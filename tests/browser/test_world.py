@@ -386,9 +386,13 @@ def test_touch_drag_pans_and_long_press_flags(browser: Browser, live_server: str
         page.evaluate(f"() => window.worldBoard.goTo({x}, {y})")
         mx, my = sorted(mines)[0]
         px, py = cell_point(page, mx, my)
+        errors = state(page)["errors"]
         page.evaluate(TOUCH, ["pointerdown", px, py, 8])
-        page.wait_for_timeout(700)  # a long press
-        page.evaluate(TOUCH, ["pointerup", px, py, 8])
+        # a long press: held until the flag is on the board (not for a fixed time: a loaded
+        # machine can fire the page's 450 ms timer after a fixed wait was over)
         wait_symbol(page, mx, my, "F")
+        page.evaluate(TOUCH, ["pointerup", px, py, 8])
+        assert symbol(page, mx, my) == "F"
+        assert state(page)["errors"] == errors  # the lift did not reveal the mine
     finally:
         ctx.close()
