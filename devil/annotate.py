@@ -36,13 +36,13 @@ from devil.board import Board, Cell
 from devil.board_replay import ReplayStep, replay_on_board
 from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
 from devil.generate import neighbours_fn
-from devil.metrics import Metrics, bbbv
+from devil.metrics import Metrics, bbbv, solved_bbbv
 from devil.move_level import proof_level
 from devil.position import COVERED, Position
 from devil.rules import Count
 from devil.solver import PositionAnalysis, Solver
 
-ANNOTATION_VERSION = 1
+ANNOTATION_VERSION = 2
 """Bump when a judgement, level or probability of some log could change."""
 
 DEFAULT_MAX_SECONDS = 30.0
@@ -269,8 +269,10 @@ def annotate(
     judge = _Judge(params, devil, first_free)
     start = time.perf_counter()
     notes: list[MoveNote] = []
+    revealed: set[Cell] = set()
     for step in replay_on_board(board, params.mines, layout, moves):
         notes.append(judge.judge(step))
+        revealed.update(step.opened)
         if max_seconds is not None and time.perf_counter() - start > max_seconds:
             raise AnnotationTooLong(
                 f"annotating took over {max_seconds} s; stopped after move {step.n} "
@@ -280,7 +282,13 @@ def annotate(
     levels = [m.level for m in notes if m.level is not None]
     bits = sum((m.bits or 0.0) for m in notes)
     metrics = Metrics(
-        bbbv(board, layout), len(notes), seconds, hints, max(levels, default=None), bits
+        bbbv(board, layout),
+        len(notes),
+        seconds,
+        hints,
+        max(levels, default=None),
+        bits,
+        solved_bbbv(board, layout, revealed),
     )
     return GameAnnotation(ANNOTATION_VERSION, board, tuple(notes), metrics)
 
