@@ -176,6 +176,8 @@ def test_two_teammates_see_each_others_moves_live(browser: Browser, live_server:
         click_cell(a, sx, sy)
         wait_symbol(b, sx, sy, "012345678")
         seq = b.evaluate("([x, y]) => +window.worldBoard.cellEl(x, y).dataset.seq", [sx, sy])
+        # the page notes a change as applied on the next animation frame, after the cells
+        b.wait_for_function(f"() => window.worldBoard.applied().some(e => e.seq === {seq})")
         shown = b.evaluate(f"() => window.worldBoard.applied().find(e => e.seq === {seq})")
         latencies.append(shown["at"] - t0)
         # who made it, on hover
