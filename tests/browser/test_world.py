@@ -315,6 +315,25 @@ SSE_SPY = """
 """
 
 
+def devil_error_cell(
+    base: str, world: str, team: str, colour: int, x: int, y: int
+) -> tuple[int, int]:
+    """A covered cell the team's knowledge does not prove safe (so the devil mines it: a
+    witness to photograph), nearest to (x + 14, y + 9): that cell itself was picked once, but
+    in a random world the drop's opening can reach it or prove it safe."""
+    rows = team_view(base, world, team, colour, x - 32, y - 32)
+    found = deduce(rows, x - 32, y - 32)
+    covered = [
+        (x - 32 + j, y - 32 + i)
+        for i, row in enumerate(rows)
+        for j, sym in enumerate(row)
+        if sym == "." and abs(j - 32) <= 14 and abs(i - 32) <= 9
+    ]
+    risky = [c for c in covered if c not in found.safe and c not in found.mines]
+    assert risky, "no covered cell near the drop that the knowledge leaves open"
+    return min(risky, key=lambda c: (abs(c[0] - x - 14) + abs(c[1] - y - 9), c))
+
+
 def test_screenshots_desktop_and_phone(browser: Browser, live_server: str, shots: Path) -> None:
     world = new_world(live_server)
     for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
@@ -336,7 +355,8 @@ def test_screenshots_desktop_and_phone(browser: Browser, live_server: str, shots
             for c in sorted(mines)[:2]:
                 page.evaluate("([x, y]) => window.worldBoard.move('flag', x, y)", list(c))
                 wait_symbol(page, *c, "F")
-            page.evaluate("([x, y]) => window.worldBoard.move('reveal', x, y)", [x + 14, y + 9])
+            rx, ry = devil_error_cell(live_server, world, "shooters", state(page)["colour"], x, y)
+            page.evaluate("([x, y]) => window.worldBoard.move('reveal', x, y)", [rx, ry])
             page.wait_for_selector(".wwitness")
             page.wait_for_timeout(2600)  # the highlights of the last moves fade
             page.screenshot(path=str(shots / f"world-{name}.png"))
