@@ -40,13 +40,13 @@ from devil.budget import Budget
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
 from devil.generate import neighbours_fn
-from devil.metrics import Metrics, bbbv
+from devil.metrics import Metrics, bbbv, solved_bbbv
 from devil.move_level import proof_level
 from devil.position import COVERED, Position
 from devil.rules import Count
 from devil.solver import PositionAnalysis, Solver
 
-ANNOTATION_VERSION = 1
+ANNOTATION_VERSION = 2
 """Bump when a judgement, level or probability of some log could change."""
 
 DEFAULT_MAX_SECONDS = 30.0
@@ -290,6 +290,7 @@ def annotate(
     deadline = None if max_seconds is None else start + max_seconds
     judge = _Judge(params, devil, first_free, deadline)
     notes: list[MoveNote] = []
+    revealed: set[Cell] = set()
     for step in replay_on_board(board, params.mines, layout, moves):
         try:
             notes.append(judge.judge(step))
@@ -304,6 +305,7 @@ def annotate(
                 f"it: {e}",
                 step.n,
             ) from None
+        revealed.update(step.opened)
         if max_seconds is not None and time.monotonic() - start > max_seconds:
             raise AnnotationTooLong(
                 f"annotating took over {max_seconds} s; stopped after move {step.n} "
@@ -313,7 +315,13 @@ def annotate(
     levels = [m.level for m in notes if m.level is not None]
     bits = sum((m.bits or 0.0) for m in notes)
     metrics = Metrics(
-        bbbv(board, layout), len(notes), seconds, hints, max(levels, default=None), bits
+        bbbv(board, layout),
+        len(notes),
+        seconds,
+        hints,
+        max(levels, default=None),
+        bits,
+        solved_bbbv(board, layout, revealed),
     )
     return GameAnnotation(ANNOTATION_VERSION, board, tuple(notes), metrics)
 

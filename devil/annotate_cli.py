@@ -120,7 +120,8 @@ def render_text(annotated: Annotated) -> str:
     m = a.metrics
     lines.append("")
     lines.append(luck_sentence(a))
-    parts = [f"3BV {m.bbbv}", f"clicks {m.clicks}"]
+    solved = f"3BV {m.bbbv}" if m.solved_bbbv == m.bbbv else f"solved 3BV {m.solved_bbbv}/{m.bbbv}"
+    parts = [solved, f"clicks {m.clicks}"]
     if m.efficiency is not None:
         parts.append(f"efficiency {m.efficiency:.2f}")
     if m.seconds is not None:

@@ -22,6 +22,9 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
+from tests.strategies import load_profile
+
+load_profile()  # hypothesis: no deadline anywhere; ``ci`` derandomized (tests/strategies.py)
 
 POSTGRES_ENV = "MINE_DEVIL_TEST_POSTGRES_URL"
 SAMPLE_POSITIONS = Path(__file__).resolve().parent / "data" / "positions"

@@ -5,8 +5,12 @@ layout showing their true numbers, so the position is consistent under both coun
 rules (``position.mines`` is the layout's mine count). Tests that need inconsistent
 positions perturb a number (``inconsistent_positions``).
 
-Profiles: ``dev`` (the default, quick) and ``ci`` (more examples); choose with the
-environment variable ``HYPOTHESIS_PROFILE``, and decorate tests with ``profile()``.
+Profiles: ``dev`` (the default, quick) and ``ci`` (more examples, derandomized); choose with
+the environment variable ``HYPOTHESIS_PROFILE``, and decorate tests with ``profile()``.
+``tests/conftest.py`` registers and loads them (``load_profile``) before any test module is
+imported, so every ``@given`` test has them: no deadline (a loaded 2-core CI machine makes any
+deadline flaky) and, under ``ci``, the same examples on every run (a CI run fails only on what
+also fails locally; ``explore`` is ``ci`` with fresh random examples, to hunt for bugs).
 """
 
 from __future__ import annotations
@@ -22,8 +26,12 @@ from devil.board import Board, Cell, Topology
 from devil.position import COVERED, FLAG, ZERO, Position
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
-settings.register_profile("dev", max_examples=25, deadline=None, suppress_health_check=_HEALTH)
-settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=_HEALTH)
+PROFILES = {
+    "dev": {"max_examples": 25},
+    "ci": {"max_examples": 100, "derandomize": True, "print_blob": True},
+    "explore": {"max_examples": 100, "print_blob": True},
+}
+"""The project's hypothesis profiles; each also has ``deadline=None`` and ``_HEALTH`` off."""
 
 MAX_EDGE = 18
 """Positions drawn here have at most this many edge cells (the oracle enumerates them)."""
@@ -37,12 +45,28 @@ def medium_boards() -> st.SearchStrategy[Board]:
     return boards(max_height=10, max_width=12)
 
 
-def profile() -> settings:
-    """The settings of the profile named by ``HYPOTHESIS_PROFILE`` (``dev`` by default)."""
+def profile_name() -> str:
+    """The profile named by ``HYPOTHESIS_PROFILE`` (``dev`` by default or when unknown)."""
     name = os.environ.get("HYPOTHESIS_PROFILE", "dev")
-    if name not in ("dev", "ci"):
-        name = "dev"
-    return settings.get_profile(name)
+    return name if name in PROFILES else "dev"
+
+
+def load_profile() -> None:
+    """Register the project's profiles and make ``profile_name()``'s the default of every test
+    (also of a bare ``@given`` or ``@settings(max_examples=...)``, which inherit the default)."""
+    base = settings.get_profile("default")  # not the current default: hypothesis loads its
+    # own "ci" profile when it sees CI set, and a profile's parent is the current default
+    for name, values in PROFILES.items():
+        settings.register_profile(
+            name, parent=base, deadline=None, suppress_health_check=_HEALTH, **values
+        )
+    settings.load_profile(profile_name())
+
+
+def profile() -> settings:
+    """The settings of the profile ``load_profile`` made the default (``tests/conftest.py``
+    calls it before the test modules are imported)."""
+    return settings.get_profile(profile_name())
 
 
 @dataclass(frozen=True)

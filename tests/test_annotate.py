@@ -184,7 +184,7 @@ def test_luck_ledger_adds_up(game: Game) -> None:
     assert data["version"] == ANNOTATION_VERSION
     assert set(data) >= {"moves", "bits", "metrics"}
     assert set(data["metrics"]) == {
-        "3bv", "3bv_per_s", "clicks", "efficiency", "seconds", "hints", "max_level"
+        "3bv", "solved_3bv", "3bv_per_s", "clicks", "efficiency", "seconds", "hints", "max_level"
     }  # fmt: skip
     for move in data["moves"]:
         assert set(move) >= {"n", "kind", "row", "col", "judgement", "level", "p_safe", "bits",

@@ -6,6 +6,10 @@
 ``shots``         a directory for screenshots (``MINE_DEVIL_SHOTS``, default /tmp/shots)
 ``base_url``      the live server (so ``page.goto("/")`` works)
 
+Playwright's ``expect`` retries its assertion for ``EXPECT_TIMEOUT_MS`` here, not its default 5 s:
+on a loaded 2-core machine a 100x100 board can take longer than 5 s to render, and a retrying
+assertion passes as soon as it holds, so a longer limit only makes a real failure slower.
+
 Helpers that read the board from a page and drive it live in ``tests/browser/helpers.py``.
 
 Every test under ``tests/browser`` is marked ``browser``. Without Chromium they skip locally and
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -34,6 +39,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+EXPECT_TIMEOUT_MS = 20_000
+
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

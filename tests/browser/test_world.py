@@ -177,6 +177,8 @@ def test_two_teammates_see_each_others_moves_live(browser: Browser, live_server:
         click_cell(a, sx, sy)
         wait_symbol(b, sx, sy, "012345678")
         seq = b.evaluate("([x, y]) => +window.worldBoard.cellEl(x, y).dataset.seq", [sx, sy])
+        # the page notes a change as applied on the next animation frame, after the cells
+        b.wait_for_function(f"() => window.worldBoard.applied().some(e => e.seq === {seq})")
         shown = b.evaluate(f"() => window.worldBoard.applied().find(e => e.seq === {seq})")
         latencies.append(shown["at"] - t0)
         # who made it, on hover
@@ -314,6 +316,25 @@ SSE_SPY = """
 """
 
 
+def devil_error_cell(
+    base: str, world: str, team: str, colour: int, x: int, y: int
+) -> tuple[int, int]:
+    """A covered cell the team's knowledge does not prove safe (so the devil mines it: a
+    witness to photograph), nearest to (x + 14, y + 9): that cell itself was picked once, but
+    in a random world the drop's opening can reach it or prove it safe."""
+    rows = team_view(base, world, team, colour, x - 32, y - 32)
+    found = deduce(rows, x - 32, y - 32)
+    covered = [
+        (x - 32 + j, y - 32 + i)
+        for i, row in enumerate(rows)
+        for j, sym in enumerate(row)
+        if sym == "." and abs(j - 32) <= 14 and abs(i - 32) <= 9
+    ]
+    risky = [c for c in covered if c not in found.safe and c not in found.mines]
+    assert risky, "no covered cell near the drop that the knowledge leaves open"
+    return min(risky, key=lambda c: (abs(c[0] - x - 14) + abs(c[1] - y - 9), c))
+
+
 def test_screenshots_desktop_and_phone(browser: Browser, live_server: str, shots: Path) -> None:
     world = new_world(live_server)
     for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
@@ -335,7 +356,8 @@ def test_screenshots_desktop_and_phone(browser: Browser, live_server: str, shots
             for c in sorted(mines)[:2]:
                 page.evaluate("([x, y]) => window.worldBoard.move('flag', x, y)", list(c))
                 wait_symbol(page, *c, "F")
-            page.evaluate("([x, y]) => window.worldBoard.move('reveal', x, y)", [x + 14, y + 9])
+            rx, ry = devil_error_cell(live_server, world, "shooters", state(page)["colour"], x, y)
+            page.evaluate("([x, y]) => window.worldBoard.move('reveal', x, y)", [rx, ry])
             page.wait_for_selector(".wwitness")
             page.wait_for_timeout(2600)  # the highlights of the last moves fade
             page.screenshot(path=str(shots / f"world-{name}.png"))
@@ -387,10 +409,14 @@ def test_touch_drag_pans_and_long_press_flags(browser: Browser, live_server: str
         page.evaluate(f"() => window.worldBoard.goTo({x}, {y})")
         mx, my = sorted(mines)[0]
         px, py = cell_point(page, mx, my)
+        errors = state(page)["errors"]
         page.evaluate(TOUCH, ["pointerdown", px, py, 8])
-        page.wait_for_timeout(700)  # a long press
-        page.evaluate(TOUCH, ["pointerup", px, py, 8])
+        # a long press: held until the flag is on the board (not for a fixed time: a loaded
+        # machine can fire the page's 450 ms timer after a fixed wait was over)
         wait_symbol(page, mx, my, "F")
+        page.evaluate(TOUCH, ["pointerup", px, py, 8])
+        assert symbol(page, mx, my) == "F"
+        assert state(page)["errors"] == errors  # the lift did not reveal the mine
     finally:
         ctx.close()
 

@@ -71,7 +71,7 @@ def symbol(page: Page, x: int, y: int) -> str | None:
     return found
 
 
-def wait_symbol(page: Page, x: int, y: int, allowed: str, timeout: float = 5000) -> None:
+def wait_symbol(page: Page, x: int, y: int, allowed: str, timeout: float = 20_000) -> None:
     page.wait_for_function(
         "([x, y, allowed]) => { const s = window.worldBoard.symbol(x, y);"
         " return s !== null && allowed.includes(s); }",

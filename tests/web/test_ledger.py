@@ -18,11 +18,13 @@ from devil.annotate import ANNOTATION_VERSION
 from devil.replays.evf import read_evf
 from devil.replays.movelist import read_movelist
 from devil.rules import Count
-from tests.conftest import Api, play_to_win, visible
+from tests.conftest import Api, oracle_verdicts, play_to_win, safe_unflagged, visible
 
 SMALL = {"width": 6, "height": 6, "mines": 4, "seed": 11}
 MOVE_FIELDS = {"n", "kind", "row", "col", "judgement", "level", "p_safe", "bits", "opened"}
-METRICS = {"3bv", "3bv_per_s", "clicks", "efficiency", "seconds", "hints", "max_level"}
+METRICS = {
+    "3bv", "solved_3bv", "3bv_per_s", "clicks", "efficiency", "seconds", "hints", "max_level"
+}  # fmt: skip
 REPLAYS = Path(__file__).resolve().parent.parent / "data" / "replays"
 
 
@@ -76,6 +78,33 @@ def test_the_end_panel_asks_for_the_luck_line(api: Api, client: FlaskClient) -> 
     assert luck.status_code == 200
     text = luck.get_data(as_text=True)
     assert "You needed no luck" in text and "3BV" in text
+
+
+def test_a_lost_games_end_panel_counts_only_the_3bv_it_solved(
+    api: Api, client: FlaskClient
+) -> None:
+    """Issue 11 follow-up: after an early loss the panel reads "solved 3BV a/b" (a < b) and
+    3BV/s and efficiency are rated on the a solved, not on the whole board."""
+    game = api.create(**SMALL)
+    state = api.move(game, "reveal", 0, 0)
+    while state["status"] == "playing":
+        risky = [rc for rc, v in sorted(oracle_verdicts(state).items()) if v != "S"]
+        if risky:  # not provably safe: the devil puts a mine there
+            state = api.move(game, "reveal", *risky[0])
+        else:
+            state = api.move(game, "reveal", *safe_unflagged(state)[0])
+    assert state["status"] == "lost"
+    metrics = client.get(f"/api/games/{game['id']}/annotations").get_json()["metrics"]
+    solved, whole = metrics["solved_3bv"], metrics["3bv"]
+    assert 0 <= solved < whole
+    assert metrics["efficiency"] == pytest.approx(solved / metrics["clicks"], abs=1e-4)
+    seconds, rate = metrics["seconds"], metrics["3bv_per_s"]
+    if rate is not None:  # both rounded to 4 decimals: the true time is within 1e-4 of seconds
+        assert solved / (seconds + 1e-4) - 1e-4 <= rate
+        assert seconds <= 1e-4 or rate <= solved / (seconds - 1e-4) + 1e-4
+    luck = client.get(f"/g/{game['id']}/luck", headers={"HX-Request": "true"})
+    text = luck.get_data(as_text=True)
+    assert f"solved 3BV {solved}/{whole}" in text
 
 
 def test_replay_notes_say_what_each_move_was_and_link_why(api: Api, client: FlaskClient) -> None:

@@ -60,9 +60,7 @@ def test_a_publication_before_wait_is_not_lost() -> None:
     sub = notifier.subscribe("t")
     notifier.publish("t")
     notifier.publish("t")
-    started = time.monotonic()
-    assert sub.wait(5.0)
-    assert time.monotonic() - started < 0.5
+    assert sub.wait(0.0)  # already there: no waiting at all (not a wall-clock bound)
     sub.close()
     sub.close()  # idempotent
 

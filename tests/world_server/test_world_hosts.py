@@ -21,6 +21,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests.web.test_restart import free_port, kill
+from tests.world_server.test_world_live import WOKEN_WITHIN
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -170,10 +171,10 @@ def test_a_move_through_one_server_is_in_the_other_servers_feed_at_once(
             (result,) = body["results"]
             if not result["cells"]:
                 continue
-            event = events.get(timeout=5)
+            event = events.get(timeout=WOKEN_WITHIN)
             latencies.append(time.monotonic() - started)
             assert event == {"seq": result["seq"], "cells": result["cells"]}
-        assert latencies and max(latencies) < 1.0
+        assert latencies and max(latencies) < WOKEN_WITHIN
     # and the other server's view has it, and a resumed feed replays it
     _, summary = call(b, "GET", "/api/worlds/main")
     assert summary["moves"] == summary["seq"] >= 2
@@ -201,8 +202,8 @@ def test_two_workers_on_sqlite_wake_each_others_feeds(tmp_path: Path) -> None:
                 if not result["cells"]:
                     continue
                 for stream in (one, two, three):
-                    assert stream.get(timeout=5)["seq"] == result["seq"]
-                assert time.monotonic() - started < 2.0
+                    assert stream.get(timeout=WOKEN_WITHIN)["seq"] == result["seq"]
+                assert time.monotonic() - started < WOKEN_WITHIN
     finally:
         kill(server, signal.SIGTERM)
 
