@@ -18,7 +18,7 @@ import importlib.util
 import random
 from collections.abc import Sequence
 
-from devil import _dp, bits
+from devil import _cut, _dp, bits
 from devil._cdcl import Cdcl, cdcl_backbone
 from devil._components import Piece, PieceKey, make_piece
 from devil._count import PieceCounts, count_by_search
@@ -119,6 +119,12 @@ class PieceInfo:
                     got = _dp.window_bounds(self.plan(), allowed, DP_LIMIT)
                 except _dp.TooWide:
                     self._wide = True
+            if got is None and self._wide:  # conditioning on cuts (devil._cut), else below
+                base = self.backbone()
+                if base is not None:
+                    got = _cut.window_bounds(
+                        self.piece, self.width, allowed, base, self._seed_within
+                    )
             if got is not None:
                 low, high = got
                 ok = all(h >= 0 for h in high)
@@ -197,6 +203,9 @@ class PieceInfo:
             if hi[g] <= size - 1:
                 assumptions.append(solver.group_literal(g, False))
         return solver.solve(assumptions)
+
+    def _seed_within(self, lo: list[int], hi: list[int]) -> list[int] | None:
+        return self.solve_within(lo, hi, None)
 
     def solve_total(
         self, lo: Sequence[int], hi: Sequence[int], total: int, rng: random.Random | None
