@@ -209,9 +209,7 @@ class Cut:
             s -= picks[i]
         out = list(self.seed)
         for i, plan in enumerate(self.plans):
-            part = _dp.sample(
-                plan, 1 << picks[i], self._domains(i, domains), rng, LIMIT, layers[i]
-            )
+            part = _dp.sample(plan, 1 << picks[i], self._domains(i, domains), rng, LIMIT, layers[i])
             assert part is not None, "a band total the programme reached has a solution"
             for g, value in zip(self.bands[i], part, strict=True):
                 out[g] = value
@@ -269,9 +267,7 @@ class Cuts:
         coords = rows if self.axis == 0 else cols
         self.first, self.last = min(coords), max(coords)
         self.busy = {divmod(s, width)[self.axis] for s in piece.sources}
-        self.lines_of = [
-            frozenset(divmod(c, width)[self.axis] for c in group) for group in cells
-        ]
+        self.lines_of = [frozenset(divmod(c, width)[self.axis] for c in group) for group in cells]
         self._families: dict[tuple[int, int], Family] = {}
 
     def family(self, band: int, offset: int) -> Family:
@@ -301,15 +297,15 @@ class Cuts:
         return [self.family(band, (at + band // 2 - self.first) % band or band)]
 
 
-_CUTS: dict[tuple[object, int], Cuts] = {}
+_CUTS: dict[tuple[object, ...], Cuts] = {}
 _CUTS_KEPT = 16
 
 
 def cuts(piece: Piece, width: int) -> Cuts | None:
     """The piece's ``Cuts`` (kept for the last few pieces); None without a board width."""
-    if width <= 0:
+    if width <= 0 or not piece.groups:
         return None
-    key = (piece.key, width)
+    key = (piece.key, piece.groups, piece.problem, width)
     got = _CUTS.get(key)
     if got is None:
         if len(_CUTS) >= _CUTS_KEPT:
@@ -326,15 +322,17 @@ def solve(
     seed: Sequence[int],
     rng: random.Random | None = None,
     families: list[Family] | None = None,
+    band: int = BAND,
 ) -> list[int] | None:
     """A solution of ``piece`` within ``domains`` whose total is in ``allowed``, walking
     from ``seed`` (a solution; within the domains on the cut lines); None when the cuts
-    find none (which proves nothing). ``families``: the cuts to use (default: a pair)."""
+    find none (which proves nothing). ``families``: the cuts to use (default: a pair of
+    ``band`` lines apart)."""
     if families is None:
         every = cuts(piece, width)
         if every is None:
             return None
-        families = every.pair()
+        families = every.pair(band)
     current = list(seed)
     for round_ in range(ROUNDS):
         cut = Cut(families[round_ % len(families)], current)
@@ -383,6 +381,7 @@ def certify(
     allowed: int,
     base: Backbone,
     seed_for: Callable[[list[int], list[int]], list[int] | None] | None = None,
+    band: int = BAND,
 ) -> Certified | None:
     """Certified bounds of every group among the solutions whose total is in ``allowed``
     (see ``Certified``); None when the cuts find no such solution at all.
@@ -397,7 +396,7 @@ def certify(
     sizes = problem.sizes
     n = problem.n
     full: Domains = ([0] * n, list(sizes))
-    seed = solve(piece, width, full, allowed, base.solution)
+    seed = solve(piece, width, full, allowed, base.solution, None, None, band)
     if seed is None:
         return None
     low = list(seed)
@@ -412,7 +411,7 @@ def certify(
             if got[1][g] > high[g]:
                 high[g] = got[1][g]
 
-    for family in every.pair():
+    for family in every.pair(band):
         absorb(_bounds(family, seed, allowed))
     tried = 0
     for g, mine in _open(sizes, base, low, high):
@@ -426,15 +425,15 @@ def certify(
             lo[g] = 1
         else:
             hi[g] = sizes[g] - 1
-        own = solve(piece, width, (lo, hi), allowed, seed, None, every.around(g))
+        own = solve(piece, width, (lo, hi), allowed, seed, None, every.around(g, band))
         if own is None and seed_for is not None:
             start = seed_for(lo, hi)
             if start is not None:
-                own = solve(piece, width, (lo, hi), allowed, start)
+                own = solve(piece, width, (lo, hi), allowed, start, None, None, band)
         if own is None:
             continue
         absorb((own, own))
-        for family in every.pair():
+        for family in every.pair(band):
             if g not in family.fixed:
                 absorb(_bounds(family, own, allowed))
     return Certified(low, high, _open(sizes, base, low, high))
@@ -458,10 +457,11 @@ def window_bounds(
     allowed: int,
     base: Backbone,
     seed_for: Callable[[list[int], list[int]], list[int] | None] | None = None,
+    band: int = BAND,
 ) -> tuple[list[int], list[int]] | None:
     """``certify``'s bounds when they answer every question (exact then: what the base
     backbone forbids stays forbidden, everything else was seen), else None."""
-    got = certify(piece, width, allowed, base, seed_for)
+    got = certify(piece, width, allowed, base, seed_for, band)
     if got is None or got.open:
         return None
     return got.low, got.high
