@@ -253,9 +253,10 @@ def _nearest(reach: int, allowed: int, base: int) -> int:
 class Cuts:
     """The cut families of one piece, built on first use and kept (per band and offset).
 
-    Cut lines run across the piece's longer extent, on lines with no number of the
-    piece when there is one next to them (a number on a cut line would keep the bands
-    on either side together)."""
+    Cut lines run across the piece's longer extent (``axis`` 0: board rows, 1: columns;
+    ``axis=None`` in a method: that one), or along it for the crossing families, on
+    lines with no number of the piece when there is one next to them (a number on a cut
+    line would keep the bands on either side together)."""
 
     def __init__(self, piece: Piece, width: int) -> None:
         self.piece = piece
@@ -264,37 +265,52 @@ class Cuts:
         rows = [c // width for group in cells for c in group]
         cols = [c % width for group in cells for c in group]
         self.axis = 0 if max(rows) - min(rows) >= max(cols) - min(cols) else 1
-        coords = rows if self.axis == 0 else cols
-        self.first, self.last = min(coords), max(coords)
-        self.busy = {divmod(s, width)[self.axis] for s in piece.sources}
-        self.lines_of = [frozenset(divmod(c, width)[self.axis] for c in group) for group in cells]
-        self._families: dict[tuple[int, int], Family] = {}
+        self.span = ((min(rows), max(rows)), (min(cols), max(cols)))
+        self.busy = (
+            {s // width for s in piece.sources},
+            {s % width for s in piece.sources},
+        )
+        self.lines_of = (
+            [frozenset(c // width for c in group) for group in cells],
+            [frozenset(c % width for c in group) for group in cells],
+        )
+        self._families: dict[tuple[int, int, int], Family] = {}
 
-    def family(self, band: int, offset: int) -> Family:
-        key = (band, offset)
+    def family(self, band: int, offset: int, axis: int | None = None) -> Family:
+        axis = self.axis if axis is None else axis
+        key = (band, offset, axis)
         got = self._families.get(key)
         if got is None:
+            first, last = self.span[axis]
+            busy = self.busy[axis]
             lines: set[int] = set()
-            line = self.first + offset
-            while line < self.last:
+            line = first + offset
+            while line < last:
                 for pick in (line, line + 1, line - 1):
-                    if pick not in self.busy:
+                    if pick not in busy:
                         line = pick
                         break
                 lines.add(line)
                 line += band
-            fixed = frozenset(g for g, on in enumerate(self.lines_of) if on & lines)
+            on = self.lines_of[axis]
+            fixed = frozenset(g for g in range(len(on)) if on[g] & lines)
             got = self._families[key] = Family(self.piece.problem, self.where, fixed)
         return got
 
-    def pair(self, band: int = BAND) -> list[Family]:
+    def pair(self, band: int = BAND, axis: int | None = None) -> list[Family]:
         """Two families half a band apart: every group is free in one of them."""
-        return [self.family(band, band // 2), self.family(band, band)]
+        return [self.family(band, band // 2, axis), self.family(band, band, axis)]
+
+    def crossing(self, band: int = BAND) -> list[Family]:
+        """The pair across the piece, then the pair along it (a change that runs across
+        several bands of one pair may fit in a band of the other)."""
+        return self.pair(band) + self.pair(band, 1 - self.axis)
 
     def around(self, group: int, band: int = BAND) -> list[Family]:
         """The family with ``group`` in the middle of a band."""
         at = self.where[group][self.axis]
-        return [self.family(band, (at + band // 2 - self.first) % band or band)]
+        first = self.span[self.axis][0]
+        return [self.family(band, (at + band // 2 - first) % band or band)]
 
 
 _CUTS: dict[tuple[object, ...], Cuts] = {}
@@ -411,7 +427,7 @@ def certify(
             if got[1][g] > high[g]:
                 high[g] = got[1][g]
 
-    for family in every.pair(band):
+    for family in every.crossing(band):
         absorb(_bounds(family, seed, allowed))
     tried = 0
     for g, mine in _open(sizes, base, low, high):
@@ -433,7 +449,7 @@ def certify(
         if own is None:
             continue
         absorb((own, own))
-        for family in every.pair(band):
+        for family in every.crossing(band):
             if g not in family.fixed:
                 absorb(_bounds(family, own, allowed))
     return Certified(low, high, _open(sizes, base, low, high))
