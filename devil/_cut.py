@@ -350,19 +350,24 @@ def solve(
             return None
         families = every.pair(band)
     current = list(seed)
+    stuck = 0  # families in a row that moved nothing: once all have, none will
     for round_ in range(ROUNDS):
         cut = Cut(families[round_ % len(families)], current)
-        if not cut.ok:
-            continue
-        try:
-            got = cut.solve(domains, allowed, rng, nearest=True)
-        except _dp.TooWide:
-            continue
-        if got is None:
-            continue
-        if (allowed >> sum(got)) & 1:
+        got: list[int] | None = None
+        if cut.ok:
+            try:
+                got = cut.solve(domains, allowed, rng, nearest=True)
+            except _dp.TooWide:
+                got = None
+        if got is not None and (allowed >> sum(got)) & 1:
             return got
-        current = got
+        if got is None or sum(got) == sum(current):
+            stuck += 1
+            if stuck >= len(families):
+                return None
+        else:
+            stuck = 0
+            current = got
     return None
 
 

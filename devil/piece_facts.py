@@ -205,7 +205,17 @@ class PieceInfo:
         return solver.solve(assumptions)
 
     def _seed_within(self, lo: list[int], hi: list[int]) -> list[int] | None:
-        return self.solve_within(lo, hi, None)
+        """A solution with a mine in each group with ``lo >= 1`` and a safe cell in each with
+        ``hi < size`` (``devil._cut``'s seeds pin one group so), by clause learning: the
+        plain search thrashes on wide pieces."""
+        solver = Cdcl(self.piece.problem)
+        assumptions = []
+        for g, size in enumerate(self.piece.problem.sizes):
+            if lo[g] >= 1:
+                assumptions.append(solver.group_literal(g, True))
+            if hi[g] <= size - 1:
+                assumptions.append(solver.group_literal(g, False))
+        return solver.solve(assumptions)
 
     def solve_total(
         self, lo: Sequence[int], hi: Sequence[int], total: int, rng: random.Random | None
