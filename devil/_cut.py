@@ -39,7 +39,7 @@ BAND = 8
 """Board lines between two cuts: a band keeps about ``BAND / 2`` numbers of a lattice
 open at once (a few hundred states per layer)."""
 
-ROUNDS = 6
+ROUNDS = 32
 """Conditionings ``solve`` tries while the seed walks towards the allowed totals."""
 
 TARGETED = 400
