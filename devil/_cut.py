@@ -13,8 +13,11 @@ Everything found this way belongs to a real solution of the whole piece (the see
 values on the cut, a solution of each band, band totals that add up to an allowed
 total): values seen are certificates, never guesses. What no conditioning shows is left
 to the caller's exact engines. Two families of cuts, half a band apart, leave every
-group free in one of them; the seed moves towards the allowed totals band by band
-(each conditioning picks the nearest total it can reach), then serves the others.
+group free in one of them, and a second pair runs the other way (a change that crosses
+several bands of one pair may fit in a band of the other); the seed moves towards the
+allowed totals band by band (each conditioning picks the nearest total it can reach),
+then serves the others. A question no family answers around the shared seed gets a
+seed of its own from the caller (``certify``'s ``seed_for``).
 
 - ``Cut``: one conditioning (the fixed groups, the bands and their plans).
 - ``solve``: a solution within domains whose total is allowed (witnesses).
