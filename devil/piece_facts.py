@@ -287,6 +287,15 @@ def has_total(info: PieceInfo, low: int, high: int) -> bool:
     mask = info.dp_totals()
     if mask is not None:
         return bool(mask & bits.interval(low, high))
+    base = info.backbone()
+    if base is not None:  # a solution found by conditioning on cuts settles it (devil._cut)
+        sizes = info.piece.problem.sizes
+        seen = _cut.solve(
+            info.piece, info.width, ([0] * len(sizes), list(sizes)),
+            bits.interval(low, high), base.solution,
+        )  # fmt: skip
+        if seen is not None:
+            return True
     return Cdcl(info.piece.problem, (low, high, None)).solve() is not None
 
 
