@@ -173,15 +173,19 @@ covered = sorted(position.covered_cells())
 cells = rng.sample(covered, min(clicks, len(covered)))
 solver = Solver(count)
 out = []
+cpu = []
 for i, cell in enumerate(cells):
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     analysis = solver.analyse(position)
     verdict = analysis.verdict(cell)
     if verdict.could_be_mine:
         layout = analysis.witness(cell, True, random.Random(seed + i))
         assert layout is not None and cell in layout
+        if count is Count.COUNTED:
+            assert len(layout) == position.mines
     out.append((time.perf_counter() - t) * 1000)
-print(json.dumps(out))
+    cpu.append((time.process_time() - c) * 1000)
+print(json.dumps([out, cpu]))
 """
 
 
@@ -195,6 +199,7 @@ def sample_clicks(args: argparse.Namespace) -> None:
     positions = sorted((root / "tests" / "data" / "positions").glob("*.txt"))
     code = SAMPLE_CHILD.format(root=str(root))
     rows: dict[tuple[str, str], list[list[float]]] = defaultdict(list)
+    cpus: dict[tuple[str, str], list[list[float]]] = defaultdict(list)
     timeouts: dict[tuple[str, str], int] = defaultdict(int)
     for path in positions:
         text = path.read_text()
@@ -215,9 +220,13 @@ def sample_clicks(args: argparse.Namespace) -> None:
             except subprocess.TimeoutExpired:
                 timeouts[(cls, rule)] += 1
                 continue
-            rows[(cls, rule)].append(json.loads(done.stdout.strip().splitlines()[-1]))
+            wall, cpu = json.loads(done.stdout.strip().splitlines()[-1])
+            rows[(cls, rule)].append(wall)
+            cpus[(cls, rule)].append(cpu)
     heads = ["positions", "clicks", "cold max", "warm med", "warm p99", "worst", "over 100"]
-    print("Per click on every sample position (verdict + witness), milliseconds")
+    heads += ["cpu cold", "cpu worst", "cpu >100"]
+    print("Per click on every sample position (verdict + witness), milliseconds;")
+    print("wall clock, then CPU time of the child (free of other processes' time slices)")
     print()
     print(f"| {'class':<12} | {'rule':<7} | " + " | ".join(f"{h:>9}" for h in heads) + " |")
     print(f"|{'-' * 14}|{'-' * 9}|" + "|".join("-" * 11 for _ in heads) + "|")
@@ -226,6 +235,9 @@ def sample_clicks(args: argparse.Namespace) -> None:
         warm = [x for r in runs for x in r[1:]]
         every = [x for r in runs for x in r]
         over = sum(1 for x in every if x > 100)
+        cpu_runs = cpus[(cls, rule)]
+        cpu_every = [x for r in cpu_runs for x in r]
+        cpu_cold = [r[0] for r in cpu_runs if r]
         cells = [
             f"{len(runs) + timeouts[(cls, rule)]:>9}",
             f"{len(every):>9}",
@@ -234,6 +246,9 @@ def sample_clicks(args: argparse.Namespace) -> None:
             f"{percentile(warm, 0.99):>9.3f}" if warm else f"{'-':>9}",
             f"{max(every):>9.2f}" if every else f"{'-':>9}",
             f"{over:>9}",
+            f"{max(cpu_cold):>9.2f}" if cpu_cold else f"{'-':>9}",
+            f"{max(cpu_every):>9.2f}" if cpu_every else f"{'-':>9}",
+            f"{sum(1 for x in cpu_every if x > 100):>9}",
         ]
         note = f" ({timeouts[(cls, rule)]} timed out)" if timeouts[(cls, rule)] else ""
         print(f"| {cls:<12} | {rule:<7} | " + " | ".join(cells) + " |" + note)

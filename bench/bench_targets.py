@@ -1,6 +1,6 @@
 """The hard cases of issue 12, each against its target, one child process per row.
 
-    .venv/bin/python bench/bench_targets.py [--timeout SECONDS]
+    .venv/bin/python bench/bench_targets.py [--timeout SECONDS] [--only lattice]
 
 Rows: exact counted probabilities of 14x14 lattices (``bench/lattice.py``, seeds 1-6),
 of expert and 300x300 sample positions; the counted rule on the sample lattices with
@@ -84,11 +84,14 @@ def sources(key: str) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--only", default="", help="only the rows whose case contains this")
     args = parser.parse_args()
     head = f"| {'case':<38} | {'n':>3} | {'ms median':>10} | {'ms worst':>10} | {'target':>7} |"
     print(head + " cpu s worst | notes")
     print("|" + "-" * (len(head) - 2) + "|")
     for label, what, key, target in ROWS:
+        if args.only not in label:
+            continue
         mode = "nocpsat" if "no CP-SAT" in label else "all"
         repeats = 1 if key.startswith("adv-lattice_40") or key == "huge300" else 3
         code = CHILD.format(root=str(ROOT), bench=str(ROOT / "bench"), repeats=repeats)

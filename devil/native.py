@@ -30,6 +30,7 @@ MODULES = (
     "_cdcl",
     "_components",
     "_count",
+    "_cut",
     "_dp",
     "_frontier",
     "_propagate",

@@ -18,7 +18,7 @@ import importlib.util
 import random
 from collections.abc import Sequence
 
-from devil import _dp, bits
+from devil import _cut, _dp, bits
 from devil._cdcl import Cdcl, cdcl_backbone
 from devil._components import Piece, PieceKey, make_piece
 from devil._count import PieceCounts, count_by_search
@@ -149,6 +149,12 @@ class PieceInfo:
                     got = _dp.window_bounds(self.plan(), allowed, DP_LIMIT)
                 except _dp.TooWide:
                     self._wide = True
+            if got is None and self._wide:  # conditioning on cuts (devil._cut), else below
+                base = self.backbone()
+                if base is not None:
+                    got = _cut.window_bounds(
+                        self.piece, self.width, allowed, base, self._seed_within
+                    )
             if got is not None:
                 low, high = got
                 ok = all(h >= 0 for h in high)
@@ -239,6 +245,19 @@ class PieceInfo:
                 assumptions.append(solver.group_literal(g, False))
         return solver.solve(assumptions)
 
+    def _seed_within(self, lo: list[int], hi: list[int]) -> list[int] | None:
+        """A solution with a mine in each group with ``lo >= 1`` and a safe cell in each with
+        ``hi < size`` (``devil._cut``'s seeds pin one group so), by clause learning: the
+        plain search thrashes on wide pieces."""
+        solver = Cdcl(self.piece.problem)
+        assumptions = []
+        for g, size in enumerate(self.piece.problem.sizes):
+            if lo[g] >= 1:
+                assumptions.append(solver.group_literal(g, True))
+            if hi[g] <= size - 1:
+                assumptions.append(solver.group_literal(g, False))
+        return solver.solve(assumptions)
+
     def solve_total(
         self, lo: Sequence[int], hi: Sequence[int], total: int, rng: random.Random | None
     ) -> list[int] | None:
@@ -311,6 +330,15 @@ def has_total(info: PieceInfo, low: int, high: int) -> bool:
     mask = info.dp_totals()
     if mask is not None:
         return bool(mask & bits.interval(low, high))
+    base = info.backbone()
+    if base is not None:  # a solution found by conditioning on cuts settles it (devil._cut)
+        sizes = info.piece.problem.sizes
+        seen = _cut.solve(
+            info.piece, info.width, ([0] * len(sizes), list(sizes)),
+            bits.interval(low, high), base.solution,
+        )  # fmt: skip
+        if seen is not None:
+            return True
     return Cdcl(info.piece.problem, (low, high, None)).solve() is not None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from devil import _cut, _dp
 from devil.analysis import Layout
 from devil.bits import interval, lowest, members, sumset
 from devil.board import Cell
@@ -96,7 +97,9 @@ class _Builder:
         if exact and m is not None:
             total = sum(sum(v) for v in values)
             if not d_lo <= m - total <= d_hi:
-                better = self._exact_or_give_up(domains, m, d_lo, d_hi)
+                better = self._by_cuts(domains, m, d_lo, d_hi, values)
+                if better is None:
+                    better = self._exact_or_give_up(domains, m, d_lo, d_hi)
                 if better is not None:
                     values = better
                     exact = d_lo <= m - sum(sum(v) for v in values) <= d_hi  # else: nearest
@@ -133,6 +136,51 @@ class _Builder:
             if sol is None:
                 return None
             out.append(sol)
+        return out
+
+    def _by_cuts(
+        self,
+        domains: list[tuple[list[int], list[int]]],
+        m: int,
+        d_lo: int,
+        d_hi: int,
+        seeds: list[list[int]],
+    ) -> list[list[int]] | None:
+        """With one piece too wide for the programme (a 2-D lattice): the other pieces'
+        totals by the programme, a solution of the wide one with a total that fits by
+        conditioning on cuts (``devil._cut``, walking from its solution in ``seeds``);
+        None when there is no such piece or the cuts find no solution (proves nothing)."""
+        a = self.a
+        count = len(a.pieces)
+        wide = [i for i in range(count) if a.facts(i).wide()]
+        if len(wide) != 1:
+            return None
+        w = wide[0]
+        others = [i for i in range(count) if i != w]
+        totals = {i: a.facts(i).totals_within(*domains[i]) for i in others}
+        reach = [1]
+        for i in others:
+            reach.append(sumset(reach[-1], totals[i]))
+        goal = interval(m - d_hi, m - d_lo)
+        allowed = _dp._fits(reach[-1], goal)
+        if not allowed:
+            return None
+        info = a.facts(w)
+        sol = _cut.solve(info.piece, info.width, domains[w], allowed, seeds[w], self.rng)
+        if sol is None:
+            return None
+        rest = reach[-1] & (goal >> sum(sol))
+        s = lowest(rest) if self.rng is None else self.rng.choice(list(members(rest)))
+        out: list[list[int]] = [[] for _ in range(count)]
+        out[w] = sol
+        for j in range(len(others) - 1, -1, -1):
+            i = others[j]
+            options = [k for k in members(totals[i]) if s >= k and (reach[j] >> (s - k)) & 1]
+            k = options[0] if self.rng is None else self.rng.choice(options)
+            got = a.facts(i).solve_total(*domains[i], k, self.rng)
+            assert got is not None
+            out[i] = got
+            s -= k
         return out
 
     def _exact_or_give_up(

@@ -69,3 +69,41 @@ def test_lattice_witnesses_are_consistent(name: str, count: Count) -> None:
             assert oracle.is_consistent(position, layout, count)
             if count is Count.COUNTED:
                 assert len(layout) == position.mines
+
+
+def test_counted_lattices_need_no_cpsat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counted rule on the sample lattices (40x40: 20 numbers across, too wide for
+    the programme) decides every covered cell without CP-SAT, as the truth file says."""
+    import json
+
+    def no_cpsat(self: object) -> None:
+        raise AssertionError("the counted rule went to CP-SAT")
+
+    monkeypatch.setattr(solver.PositionAnalysis, "_cpsat_counted", no_cpsat)
+    for name in ("adv-lattice_16x30", "adv-lattice_40x40"):
+        position = load(DATA / "positions" / f"{name}.txt")
+        truth = json.loads((DATA / "positions" / f"{name}.truth.json").read_text())
+        result = solver.classify(position, Count.COUNTED)
+        assert not result.undecided
+        frontier = [
+            c
+            for c in position.board.cells()
+            if position.is_covered(c)
+            and any(position.number(n) is not None for n in position.board.neighbours(c))
+        ]
+        assert "".join(result.verdict(c).letter for c in frontier) == truth["global"]
+
+
+def test_counted_40x40_witnesses_use_the_exact_total() -> None:
+    position = load(DATA / "positions" / "adv-lattice_40x40.txt")
+    analysis = solver.Solver(Count.COUNTED).analyse(position)
+    verdicts = analysis.classification().verdicts
+    rng = random.Random(11)
+    either = sorted(c for c, v in verdicts.items() if v is Verdict.EITHER)
+    for cell in rng.sample(either, 3):
+        for mine in (True, False):
+            layout = analysis.witness(cell, mine, random.Random(cell))
+            assert layout is not None
+            assert (cell in layout) is mine
+            assert oracle.is_consistent(position, layout, Count.COUNTED)
+            assert len(layout) == position.mines

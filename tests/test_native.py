@@ -81,6 +81,7 @@ def test_property_tests_pass_on_the_pure_engine() -> None:
             "no:cacheprovider",
             "tests/test_properties.py",
             "tests/test_dp.py",
+            "tests/test_cut.py",
         ],
         capture_output=True,
         text=True,

@@ -3,11 +3,12 @@
 Both count rules: ``local`` (classic) and ``global`` (counted). The truth strings
 list the frontier cells (covered cells touching a revealed number) in row-major
 order; the deep cells are checked separately (always ``?`` under the classic rule).
+Every position under both rules, the counted 40x40 lattice included (a second or so:
+``devil._cut`` conditions it on cuts; CP-SAT is not needed).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -19,15 +20,6 @@ from devil.rules import Count
 from devil.solver import classify
 
 POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
-
-SLOW_COUNTED = {"adv-lattice_40x40"}
-"""Counted rule, no deep cells, a 2-D lattice 20 numbers across: too wide for the exact
-programme (``devil._dp``), and the mine total is one cardinality over 800 cells, which
-clause learning handles badly, so the solver hands the position to CP-SAT (some 17 s of
-CPU here). Without OR-Tools the pure-Python search would run for minutes: skipped then.
-(16x16 and 16x30 go through the programme in well under a second.)"""
-
-HAVE_CPSAT = importlib.util.find_spec("ortools") is not None
 
 
 def _names() -> list[str]:
@@ -63,19 +55,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _param(name: str, counted: bool = False) -> object:
-    marks = []
-    if counted and name in SLOW_COUNTED:
-        marks = [
-            pytest.mark.slow,
-            pytest.mark.skipif(
-                not HAVE_CPSAT, reason="counted 40x40 lattice: needs CP-SAT (the cpsat extra)"
-            ),
-        ]
-    return pytest.param(name, marks=marks, id=name)
-
-
-@pytest.mark.parametrize("name", [_param(n) for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_classic_rule_matches_truth(name: str) -> None:
     position, truth = _load(name)
     frontier = _frontier(position)
@@ -88,7 +68,7 @@ def test_classic_rule_matches_truth(name: str) -> None:
     assert set(result.verdicts) == set(position.covered_cells())
 
 
-@pytest.mark.parametrize("name", [_param(n, counted=True) for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_counted_rule_matches_truth(name: str) -> None:
     position, truth = _load(name)
     assert position.mines is not None
