@@ -13,6 +13,9 @@ Environment variables (all optional):
 ``MINE_DEVIL_RATELIMIT_CREATE`` limit per client on new games (default ``60 per minute``)
 ``MINE_DEVIL_RATELIMIT_STORAGE`` Flask-Limiter storage URI (default ``memory://``, per process)
 ``MINE_DEVIL_PROXY_HOPS``       number of trusted proxies in front (``X-Forwarded-For``), default 0
+``MINE_DEVIL_CLIENT_REQUESTS``  requests one client may have in the app at once per process
+                                (default 128; see ``app/gate.py``); benchmarks whose many simulated
+                                people share one address raise it
 """
 
 from __future__ import annotations
@@ -100,6 +103,7 @@ def defaults(
         "MOVE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_MOVES") or "30 per second;600 per minute",
         "CREATE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_CREATE") or "60 per minute",
         "PROXY_HOPS": int(env.get("MINE_DEVIL_PROXY_HOPS") or 0),
+        "CLIENT_REQUESTS": int(env.get("MINE_DEVIL_CLIENT_REQUESTS") or 128),
         "GAME_CACHE_SIZE": 128,
         "LIVE_STREAMS_PER_CLIENT": 8,
         "LIVE_STREAMS_MAX": 4000,

@@ -112,6 +112,8 @@ def servers(db_url: str, count: int, streams: int) -> Iterator[list[Server]]:
         "MINE_DEVIL_DATABASE_URL": db_url,
         "MINE_DEVIL_RATELIMIT": "0",
         "MINE_DEVIL_WORLD_STREAMS_PER_CLIENT": str(streams),
+        # every simulated person connects from 127.0.0.1: one client to the per-client gate
+        "MINE_DEVIL_CLIENT_REQUESTS": str(streams + 400),
     }
     started: list[Server] = []
     data = Path(tempfile.mkdtemp(prefix="bench-world-"))
@@ -520,6 +522,8 @@ class Streams:
         self.selector = selectors.DefaultSelector()
         self.seen: dict[int, list[tuple[int, float]]] = defaultdict(list)
         self.bytes = 0
+        self.status: dict[int, str] = {}
+        """Per stream, the status code of its answer (a refused stream is not a watcher)."""
         self.socks: list[socket.socket] = []
         self._tail: dict[int, bytes] = {}
         self._stop = threading.Event()
@@ -553,6 +557,8 @@ class Streams:
                 now = time.monotonic()
                 self.bytes += len(data)
                 buffer = self._tail[key.data] + data
+                if key.data not in self.status and b"\r\n" in buffer:
+                    self.status[key.data] = buffer.split(b"\r\n", 1)[0].split(b" ")[1].decode()
                 end = buffer.rfind(b"\n\n")  # parse whole SSE events only; keep the rest
                 if end < 0:
                     self._tail[key.data] = buffer
@@ -1012,6 +1018,11 @@ def main(argv: list[str] | None = None) -> int:
                 (
                     f"watchers: {args.watchers} streams on one team, {len(sent)} moves",
                     f"delivered {delivered}/{len(sent) * args.watchers}",
+                ),
+                (
+                    "watchers: streams answered 200 (others: their statuses)",
+                    f"{sum(c == '200' for c in many.status.values())}/{args.watchers} "
+                    f"{sorted(c for c in many.status.values() if c != '200')[:5]}",
                 ),
                 (
                     "watchers: latency ms p50 / p99 / max",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import gevent
@@ -127,3 +128,11 @@ def test_the_app_answers_a_late_body_with_408(make_app: Any) -> None:
     assert status.startswith("408"), b"".join(body)
     assert b"did not arrive within" in b"".join(body)
     assert sock.shut
+
+
+def test_the_per_client_request_cap_is_set_from_the_environment(tmp_path: Path) -> None:
+    from app.config import defaults
+
+    env = {"MINE_DEVIL_DATA": str(tmp_path), "MINE_DEVIL_CLIENT_REQUESTS": "900"}
+    assert defaults(environ=env)["CLIENT_REQUESTS"] == 900
+    assert defaults(environ={"MINE_DEVIL_DATA": str(tmp_path)})["CLIENT_REQUESTS"] == 128
