@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pickle
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -50,14 +49,6 @@ def test_a_game_travels_without_its_solver_and_plays_on_the_same() -> None:
     assert lost_there == lost_here and lost_there.witness == lost_here.witness
     back = pickle.loads(pickle.dumps(lost_there.portable())).with_solver_of(game)
     assert back == lost_here and back.status is Status.LOST
-
-
-@pytest.fixture
-def engine() -> Iterator[EngineProcess]:
-    process = EngineProcess()
-    process.start()
-    yield process
-    process.close()
 
 
 @pytest.mark.parametrize("mercy", [Mercy.STRICT, Mercy.FAIR])

@@ -3,7 +3,6 @@ have computed itself; any failure gives None (the caller computes), never a wron
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -11,14 +10,6 @@ import pytest
 import app.play.offload as offload
 from app.play.offload import EnginePool, EngineProcess
 from devil.game import Game, GameParams, Move, Status
-
-
-@pytest.fixture
-def engine() -> Iterator[EngineProcess]:
-    process = EngineProcess()
-    process.start()
-    yield process
-    process.close()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -23,14 +22,6 @@ from app.play.offload import (
 from devil.game import Game, GameParams, Move, Status
 from devil.position import PositionError
 from tests.web.engine_work import double, spin
-
-
-@pytest.fixture
-def engine() -> Iterator[EngineProcess]:
-    child = EngineProcess()
-    child.start()
-    yield child
-    child.close()
 
 
 def test_a_function_runs_in_the_child_and_its_exception_comes_back(

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import textwrap
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,14 +25,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ON_POSTGRES = pytest.mark.parametrize(
     "db_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
 )
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[WorldStore]:
-    base = Store(db_url)
-    base.migrate()
-    yield WorldStore(base.engine)
-    base.dispose()
 
 
 # A process of its own (its engine, its in-process locks, as another server): it plays

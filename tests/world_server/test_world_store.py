@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
@@ -21,15 +20,6 @@ from app.world.records import (
 )
 from app.world.schema import chunks, events
 from app.world.store import WorldStore
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[WorldStore]:
-    base = Store(db_url)
-    base.migrate()
-    yield WorldStore(base.engine)
-    base.dispose()
-
 
 # -- chunks (no database) --------------------------------------------------------------
 
