@@ -92,17 +92,8 @@ class ChunkKnowledge:
     def prefetch(self, keys: Iterable[ChunkKey]) -> None:
         """Load every chunk of ``keys`` not yet cached, in one query."""
         wanted = [key for key in dict.fromkeys(keys) if key not in self._cache]
-        if not wanted:
-            return
-        self.fetches += 1
-        found = self._load(wanted)
-        for key in wanted:
-            stored = found.get(key)
-            if stored is None:
-                self._cache[key] = None
-            else:
-                self._cache[key] = bytearray(stored.cells)
-                self._versions[key] = stored.version
+        if wanted:
+            self.preload(wanted, self._load(wanted))
 
     def prefetch_around(
         self, colour: int, cells: Iterable[tuple[int, int]], limit: int = 72
@@ -112,7 +103,8 @@ class ChunkKnowledge:
         self.prefetch(around(colour, cells, limit))
 
     def preload(self, keys: Iterable[ChunkKey], found: Mapping[ChunkKey, StoredChunk]) -> None:
-        """Take ``keys`` as loaded elsewhere (``found``: the stored ones among them)."""
+        """Take ``keys`` as loaded by one query (``found``: the stored ones among them); keys
+        already cached keep what they hold."""
         self.fetches += 1
         for key in keys:
             if key in self._cache:
