@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -432,7 +432,32 @@ def bot_process(
 # -- live streams ----------------------------------------------------------------------
 
 
-class LockSampler:
+class Sampler:
+    """A daemon thread that calls ``_run`` while the ``with`` block lasts; ``_run`` loops on
+    ``self.ticks()`` (every ``every`` seconds until the block ends)."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def ticks(self) -> Iterator[None]:
+        while not self._stop.wait(self.every):
+            yield None
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class LockSampler(Sampler):
     """Samples ``pg_stat_activity`` every ``every`` seconds: which statements run, and which
     of them wait for a lock (the team's row: opening a raft; the world's row: its closing
     statement, ``app.world.flight``)."""
@@ -447,20 +472,11 @@ class LockSampler:
     )
 
     def __init__(self, db_url: str, every: float = 0.05):
-        self.url, self.every = db_url, every
+        super().__init__(every)
+        self.url = db_url
         self.samples = 0
         self.counts: Counter[tuple[str, str]] = Counter()
         self.events: Counter[str] = Counter()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self) -> LockSampler:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(10)
 
     def _run(self) -> None:
         import psycopg
@@ -468,7 +484,7 @@ class LockSampler:
 
         url = sa.make_url(self.url).set(drivername="postgresql").render_as_string(False)
         with psycopg.connect(url, autocommit=True) as conn:
-            while not self._stop.wait(self.every):
+            for _ in self.ticks():
                 rows = conn.execute(self.SQL).fetchall()
                 self.samples += 1
                 self.counts.update((str(kind), str(state)) for kind, state, _ in rows)
@@ -488,27 +504,18 @@ class LockSampler:
         return ", ".join(parts) + f" ({self.samples} samples)"
 
 
-class Probe:
+class Probe(Sampler):
     """``GET /healthz`` on each server every ``every`` seconds over its own connection: the
     time a trivial request waits in a busy worker (its event loop's lag)."""
 
     def __init__(self, ports: list[int], every: float = 0.05):
-        self.ports, self.every = ports, every
+        super().__init__(every)
+        self.ports = ports
         self.times: list[float] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self) -> Probe:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(10)
 
     def _run(self) -> None:
         conns = [Conn(port) for port in self.ports]
-        while not self._stop.wait(self.every):
+        for _ in self.ticks():
             for conn in conns:
                 self.times.append(conn.call("GET", "/healthz")[2] * 1e3)
 
