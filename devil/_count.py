@@ -33,15 +33,19 @@ def _add_into(acc: Poly, poly: Poly, shift: int, factor: int) -> None:
             acc[i + shift] += x * factor
 
 
-def count_by_search(problem: GroupProblem) -> PieceCounts:
-    """Enumerate every solution (exponential; for small or awkward pieces)."""
-    sizes = problem.sizes
-    n = problem.n
-    top = sum(sizes) + 1
-    total = [0] * top
-    mined = [[0] * top for _ in range(n)]
+class Tally:
+    """Layout counts summed over solutions added one at a time (a solution: how many mines
+    each group holds)."""
 
-    def on_solution(sol: list[int]) -> bool:
+    def __init__(self, sizes: tuple[int, ...]) -> None:
+        self.sizes = sizes
+        top = sum(sizes) + 1
+        self.total: Poly = [0] * top
+        self.mined: list[Poly] = [[0] * top for _ in sizes]
+
+    def add(self, sol: list[int]) -> None:
+        sizes = self.sizes
+        n = len(sizes)
         weight = 1
         k = 0
         for v in range(n):
@@ -49,15 +53,27 @@ def count_by_search(problem: GroupProblem) -> PieceCounts:
             k += a
             if a and a != sizes[v]:
                 weight *= comb(sizes[v], a)
-        total[k] += weight
+        self.total[k] += weight
+        mined = self.mined
         for v in range(n):
             a = sol[v]
             if a:
                 mined[v][k] += weight * a
+
+    def counts(self) -> PieceCounts:
+        return PieceCounts(self.total, self.mined)
+
+
+def count_by_search(problem: GroupProblem) -> PieceCounts:
+    """Enumerate every solution (exponential; for small or awkward pieces)."""
+    tally = Tally(problem.sizes)
+
+    def on_solution(sol: list[int]) -> bool:
+        tally.add(sol)
         return False
 
-    Search(problem).solve([0] * n, list(sizes), on_solution=on_solution)
-    return PieceCounts(total, mined)
+    Search(problem).solve([0] * problem.n, list(problem.sizes), on_solution=on_solution)
+    return tally.counts()
 
 
 # -- the dynamic programme along the group order ----------------------------------------

@@ -9,9 +9,8 @@ than setting up one search or one programme.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import comb
 
-from devil._count import PieceCounts
+from devil._count import PieceCounts, Tally
 from devil._search import Backbone, GroupProblem
 
 __all__ = [
@@ -105,21 +104,7 @@ def small_backbone(problem: GroupProblem) -> Backbone | None:
 def small_counts(problem: GroupProblem, solutions: list[list[int]] | None = None) -> PieceCounts:
     """The layout counts from ``small_solutions`` (cell layouts per mine total, and per
     group the mines it holds summed over them), as ``devil._count.count_by_search``."""
-    sizes = problem.sizes
-    n = problem.n
-    top = sum(sizes) + 1
-    total = [0] * top
-    mined = [[0] * top for _ in range(n)]
+    tally = Tally(problem.sizes)
     for sol in small_solutions(problem) if solutions is None else solutions:
-        weight = 1
-        k = 0
-        for v in range(n):
-            a = sol[v]
-            k += a
-            weight *= comb(sizes[v], a)
-        total[k] += weight
-        for v in range(n):
-            a = sol[v]
-            if a:
-                mined[v][k] += weight * a
-    return PieceCounts(total, mined)
+        tally.add(sol)
+    return tally.counts()
