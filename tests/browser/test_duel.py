@@ -76,18 +76,27 @@ def test_a_duel_played_to_the_end(browser: Browser, live_server: str, shots: Pat
         guest_ctx.close()
 
 
-def test_the_duel_buttons_are_the_sites_own(page: Page, live_server: str, shots: Path) -> None:
+def test_the_duel_buttons_are_the_sites_own(
+    browser: Browser, live_server: str, shots: Path
+) -> None:
     """Start and Accept look like the home page's Start (they were bare native buttons)."""
-    page.set_viewport_size(PHONE)
-    page.goto(f"{live_server}/")
-    home = page.eval_on_selector("#start", "(el) => getComputedStyle(el).backgroundColor")
-    page.goto(f"{live_server}/duel")
-    start = page.locator(".duel-form button[type=submit]")
-    assert start.evaluate("(el) => getComputedStyle(el).backgroundColor") == home
-    start.click()
-    link = page.input_value("#duel-link")
-    page.context.clear_cookies()  # another browser: the guest
-    page.goto(link)
-    accept = page.locator("#accept-duel")
-    assert accept.evaluate("(el) => getComputedStyle(el).backgroundColor") == home
-    page.screenshot(path=str(shots / "duel-accept-phone.png"), full_page=True)
+    # The guest is its own browser context: clearing the host's cookies instead raced with the
+    # duel page's status poll, whose answer could set the host's session cookie again.
+    host_ctx = browser.new_context(viewport=PHONE)
+    guest_ctx = browser.new_context(viewport=PHONE)
+    try:
+        host, guest = host_ctx.new_page(), guest_ctx.new_page()
+        host.goto(f"{live_server}/")
+        home = host.eval_on_selector("#start", "(el) => getComputedStyle(el).backgroundColor")
+        host.goto(f"{live_server}/duel")
+        start = host.locator(".duel-form button[type=submit]")
+        assert start.evaluate("(el) => getComputedStyle(el).backgroundColor") == home
+        start.click()
+        link = host.input_value("#duel-link")
+        guest.goto(link)
+        accept = guest.locator("#accept-duel")
+        assert accept.evaluate("(el) => getComputedStyle(el).backgroundColor") == home
+        guest.screenshot(path=str(shots / "duel-accept-phone.png"), full_page=True)
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
