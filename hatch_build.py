@@ -33,6 +33,8 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # keep in step with devil/native.py (the hook cannot import the package it builds)
 MODULES = (
+    "_ask",
+    "_backbone",
     "_bulk",
     "_cdcl",
     "_components",

@@ -370,47 +370,92 @@ class Cdcl:
             self._assign(lit, None)
 
 
-def cdcl_backbone(
-    problem: GroupProblem,
-    window: Window | None = None,
-    lo: Sequence[int] | None = None,
-    hi: Sequence[int] | None = None,
-    max_conflicts: int | None = None,
-) -> tuple[list[int], list[int], list[int]] | None:
-    """Like ``devil._search.backbone``: per group lowest and highest value, and a solution.
+class CdclBackbone:
+    """The backbone of a piece by one CDCL solver, asked one group at a time.
+
+    ``low``/``high``: per group the lowest and highest value seen in a solution so far (a
+    value seen answers a question without a search); ``first``: the first solution, None
+    when the piece has none (within ``window``). Each question a search answers "no" is
+    fixed in the solver for good, and its learned clauses serve every later question, so
+    asking every group (``finish``) costs what one backbone run does, and a click that
+    asks one group pays for at most two searches.
 
     ``lo``/``hi``: group values already proven impossible outside these bounds (only the
-    all-safe ``hi == 0`` and all-mine ``lo == size`` cases are used).
+    all-safe ``hi == 0`` and all-mine ``lo == size`` cases are used). Raises ``TooHard``
+    after ``max_conflicts`` conflicts in one search.
     """
-    solver = Cdcl(problem, window)
-    for g, size in enumerate(problem.sizes):
-        base = solver.first[g]
-        if hi is not None and hi[g] == 0:
-            for i in range(size):
-                solver.fix(2 * (base + i) + 1)
-        if lo is not None and lo[g] == size:
-            for i in range(size):
-                solver.fix(2 * (base + i))
-    first = solver.solve((), max_conflicts)
-    if first is None:
-        return None
-    sizes = problem.sizes
-    low = list(first)
-    high = list(first)
 
-    def absorb(sol: list[int]) -> None:
+    __slots__ = ("first", "high", "low", "max_conflicts", "problem", "solver")
+
+    def __init__(
+        self,
+        problem: GroupProblem,
+        window: Window | None = None,
+        lo: Sequence[int] | None = None,
+        hi: Sequence[int] | None = None,
+        max_conflicts: int | None = None,
+    ) -> None:
+        self.problem = problem
+        self.max_conflicts = max_conflicts
+        solver = self.solver = Cdcl(problem, window)
+        for g, size in enumerate(problem.sizes):
+            base = solver.first[g]
+            if hi is not None and hi[g] == 0:
+                for i in range(size):
+                    solver.fix(2 * (base + i) + 1)
+            if lo is not None and lo[g] == size:
+                for i in range(size):
+                    solver.fix(2 * (base + i))
+        self.first = solver.solve((), max_conflicts)
+        seen = self.first if self.first is not None else [0] * problem.n
+        self.low = list(seen)
+        self.high = list(seen)
+
+    def can_mine(self, g: int) -> bool:
+        """Whether some solution has a mine in group ``g``."""
+        if self.first is None:
+            return False
+        if self.high[g] >= 1:
+            return True
+        return self._ask(self.solver.group_literal(g, True))
+
+    def can_be_safe(self, g: int) -> bool:
+        """Whether some solution has a safe cell in group ``g``."""
+        if self.first is None:
+            return False
+        if self.low[g] <= self.problem.sizes[g] - 1:
+            return True
+        return self._ask(self.solver.group_literal(g, False))
+
+    def finish(self) -> tuple[list[int], list[int], list[int]] | None:
+        """Every group asked: (low, high, first solution), as ``cdcl_backbone``."""
+        if self.first is None:
+            return None
+        for g in self.problem.order:
+            self.can_mine(g)
+            self.can_be_safe(g)
+        return self.low, self.high, self.first
+
+    def _ask(self, lit: int) -> bool:
+        self._steer()
+        sol = self.solver.solve([lit], self.max_conflicts)
+        if sol is None:
+            self.solver.fix(lit ^ 1)
+            return False
+        low, high = self.low, self.high
         for g, a in enumerate(sol):
             if a < low[g]:
                 low[g] = a
             if a > high[g]:
                 high[g] = a
+        return True
 
-    first_cell = solver.first
-
-    def steer() -> None:
+    def _steer(self) -> None:
         """Try the values not seen yet first, so each solution shows many new ones."""
-        phase = solver.phase
-        for g, size in enumerate(sizes):
+        phase = self.solver.phase
+        first_cell = self.solver.first
+        low, high = self.low, self.high
+        for g, size in enumerate(self.problem.sizes):
             base = first_cell[g]
             if high[g] == 0:
                 for i in range(size):
@@ -419,21 +464,14 @@ def cdcl_backbone(
                 for i in range(size):
                     phase[base + i] = 1
 
-    for g in problem.order:
-        if high[g] == 0 or low[g] == sizes[g]:
-            steer()
-        if high[g] == 0:
-            lit = solver.group_literal(g, True)
-            sol = solver.solve([lit], max_conflicts)
-            if sol is None:
-                solver.fix(lit ^ 1)
-            else:
-                absorb(sol)
-        if low[g] == sizes[g]:
-            lit = solver.group_literal(g, False)
-            sol = solver.solve([lit], max_conflicts)
-            if sol is None:
-                solver.fix(lit ^ 1)
-            else:
-                absorb(sol)
-    return low, high, first
+
+def cdcl_backbone(
+    problem: GroupProblem,
+    window: Window | None = None,
+    lo: Sequence[int] | None = None,
+    hi: Sequence[int] | None = None,
+    max_conflicts: int | None = None,
+) -> tuple[list[int], list[int], list[int]] | None:
+    """Like ``devil._search.backbone``: per group lowest and highest value, and a solution
+    (``CdclBackbone`` with every group asked)."""
+    return CdclBackbone(problem, window, lo, hi, max_conflicts).finish()

@@ -26,6 +26,8 @@ from pathlib import Path
 from types import ModuleType
 
 MODULES = (
+    "_ask",
+    "_backbone",
     "_bulk",
     "_cdcl",
     "_components",

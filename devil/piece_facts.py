@@ -14,16 +14,17 @@ shared by successive positions only recomputes the pieces a click touched.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections.abc import Sequence
 
 from devil import _cut, _dp, bits
-from devil._cdcl import Cdcl, cdcl_backbone
+from devil._ask import Questions
+from devil._backbone import SEARCH_BUDGET, backbone_of, extreme, windowed_backbone
+from devil._cdcl import Cdcl
 from devil._components import Piece, PieceKey, make_piece
 from devil._count import PieceCounts, count_by_search
 from devil._propagate import Frontier
-from devil._search import Backbone, GroupProblem, Search, TooHard, Window, backbone
+from devil._search import Backbone, Search, TooHard, Window
 from devil._small import SMALL_LAYOUTS, bounds_of, layouts_at_most, small_counts, small_solutions
 from devil.board import Cell
 
@@ -39,6 +40,15 @@ the search (which decides wide pieces faster than the programme can count them).
 WITNESS_BUDGET = 3_000
 """Values the plain search may try for a witness piece before the programme draws it."""
 
+WIDE_OPEN = _dp.MAX_OPEN
+"""Constraints a piece's plan keeps open at once past which it counts as too wide for the
+programme (known without running it)."""
+
+ASK_GROUPS = 128
+"""Groups from which a piece answers a click's question under a window on its total
+group by group (a search or two, the cuts) rather than by the programme's two sweeps
+over every group (40 ms on a 16x30 lattice)."""
+
 COUNT_LIMIT = 200_000
 """States per layer for exact counts (the alternative, enumerating, is far slower)."""
 
@@ -47,12 +57,15 @@ class PieceInfo:
     """What is known about one piece; every field is filled on first use.
 
     ``width``: the board's width, to place each group on the board (row, column) so the
-    programme can sweep along the board; 0 when unknown.
+    programme can sweep along the board; 0 when unknown. ``wide``: known already to be too
+    wide for the programme.
     """
 
     __slots__ = (
+        "_asked",
         "_backbone",
         "_counts",
+        "_first",
         "_group_index",
         "_last_forward",
         "_plan",
@@ -65,7 +78,7 @@ class PieceInfo:
         "width",
     )
 
-    def __init__(self, piece: Piece, width: int = 0) -> None:
+    def __init__(self, piece: Piece, width: int = 0, wide: bool = False) -> None:
         self.piece = piece
         self.width = width
         self._backbone: Backbone | None = None
@@ -77,9 +90,14 @@ class PieceInfo:
         self._last_forward: (
             tuple[tuple[tuple[int, ...], tuple[int, ...]], list[dict[int, int]]] | None
         ) = None
-        self._wide = False
-        """The programme went past ``DP_LIMIT`` once: do not try again."""
+        self._wide = wide
+        """The programme went past ``DP_LIMIT`` once (on this piece, or on one of the pieces
+        merged into it): do not try again."""
         self._group_index: dict[Cell, int] | None = None
+        self._first: tuple[list[int] | None] | None = None
+        """A big piece's first solution (or None), when asked before its backbone."""
+        self._asked: Questions | None = None
+        """A wide piece's groups, decided one at a time when asked (``devil._ask``)."""
         self._small: list[list[int]] | None = None
         if layouts_at_most(piece.problem.sizes, SMALL_LAYOUTS):
             self._small = small_solutions(piece.problem)
@@ -106,8 +124,8 @@ class PieceInfo:
         its plan keeps too many constraints open)."""
         if (
             not self._wide
-            and len(self.piece.problem.cons) > _dp.MAX_OPEN  # else it cannot keep more open
-            and self.plan().open_max > _dp.MAX_OPEN
+            and len(self.piece.problem.cons) > WIDE_OPEN  # else it cannot keep more open
+            and self.plan().open_max > WIDE_OPEN
         ):
             self._wide = True
         return self._wide
@@ -130,9 +148,83 @@ class PieceInfo:
         if self._backbone is None:
             if self._small is not None:
                 self._backbone = bounds_of(self._small, None)
+            elif self._asked is not None:  # finish what the questions began
+                got = self._asked.backbone.finish()
+                self._backbone = None if got is None else Backbone(*got)
             else:
-                self._backbone = _backbone(self.piece.problem, None)
+                self._backbone = backbone_of(self.piece.problem, None)
         return self._backbone
+
+    # -- one group at a time (a click asks one cell) -------------------------------------
+
+    def _questions(self, windowed: bool = False) -> Questions | None:
+        """The piece's questions answered group by group (``devil._ask``), or None: a wide
+        piece whose backbone is not known yet; with ``windowed`` (a window on the total),
+        also a piece of ``ASK_GROUPS`` groups or more, whose groups the programme decides
+        all at once in two sweeps."""
+        if self._asked is None:
+            if self._small is not None:
+                return None
+            big = windowed and self.piece.problem.n >= ASK_GROUPS
+            if not big and (self._backbone is not None or not self.wide()):
+                return None
+            self._asked = Questions(self.piece, self.width)
+        return self._asked
+
+    def answers_alone(self, window: Window | None) -> bool:
+        """Whether ``can_hold`` answers one group's question without deciding them all."""
+        return self._questions(window is not None) is not None
+
+    def solution(self) -> list[int] | None:
+        """A solution of the piece (None: it has none); a wide piece needs one search for
+        it, not its backbone."""
+        asked = self._questions()
+        if asked is not None and self._backbone is None:
+            return asked.first
+        if self._backbone is None and self._small is None and self.piece.problem.n >= ASK_GROUPS:
+            if self._first is None:  # a big piece: under a window it may never need its backbone
+                problem = self.piece.problem
+                sizes = problem.sizes
+                try:
+                    got = Search(problem).solve([0] * problem.n, sizes, budget=SEARCH_BUDGET)
+                except TooHard:
+                    got = Cdcl(problem).solve()
+                self._first = (got,)
+            return self._first[0]
+        base = self.backbone()
+        return None if base is None else base.solution
+
+    def can_hold(self, g: int, mine: bool, window: Window | None = None) -> bool:
+        """Whether some solution (with a total in ``window``) has a mine (``mine``) or a
+        safe cell in group ``g``. A wide piece answers it alone (``devil._ask``) unless
+        the facts of every group are known already; only what the questions leave open
+        decides every group."""
+        size = self.piece.problem.sizes[g]
+        asked = self._questions(window is not None)
+        if asked is not None:
+            if window is None and self._backbone is None:
+                return asked.can_hold(g, mine)
+            if window is not None and window not in self._windowed:
+                lo, hi, allowed = window
+                allowed = bits.interval(lo, hi) if allowed is None else allowed
+                got = asked.window_can_hold(allowed, g, mine, self._seed_within)
+                if got is not None:
+                    return got
+        bb = self.backbone() if window is None else self.windowed(window)
+        if bb is None:
+            return False
+        return bb.high[g] >= 1 if mine else bb.low[g] <= size - 1
+
+    def has_window_solution(self, window: Window) -> bool:
+        """Whether some solution has a total in ``window`` (a piece answering alone: the
+        cuts first)."""
+        asked = self._questions(windowed=True)
+        if asked is not None and window not in self._windowed:
+            lo, hi, allowed = window
+            allowed = bits.interval(lo, hi) if allowed is None else allowed
+            if asked.window_seen(allowed) is not None:
+                return True
+        return self.windowed(window) is not None
 
     def windowed(self, window: Window) -> Backbone | None:
         """The backbone among solutions whose total lies in the window."""
@@ -160,7 +252,7 @@ class PieceInfo:
                 ok = all(h >= 0 for h in high)
                 self._windowed[window] = Backbone(low, high, []) if ok else None
             else:
-                self._windowed[window] = _windowed_backbone(
+                self._windowed[window] = windowed_backbone(
                     self.piece.problem, allowed, self.backbone()
                 )
         return self._windowed[window]
@@ -173,7 +265,7 @@ class PieceInfo:
             if mask is not None:
                 self._range = (bits.lowest(mask), mask.bit_length() - 1)
             else:
-                self._range = (_extreme(problem, lowest=True), _extreme(problem, lowest=False))
+                self._range = (extreme(problem, lowest=True), extreme(problem, lowest=False))
         return self._range
 
     def totals(self) -> int:
@@ -301,23 +393,6 @@ class PieceInfo:
         return self._counts
 
 
-def _extreme(problem: GroupProblem, lowest: bool) -> int:
-    """The fewest (or most) mines of a solution: improve a solution until none is better."""
-    best = Cdcl(problem).solve()
-    if best is None:
-        raise ValueError("piece has no solution")
-    value = sum(best)
-    total = sum(problem.sizes)
-    while True:
-        window: Window = (0, value - 1, None) if lowest else (value + 1, total, None)
-        if window[0] > window[1]:
-            return value
-        sol = Cdcl(problem, window).solve()
-        if sol is None:
-            return value
-        value = sum(sol)
-
-
 def dp_totals(info: PieceInfo) -> bool:
     """Whether the piece's achievable totals are known (computing them by the programme)."""
     return info.dp_totals() is not None
@@ -330,84 +405,16 @@ def has_total(info: PieceInfo, low: int, high: int) -> bool:
     mask = info.dp_totals()
     if mask is not None:
         return bool(mask & bits.interval(low, high))
-    base = info.backbone()
-    if base is not None:  # a solution found by conditioning on cuts settles it (devil._cut)
+    first = info.solution()
+    if first is not None:  # a solution found by conditioning on cuts settles it (devil._cut)
         sizes = info.piece.problem.sizes
         seen = _cut.solve(
             info.piece, info.width, ([0] * len(sizes), list(sizes)),
-            bits.interval(low, high), base.solution,
+            bits.interval(low, high), first,
         )  # fmt: skip
         if seen is not None:
             return True
     return Cdcl(info.piece.problem, (low, high, None)).solve() is not None
-
-
-def _cpsat_installed() -> bool:
-    """Whether OR-Tools can be imported (looked up, not imported: only ``devil.cpsat`` does)."""
-    return importlib.util.find_spec("ortools") is not None
-
-
-_WINDOW_CONFLICTS: int | None = 1_000 if _cpsat_installed() else None
-"""A window on a piece's total (counted rule, no room in the deep cells) is one
-cardinality over every cell, which clause learning handles badly: past this many
-conflicts the position goes to ``devil.cpsat`` when it is installed. Without it the
-pure-Python search carries on to the exact answer, however long it takes."""
-
-SEARCH_BUDGET = 3_000
-"""Values the plain search may try per query before a piece goes to the CDCL solver."""
-
-
-def _backbone(
-    problem: GroupProblem,
-    window: Window | None,
-    base: Backbone | None = None,
-    max_conflicts: int | None = None,
-) -> Backbone | None:
-    """Plain search first; the conflict-driven solver when it thrashes.
-
-    ``base``: the backbone without the window; groups it proves all-safe or all-mine stay
-    so (a window only removes solutions), which spares the searches proving them again.
-    """
-    lo: list[int] | None = None
-    hi: list[int] | None = None
-    if base is not None:
-        sizes = problem.sizes
-        lo = [sizes[g] if base.low[g] == sizes[g] else 0 for g in range(problem.n)]
-        hi = [0 if base.high[g] == 0 else sizes[g] for g in range(problem.n)]
-    try:
-        return backbone(problem, window, lo, hi, budget=SEARCH_BUDGET)
-    except TooHard:
-        got = cdcl_backbone(problem, window, lo, hi, max_conflicts)
-        return None if got is None else Backbone(*got)
-
-
-def _windowed_backbone(
-    problem: GroupProblem, allowed: int, base: Backbone | None = None
-) -> Backbone | None:
-    """The backbone among solutions whose total is in ``allowed`` (one run per run of bits).
-
-    Raises ``TooHard`` when CP-SAT is installed and the CDCL solver struggles."""
-    merged: Backbone | None = None
-    k = 0
-    while allowed >> k:
-        if not (allowed >> k) & 1:
-            k += 1
-            continue
-        start = k
-        while (allowed >> k) & 1:
-            k += 1
-        got = _backbone(problem, (start, k - 1, None), base, _WINDOW_CONFLICTS)
-        if got is None:
-            continue
-        if merged is None:
-            merged = got
-        else:
-            merged = Backbone(
-                [min(a, b) for a, b in zip(merged.low, got.low, strict=True)],
-                [max(a, b) for a, b in zip(merged.high, got.high, strict=True)],
-                merged.solution,
-            )
-    return merged
 
 
 class PieceCache:

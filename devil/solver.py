@@ -115,15 +115,16 @@ class PositionAnalysis:
 
     def _decide(self) -> None:
         for i, info in enumerate(self._infos):
-            if info.backbone() is None:
+            if info.solution() is None:
                 _raise_unsatisfiable(self.position, info.piece, i)
         if self.count is Count.COUNTED:
             try:
                 self._decide_counted()
                 self._counted_done = True
                 if self._windows is not None:
-                    for i in range(len(self._infos)):
-                        self._group_backbone(i)
+                    for i, info in enumerate(self._infos):
+                        if not info.answers_alone(self._windows[i]):  # else when asked
+                            self._group_backbone(i)
             except TooHard:
                 self._override = self._cpsat_counted()
 
@@ -180,7 +181,8 @@ class PositionAnalysis:
         sizes = [len(g) for g in groups]
         key = frozenset().union(*(info.piece.key for info in self._infos))
         piece = Piece(key, tuple(sources), tuple(groups), make_problem(sizes, cons))
-        merged = PieceInfo(piece, self.position.board.width)
+        wide = any(info.wide() for info in self._infos)
+        merged = PieceInfo(piece, self.position.board.width, wide)
         self._infos = [merged]
         self._where_map = None
 
@@ -192,7 +194,7 @@ class PositionAnalysis:
         """
         info = self._infos[0]
         window = counted.single_window(m, d, info.piece.cell_count)
-        if window[0] > window[1] or info.windowed(window) is None:
+        if window[0] > window[1] or not info.has_window_solution(window):
             raise InconsistentPosition(
                 f"the {self.position.mines} mines cannot all be placed: no layout of the "
                 f"numbers leaves between 0 and {d} mines for the other covered cells"
@@ -258,8 +260,27 @@ class PositionAnalysis:
             self.check_covered(cell)
             return self._deep_verdict if self._counted_done else None
         i, g = where
+        window = None if self._windows is None else self._windows[i]
+        if self._counted_done and self._infos[i].answers_alone(window):
+            try:
+                return self._group_verdict(i, g)
+            except TooHard:  # a window clause learning cannot settle (CP-SAT installed)
+                self._override = self._cpsat_counted()
+                return self._override.verdict(cell)
         got = self._piece_verdicts(i)
         return None if got is None else got[g]
+
+    def _group_verdict(self, i: int, g: int) -> Verdict | None:
+        """One group's verdict, asked of its piece alone (``PieceInfo.can_hold``: a wide
+        piece does not decide all its groups for one click); None when the budget ran
+        out first."""
+        info = self._infos[i]
+        window = None if self._windows is None else self._windows[i]
+        try:
+            return _verdict(info.can_hold(g, True, window), info.can_hold(g, False, window))
+        except BudgetExceeded as stop:
+            self._stopped = self._stopped or str(stop)
+            return None
 
     def _piece_verdicts(self, i: int) -> list[Verdict | None] | None:
         """Per group of piece ``i``: its verdict, None for a group the budget left
@@ -321,6 +342,8 @@ class PositionAnalysis:
         """Whether some covered cell is provably safe (raises ``BudgetExceeded`` when the
         budget ran out before that was known)."""
         with metering(self._meter):
+            if self._override is not None:
+                return bool(self._override.safe_cells())
             if any(v == 0 for v in self._known.values()):
                 return True
             for i in range(len(self._infos)):

@@ -10,7 +10,8 @@ the environment variable ``HYPOTHESIS_PROFILE``, and decorate tests with ``profi
 ``tests/conftest.py`` registers and loads them (``load_profile``) before any test module is
 imported, so every ``@given`` test has them: no deadline (a loaded 2-core CI machine makes any
 deadline flaky) and, under ``ci``, the same examples on every run (a CI run fails only on what
-also fails locally; ``explore`` is ``ci`` with fresh random examples, to hunt for bugs).
+also fails locally; ``explore`` is ``ci`` with fresh random examples, to hunt for bugs, and
+``soak`` twenty times as many, for a new engine path).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ PROFILES = {
     "dev": {"max_examples": 25},
     "ci": {"max_examples": 100, "derandomize": True, "print_blob": True},
     "explore": {"max_examples": 100, "print_blob": True},
+    "soak": {"max_examples": 2000, "print_blob": True},
 }
 """The project's hypothesis profiles; each also has ``deadline=None`` and ``_HEALTH`` off."""
 

@@ -82,6 +82,7 @@ def test_property_tests_pass_on_the_pure_engine() -> None:
             "tests/test_properties.py",
             "tests/test_dp.py",
             "tests/test_cut.py",
+            "tests/test_ask.py",
         ],
         capture_output=True,
         text=True,
