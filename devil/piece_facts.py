@@ -160,12 +160,14 @@ class PieceInfo:
     def _questions(self, windowed: bool = False) -> Questions | None:
         """The piece's questions answered group by group (``devil._ask``), or None: a wide
         piece whose backbone is not known yet; with ``windowed`` (a window on the total),
-        also a piece of ``ASK_GROUPS`` groups or more, whose groups the programme decides
-        all at once in two sweeps."""
+        also a piece of ``ASK_GROUPS`` groups or more whose totals the programme found,
+        which would decide all its groups at once in two more sweeps. (Only a piece the
+        programme is known to sweep: one that it cannot is found wide on the way, and
+        its witnesses take the cuts, as stored games replay them.)"""
         if self._asked is None:
             if self._small is not None:
                 return None
-            big = windowed and self.piece.problem.n >= ASK_GROUPS
+            big = windowed and self.piece.problem.n >= ASK_GROUPS and self._totals is not None
             if not big and (self._backbone is not None or not self.wide()):
                 return None
             self._asked = Questions(self.piece, self.width)

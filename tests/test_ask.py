@@ -44,26 +44,37 @@ def test_group_questions_match_every_assignment(
         assert (asked.can_mine(g) if mine else asked.can_be_safe(g)) is want
 
 
-def answering_alone(monkeypatch: pytest.MonkeyPatch, band: int) -> None:
-    """Every piece answers a click's question group by group (cuts ``band`` lines apart)."""
+def answering_alone(monkeypatch: pytest.MonkeyPatch, band: int, wide: bool = True) -> None:
+    """Pieces answer a click's question group by group (cuts ``band`` lines apart): every
+    piece (``wide``: each counts as too wide for the programme), else every piece under a
+    window on the total (whatever its number of groups; the programme still sweeps it)."""
     monkeypatch.setattr(piece_facts, "SMALL_LAYOUTS", 0)
-    monkeypatch.setattr(piece_facts, "WIDE_OPEN", 0)
+    if wide:
+        monkeypatch.setattr(piece_facts, "WIDE_OPEN", 0)
     monkeypatch.setattr(piece_facts, "ASK_GROUPS", 0)
     monkeypatch.setattr(_cut, "BAND", band)
     monkeypatch.setattr(_cut, "_CUTS", {})
 
 
-def asks_alone(analysis: solver.PositionAnalysis) -> bool:
-    return any(analysis.facts(i).answers_alone(None) for i in range(len(analysis.pieces)))
+def asks_alone(analysis: solver.PositionAnalysis, wide: bool = True) -> bool:
+    """Whether some piece answers alone (``wide``: without a window; else under one on the
+    position's total, the whole total: the programme knows the piece's totals then)."""
+    window = None
+    if not wide:
+        if analysis.mines_left is None:
+            return False
+        window = (0, analysis.mines_left, None)
+    pieces = range(len(analysis.pieces))
+    return any(analysis.facts(i).answers_alone(window) for i in pieces)
 
 
 counts = st.sampled_from([Count.CLASSIC, Count.COUNTED])
 
 
 @profile()
-@given(scenarios(), counts, st.integers(1, 3), st.data())
+@given(scenarios(), counts, st.integers(1, 3), st.booleans(), st.data())
 def test_one_verdict_from_a_fresh_analysis_matches_the_oracle(
-    scenario: Scenario, count: Count, band: int, data: st.DataObject
+    scenario: Scenario, count: Count, band: int, wide: bool, data: st.DataObject
 ) -> None:
     position = scenario.position
     covered = sorted(position.covered_cells())
@@ -71,9 +82,9 @@ def test_one_verdict_from_a_fresh_analysis_matches_the_oracle(
     cell = data.draw(st.sampled_from(covered))
     want = oracle.classify(position, count).verdicts[cell]
     with pytest.MonkeyPatch.context() as mp:
-        answering_alone(mp, band)
+        answering_alone(mp, band, wide)
         analysis = solver.Solver(count).analyse(position)
-        assume(asks_alone(analysis))  # the patch took: pieces answer alone
+        assume(asks_alone(analysis, wide))  # the patch took: pieces answer alone
         got = analysis.verdict(cell)
         layout = analysis.witness(cell, True, random.Random(band)) if got.could_be_mine else None
     assert got is want
@@ -85,16 +96,16 @@ def test_one_verdict_from_a_fresh_analysis_matches_the_oracle(
 
 
 @profile()
-@given(scenarios(), counts, st.integers(1, 3), st.randoms(use_true_random=False))
+@given(scenarios(), counts, st.integers(1, 3), st.booleans(), st.randoms(use_true_random=False))
 def test_every_verdict_asked_of_one_analysis_matches_the_oracle(
-    scenario: Scenario, count: Count, band: int, rng: random.Random
+    scenario: Scenario, count: Count, band: int, wide: bool, rng: random.Random
 ) -> None:
     position = scenario.position
     covered = sorted(position.covered_cells())
     rng.shuffle(covered)
     want = oracle.classify(position, count).verdicts
     with pytest.MonkeyPatch.context() as mp:
-        answering_alone(mp, band)
+        answering_alone(mp, band, wide)
         analysis = solver.Solver(count).analyse(position)
         got = {cell: analysis.verdict(cell) for cell in covered}
         whole = analysis.classification().verdicts  # every group, after the questions
