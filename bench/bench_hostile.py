@@ -85,10 +85,6 @@ class Tally:
             if status >= 500:
                 self.server_errors += 1
 
-    def errors_of(self, kind: str) -> int:
-        """5xx answers the attacker got for one kind of request."""
-        return sum(n for status, n in self.attacker.get(kind, Counter()).items() if status >= 500)
-
     def p99(self) -> float:
         return _quantile(self.clicks, 0.99)
 
