@@ -36,7 +36,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
 
 from app.requests_log import request_id
 from devil.errors import GameOver, IllegalMove, InvalidMove
@@ -130,7 +130,8 @@ def http_message(exc: HTTPException) -> tuple[str, str]:
         page = "Too many clicks too fast: wait a moment."
     elif code == 405:
         message = f"method {request.method} is not allowed on {request.path}"
-    elif code == 404:
+    elif code == 404 and exc.description == NotFound.description:
+        # no route (a view's own 404 keeps its words: "world 'w' has no team 't'")
         message = f"no such endpoint: {request.path}"
         if request.blueprint is None:
             page = f"There is no page at {request.path}: check the address, or start a new game."

@@ -18,11 +18,19 @@ It walks at most the depth of the schema, so it never recurses deeper than the s
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 from app.errors import InputError
-from app.fields import shown
+
+
+def shown(value: Any) -> str:
+    """A JSON value quoted as JSON for an error message (``"7"``, ``true``, ``null``), at
+    most 40 characters."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
 
 Schema = Mapping[str, Any]
 
@@ -123,7 +131,9 @@ def _array(value: Any, schema: Schema, path: str) -> None:
     if not isinstance(value, list):
         raise InputError(field, f"{field} must be a list, not {shown(value)}")
     if len(value) < schema.get("minItems", 0):
-        raise InputError(field, f"{field} must have at least {schema['minItems']} items")
+        least = schema["minItems"]
+        items = "item" if least == 1 else "items"
+        raise InputError(field, f"{field} must have at least {least} {items}")
     if len(value) > schema.get("maxItems", len(value)):
         raise InputError(field, f"{field} must have at most {schema['maxItems']} items")
     prefix = schema.get("prefixItems", ())

@@ -4,8 +4,11 @@
    move's answer, the SSE feed), and draws a devil error's witness over the board.
 
    Coordinates: world cells (x, y), y down. The layer is positioned relative to an anchor cell
-   (ax, ay) so CSS pixels stay small wherever the view is; the view's top-left is (ox, oy) in
-   cells (fractional while dragging). Coordinates are JS numbers: exact up to 2^53. */
+   (ax, ay), whole numbers, so CSS pixels stay small wherever the view is; the view's top-left
+   is (ax + rx, ay + ry) cells, the offset (rx, ry) small and fractional while dragging. Cells
+   are always the anchor plus a whole offset, so they stay exact where fractions of a cell
+   no longer fit in a JS number (|x| >= 2^52); the page goes to |x|, |y| <= LIMIT, far enough
+   inside 2^53 that a drop's cascade (10,000 cells at most) stays exact too. */
 (function () {
   "use strict";
 
@@ -24,7 +27,7 @@
   var ZOOMS = [10, 14, 20, 26, 34];   // cell sizes in CSS pixels
   var MAX_VIEW = 256;                 // the view API's and the feed's largest side
   var KEEP_MARGIN = 2;                // tiles kept beyond the visible ones
-  var LIMIT = Math.pow(2, 53) - 1 - 4096;
+  var LIMIT = Math.pow(2, 53) - Math.pow(2, 20);
 
   var world = board.dataset.world;
   var team = board.dataset.team;
@@ -33,8 +36,8 @@
   var apiBase = board.dataset.api;
   var zoom = window.innerWidth < 600 ? 2 : 3;
   var cs = ZOOMS[zoom];
-  var ax = 0, ay = 0;                 // anchor cell of the layer
-  var ox = 0, oy = 0;                 // top-left of the view, in cells
+  var ax = 0, ay = 0;                 // anchor cell of the layer (whole numbers)
+  var rx = 0, ry = 0;                 // top-left of the view, in cells from the anchor
   var vw = 0, vh = 0;                 // view size in CSS pixels
   var tiles = new Map();              // "tx,ty" -> {tx, ty, el, cells: array|null, pending}
   var generation = 0;                 // bumps when the colour changes: stale answers are dropped
@@ -63,12 +66,12 @@
   }
 
   function applyTransform() {
-    layer.style.transform = "translate(" + (-(ox - ax) * cs) + "px," + (-(oy - ay) * cs) + "px)";
+    layer.style.transform = "translate(" + (-rx * cs) + "px," + (-ry * cs) + "px)";
     if (cursor) place(cursorEl, cursor.x, cursor.y);
   }
 
   function cellAtPixel(px, py) {
-    return { x: Math.floor(ox + px / cs), y: Math.floor(oy + py / cs) };
+    return { x: ax + Math.floor(rx + px / cs), y: ay + Math.floor(ry + py / cs) };
   }
 
   function boardPoint(e) {
@@ -77,30 +80,41 @@
   }
 
   function centre() {
-    return { x: Math.floor(ox + vw / cs / 2), y: Math.floor(oy + vh / cs / 2) };
+    return { x: ax + Math.floor(rx + vw / cs / 2), y: ay + Math.floor(ry + vh / cs / 2) };
   }
 
   function clamp(v) { return Math.max(-LIMIT, Math.min(LIMIT, v)); }
 
+  function clampView() {
+    // the view's corner within the page's limits (whole-number arithmetic: exact)
+    if (ax + rx > LIMIT) rx = LIMIT - ax; else if (ax + rx < -LIMIT) rx = -LIMIT - ax;
+    if (ay + ry > LIMIT) ry = LIMIT - ay; else if (ay + ry < -LIMIT) ry = -LIMIT - ay;
+  }
+
   function reanchor() {
     // keep pixel offsets small: move the anchor near the view and re-place every tile
-    ax = Math.floor(ox); ay = Math.floor(oy);
+    var fx = Math.floor(rx), fy = Math.floor(ry);
+    ax += fx; ay += fy; rx -= fx; ry -= fy;
     tiles.forEach(function (t) { place(t.el, t.tx * T, t.ty * T); });
     var w = layer.querySelector(".wwitness");
     if (w) place(w, +w.dataset.x0, +w.dataset.y0);
   }
 
-  function setView(nx, ny) {
-    ox = clamp(nx); oy = clamp(ny);
-    if (Math.abs(ox - ax) > 20000 || Math.abs(oy - ay) > 20000) reanchor();
+  function shiftView(dx, dy) {
+    // move the view by (dx, dy) cells
+    rx += dx; ry += dy;
+    clampView();
+    if (Math.abs(rx) > 20000 || Math.abs(ry) > 20000) reanchor();
     applyTransform();
     scheduleRefresh();
   }
 
-  function panBy(dpx, dpy) { setView(ox + dpx / cs, oy + dpy / cs); }
+  function panBy(dpx, dpy) { shiftView(dpx / cs, dpy / cs); }
 
   function goTo(x, y) {
-    ox = clamp(x - vw / cs / 2); oy = clamp(y - vh / cs / 2);
+    ax = clamp(x); ay = clamp(y);
+    rx = -vw / cs / 2; ry = -vh / cs / 2;
+    clampView();
     reanchor();
     applyTransform();
     scheduleRefresh();
@@ -110,10 +124,11 @@
     z = Math.max(0, Math.min(ZOOMS.length - 1, z));
     if (z === zoom) return;
     if (px === undefined) { px = vw / 2; py = vh / 2; }
-    var fx = ox + px / cs, fy = oy + py / cs;
+    var fx = rx + px / cs, fy = ry + py / cs;
     zoom = z; cs = ZOOMS[z];
     board.style.setProperty("--cs", cs + "px");
-    ox = fx - px / cs; oy = fy - py / cs;
+    rx = fx - px / cs; ry = fy - py / cs;
+    clampView();
     reanchor();
     applyTransform();
     scheduleRefresh();
@@ -130,8 +145,8 @@
 
   function visibleTiles() {
     return {
-      tx0: floorDiv(Math.floor(ox), T), ty0: floorDiv(Math.floor(oy), T),
-      tx1: floorDiv(Math.floor(ox + vw / cs), T), ty1: floorDiv(Math.floor(oy + vh / cs), T),
+      tx0: floorDiv(ax + Math.floor(rx), T), ty0: floorDiv(ay + Math.floor(ry), T),
+      tx1: floorDiv(ax + Math.floor(rx + vw / cs), T), ty1: floorDiv(ay + Math.floor(ry + vh / cs), T),
     };
   }
 
@@ -465,7 +480,8 @@
     place(el, w.x0, w.y0);
     layer.appendChild(el);
     var cols = vw / cs, rows = vh / cs;
-    if (x < ox || x >= ox + cols || y < oy || y >= oy + rows) goTo(x, y);  // keep it in sight
+    var dx = x - ax - rx, dy = y - ay - ry;
+    if (dx < 0 || dx >= cols || dy < 0 || dy >= rows) goTo(x, y);  // keep it in sight
     el.addEventListener("pointerdown", function (e) { e.stopPropagation(); clearWitness(); });
   }
 
@@ -577,12 +593,11 @@
 
   function keepCursorInView() {
     var cols = vw / cs, rows = vh / cs;
-    var nx = ox, ny = oy;
-    if (cursor.x < ox + 1) nx = cursor.x - 1;
-    if (cursor.x > ox + cols - 2) nx = cursor.x - cols + 2;
-    if (cursor.y < oy + 1) ny = cursor.y - 1;
-    if (cursor.y > oy + rows - 2) ny = cursor.y - rows + 2;
-    if (nx !== ox || ny !== oy) setView(nx, ny);
+    var dx = cursor.x - ax - rx, dy = cursor.y - ay - ry;  // the cursor in the view, in cells
+    var sx = 0, sy = 0;
+    if (dx < 1) sx = dx - 1; else if (dx > cols - 2) sx = dx - cols + 2;
+    if (dy < 1) sy = dy - 1; else if (dy > rows - 2) sy = dy - rows + 2;
+    if (sx || sy) shiftView(sx, sy);
   }
 
   board.addEventListener("keydown", function (e) {
@@ -595,10 +610,10 @@
       case "ArrowDown": setCursor(cursor.x, cursor.y + step); keepCursorInView(); break;
       case "ArrowLeft": setCursor(cursor.x - step, cursor.y); keepCursorInView(); break;
       case "ArrowRight": setCursor(cursor.x + step, cursor.y); keepCursorInView(); break;
-      case "w": case "W": setView(ox, oy - quarter); setCursor(cursor.x, cursor.y - quarter); break;
-      case "s": case "S": setView(ox, oy + quarter); setCursor(cursor.x, cursor.y + quarter); break;
-      case "a": case "A": setView(ox - quarter, oy); setCursor(cursor.x - quarter, cursor.y); break;
-      case "d": case "D": setView(ox + quarter, oy); setCursor(cursor.x + quarter, cursor.y); break;
+      case "w": case "W": shiftView(0, -quarter); setCursor(cursor.x, cursor.y - quarter); break;
+      case "s": case "S": shiftView(0, quarter); setCursor(cursor.x, cursor.y + quarter); break;
+      case "a": case "A": shiftView(-quarter, 0); setCursor(cursor.x - quarter, cursor.y); break;
+      case "d": case "D": shiftView(quarter, 0); setCursor(cursor.x + quarter, cursor.y); break;
       case "Enter": case " ": setCursor(cursor.x, cursor.y); move("reveal", cursor.x, cursor.y); break;
       case "f": case "F": setCursor(cursor.x, cursor.y); move("flag", cursor.x, cursor.y); break;
       case "+": case "=": setZoom(zoom + 1); break;
@@ -625,12 +640,21 @@
   document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom + 1); });
   document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom - 1); });
 
+  function wholeNumber(text) {
+    // ASCII digits with an optional minus sign, nothing else ("12abc", "1e5", "0x10": null)
+    var t = text.trim();
+    if (!/^-?[0-9]{1,16}$/.test(t)) return null;
+    var v = Number(t);
+    return v === 0 ? 0 : v;  // no -0
+  }
+
   document.getElementById("goto-form").addEventListener("submit", function (e) {
     e.preventDefault();
-    var x = parseInt(document.getElementById("goto-x").value, 10);
-    var y = parseInt(document.getElementById("goto-y").value, 10);
-    if (!isFinite(x) || !isFinite(y) || Math.abs(x) > LIMIT || Math.abs(y) > LIMIT) {
-      say("Go to: two whole numbers, x and y (|x|, |y| < 2^53 here).");
+    var x = wholeNumber(document.getElementById("goto-x").value);
+    var y = wholeNumber(document.getElementById("goto-y").value);
+    if (x === null || y === null || Math.abs(x) > LIMIT || Math.abs(y) > LIMIT) {
+      say("Go to: two whole numbers x and y, each between -" + LIMIT + " and " + LIMIT +
+          " in the browser (the API reaches 2^62).");
       return;
     }
     goTo(x, y);
@@ -690,7 +714,13 @@
   var r0 = board.getBoundingClientRect();
   vw = r0.width; vh = r0.height;
   var start = new URLSearchParams(location.search);
-  goTo(+(start.get("x") || 0), +(start.get("y") || 0));
+  var startX = wholeNumber(start.get("x") || "0"), startY = wholeNumber(start.get("y") || "0");
+  if (startX === null || startY === null || Math.abs(startX) > LIMIT || Math.abs(startY) > LIMIT) {
+    say("The link's x and y are not two whole numbers within " + LIMIT + ": showing 0, 0.");
+    startX = 0; startY = 0;
+  }
+  goTo(startX, startY);
+  if (msgOut.textContent && !say.timer) say(msgOut.textContent);  // the server's notice fades too
 
   // for tests and measurements
   window.worldBoard = {
@@ -701,7 +731,8 @@
     cellAtPixel: cellAtPixel,
     move: move,
     state: function () {
-      return { ox: ox, oy: oy, cs: cs, zoom: zoom, tiles: tiles.size, colour: colour, lastSeq: lastSeq,
+      return { ox: ax + rx, oy: ay + ry, ax: ax, ay: ay, rx: rx, ry: ry,
+               cs: cs, zoom: zoom, tiles: tiles.size, colour: colour, lastSeq: lastSeq,
                vw: vw, vh: vh, cursor: cursor, errors: errors, seen: seen,
                live: !!(source && source.readyState === 1) };
     },

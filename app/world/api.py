@@ -87,7 +87,7 @@ def json_int(value: Any, field: str, low: int, high: int, move: int | None = Non
     if isinstance(value, bool) or not isinstance(value, int):
         raise WorldInputError(field, f"must be an integer, got {json.dumps(value)[:40]}", move)
     if not low <= value <= high:
-        raise WorldInputError(field, f"{value} is outside {low}..{high}", move)
+        raise WorldInputError(field, f"{value} is out of range: allowed {low} to {high}", move)
     return value
 
 
@@ -102,7 +102,7 @@ def query_int(name: str, low: int, high: int, default: int | None = None) -> int
         raise WorldInputError(name, f"must be an ASCII integer, got {text[:40]!r}")
     value = int(text)
     if not low <= value <= high:
-        raise WorldInputError(name, f"{value} is outside {low}..{high}")
+        raise WorldInputError(name, f"{value} is out of range: allowed {low} to {high}")
     return value
 
 

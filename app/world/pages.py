@@ -19,6 +19,7 @@ POST here is CSRF-protected (the page sends ``X-CSRFToken``).
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -34,7 +35,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import BadRequest, NotFound, Unauthorized
+from werkzeug.exceptions import NotFound, Unauthorized
 
 from app.errors import InputError
 from app.jsonbody import json_body
@@ -64,6 +65,9 @@ SESSION_KEY = "world_tokens"
 """The session (signed, HttpOnly cookie) maps world id -> the player's bearer token."""
 MAX_WORLDS_IN_COOKIE = 8
 ACTIVITY_ROWS = 12
+ACTIVITY_EVENTS = 256
+"""The newest events the activity feed reads; a player's run of like moves is one line, so
+one busy bot does not push everybody else out of the twelve lines."""
 SCOREBOARD_TEAMS = 15
 """The panel shows the teams with the most cells revealed (and the viewer's team)..."""
 TEAM_PLAYERS = 8
@@ -71,6 +75,10 @@ TEAM_PLAYERS = 8
 TEAM_CHOICES = 100
 """Teams offered in the join and watch lists (the most active ones)."""
 MAX_WHO = 64
+MAX_SEQ = 2**63 - 1
+"""The largest seq a store holds (a signed 64-bit column)."""
+SMALL_WHOLE = re.compile(r"[0-9]{1,3}")
+"""A colour as typed in a form or a query (ASCII digits only: str.isdigit takes superscripts)."""
 COLOUR_NAMES = ("red", "blue", "green", "amber", "violet", "teal", "pink", "slate")
 """The colours' names in the page (the CSS gives each its swatch)."""
 
@@ -141,11 +149,25 @@ def render_page(world: str, join_error: WorldInputError | None = None) -> str:
     player = current_player(world, fresh=True)
     team_rows, people = world_store().scoreboard(world)
     teams = team_names(team_rows)
-    team = player.team if player is not None else request.args.get("team", "")
+    notices = []
+    asked_team = request.args.get("team", "")
+    team = player.team if player is not None else asked_team
     if team not in teams:
-        team = teams[0] if teams and player is None and not request.args.get("team") else ""
-    colour = player.colour if player is not None else request.args.get("colour", "0")
-    colour = int(colour) if str(colour).isdigit() and int(colour) < row.colours else 0
+        team = teams[0] if teams and player is None else ""
+        if asked_team and player is None:
+            instead = f"watching {team}" if team else "nobody has joined yet"
+            notices.append(f"No team {asked_team[:40]!r} in this world: {instead}.")
+    if player is not None:
+        colour = player.colour
+    else:
+        asked_colour = request.args.get("colour", "0")
+        colour = int(asked_colour) if SMALL_WHOLE.fullmatch(asked_colour) else -1
+        if not 0 <= colour < row.colours:
+            notices.append(
+                f"Colour {asked_colour[:20]!r} does not exist here (0 to {row.colours - 1}): "
+                "showing 0."
+            )
+            colour = 0
     typed = request.form if join_error is not None else {}
     return render_template(
         "world.html",
@@ -162,6 +184,7 @@ def render_page(world: str, join_error: WorldInputError | None = None) -> str:
         max_name=MAX_NAME,
         join_error=join_error,
         typed=typed,
+        notice=" ".join(notices),
     )
 
 
@@ -185,8 +208,8 @@ def joined(world: str) -> ResponseReturnValue:
         raise WorldInputError("name", f"must be 1 to {MAX_NAME} printable characters")
     if not TEAM.fullmatch(team):
         raise WorldInputError("team", "1 to 32 of A-Z, a-z, 0-9, _ and -")
-    if not colour_text.isdigit() or not 0 <= int(colour_text) < row.colours:
-        raise WorldInputError("colour", f"must be 0 to {row.colours - 1}")
+    if not SMALL_WHOLE.fullmatch(colour_text) or not 0 <= int(colour_text) < row.colours:
+        raise WorldInputError("colour", f"must be a whole number from 0 to {row.colours - 1}")
     created = world_store().add_player(world, name, team, int(colour_text))
     tokens = session.get(SESSION_KEY)
     tokens = dict(tokens) if isinstance(tokens, dict) else {}
@@ -215,10 +238,10 @@ def colour(world: str) -> ResponseReturnValue:
     raw: Any = request.form.get("colour")
     if raw is None and request.is_json:
         raw = body().get("colour")
-    if isinstance(raw, str) and raw.isdigit():
+    if isinstance(raw, str) and SMALL_WHOLE.fullmatch(raw):
         raw = int(raw)
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < row.colours:
-        raise WorldInputError("colour", f"must be 0 to {row.colours - 1}")
+        raise WorldInputError("colour", f"must be a whole number from 0 to {row.colours - 1}")
     updated, seq = switch_colour(world_store(), player, raw)
     if request.is_json:
         return jsonify({"colour": updated.colour, "seq": seq})
@@ -274,6 +297,17 @@ def scoreboard(world: str) -> ResponseReturnValue:
     )
 
 
+@bp.app_template_filter("compact")
+def compact(n: int) -> str:
+    """A counter short enough for the scoreboard's narrow columns (the exact number is the
+    cell's title): 9999, 231k, 1.2M."""
+    if n < 10_000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n // 1000}k"
+    return f"{n / 1_000_000:.1f}M"
+
+
 def describe(event: WorldEvent) -> str:
     """One event in words: "revealed 37 cells", "made a devil error"..."""
     if event.outcome == "devil":
@@ -288,6 +322,44 @@ def describe(event: WorldEvent) -> str:
         n = event.opened
         return f"revealed {n} cell{'s' if n != 1 else ''}"
     return f"{event.kind}: nothing new"
+
+
+def _kind_of(event: WorldEvent) -> str:
+    """What a line of the activity feed sums up: moves of one kind by one player."""
+    if event.outcome == "devil":
+        return "devil"
+    if event.kind == "colour" or event.outcome == "dropped":
+        return f"single:{event.seq}"  # never merged
+    return event.outcome
+
+
+def describe_run(run: list[WorldEvent]) -> str:
+    """A run of like moves by one player in words: "placed 12 flags", "revealed 37 cells
+    in 5 moves", "made 3 devil errors"; one move as ``describe`` says it."""
+    n = len(run)
+    if n == 1:
+        return describe(run[0])
+    kind = _kind_of(run[0])
+    if kind == "devil":
+        return f"made {n} devil errors"
+    if kind == "flagged":
+        return f"placed {n} flags"
+    if kind == "revealed":
+        opened = sum(e.opened for e in run)
+        return f"revealed {opened} cell{'s' if opened != 1 else ''} in {n} moves"
+    return f"made {n} moves that changed nothing"
+
+
+def runs_of(events: list[WorldEvent]) -> list[list[WorldEvent]]:
+    """Consecutive events of one player and one kind, oldest first."""
+    runs: list[list[WorldEvent]] = []
+    for event in events:
+        last = runs[-1][-1] if runs else None
+        if last is not None and last.player == event.player and _kind_of(last) == _kind_of(event):
+            runs[-1].append(event)
+        else:
+            runs.append([event])
+    return runs
 
 
 def names_of(events: list[WorldEvent]) -> dict[str, str]:
@@ -307,22 +379,25 @@ def activity(world: str) -> ResponseReturnValue:
     head = store.head(world)
     recent = [
         e
-        for e in store.events(world, max(0, head - ACTIVITY_ROWS), ACTIVITY_ROWS)
+        for e in store.events(world, max(0, head - ACTIVITY_EVENTS), ACTIVITY_EVENTS)
         if e.x is not None or e.kind == "colour"
     ]
-    names = names_of(recent)
-    lines = [
-        {
-            "seq": e.seq,
-            "name": names[e.player],
-            "team": e.team,
-            "text": describe(e),
-            "devil": e.outcome == "devil",
-            "at": e.at.strftime("%H:%M:%S"),
-            "iso": e.at.isoformat(),
-        }
-        for e in reversed(recent)
-    ]
+    runs = runs_of(recent)[-ACTIVITY_ROWS:]
+    names = names_of([run[0] for run in runs])
+    lines = []
+    for run in reversed(runs):
+        e = run[-1]
+        lines.append(
+            {
+                "seq": e.seq,
+                "name": names[e.player],
+                "team": e.team,
+                "text": describe_run(run),
+                "devil": e.outcome == "devil",
+                "at": e.at.strftime("%H:%M:%S"),
+                "iso": e.at.isoformat(),
+            }
+        )
     return render_template("_world_activity.html", lines=lines)
 
 
@@ -334,9 +409,10 @@ def who(world: str, team: str) -> ResponseReturnValue:
     if not TEAM.fullmatch(team):
         raise NotFound(f"world {world!r} has no team {team!r}")
     wanted: set[int] = set()
-    for part in request.args.get("seqs", "").split(",")[:MAX_WHO]:
-        if not part.isdigit() or len(part) > 19:
-            raise BadRequest(f"seqs: {part[:20]!r} is not a seq")
+    text = request.args.get("seqs", "")
+    for part in text.split(",")[:MAX_WHO] if text else []:
+        if not re.fullmatch(r"[0-9]{1,19}", part) or int(part) > MAX_SEQ:
+            raise WorldInputError("seqs", f"{part[:20]!r} is not a seq (a whole number)")
         wanted.add(int(part))
     out: dict[str, str] = {}
     if wanted:

@@ -46,10 +46,9 @@ NEW_PLAYER: JSON = {
         },
         "colour": {
             "type": "integer",
-            "minimum": 0,
-            "maximum": MAX_COLOURS - 1,
             "default": 0,
-            "description": "below the world's number of colours",
+            "description": "0 to the world's number of colours - 1 (checked by the view, "
+            "which names the world's own range)",
         },
     },
     "examples": [{"name": "Ada", "team": "red", "colour": 0}],
@@ -62,9 +61,8 @@ COLOUR: JSON = {
     "properties": {
         "colour": {
             "type": "integer",
-            "minimum": 0,
-            "maximum": MAX_COLOURS - 1,
-            "description": "below the world's number of colours",
+            "description": "0 to the world's number of colours - 1 (checked by the view, "
+            "which names the world's own range)",
         }
     },
     "examples": [{"colour": 1}],

@@ -474,3 +474,50 @@ def test_activity_times_are_the_readers_own_clock(browser: Browser, live_server:
         assert stamp.get_attribute("title") == f"{at.strftime('%H:%M:%S')} UTC"
     finally:
         ctx.close()
+
+
+def test_cells_stay_exact_near_the_pages_limit(page: Page, live_server: str) -> None:
+    """Past 2**52 a JS number has no room for a fraction of a cell: the page keeps the view
+    as a whole anchor plus a small offset, so each column is its own cell (a view corner kept
+    as one number rounded x + k + 0.5 to even: every second column sent its neighbour)."""
+    world = new_world(live_server)
+    page.set_viewport_size(DESKTOP)
+    join(page, live_server, world, "far", "farers")
+    far = 2**53 - 2**20 - 5_000  # inside the page's limit, where a JS number's step is 1
+    page.goto(f"{live_server}/world/{world}?x={far}&y=7")
+    wait_ready(page)
+    s = state(page)
+    cs, vw, vh = s["cs"], s["vw"], s["vh"]
+    cells = page.evaluate(
+        "([cs, vw, vh]) => Array.from({length: 40}, (_, k) => "
+        "window.worldBoard.cellAtPixel(k * cs + cs / 2, vh / 2))",
+        [cs, vw, vh],
+    )
+    xs = [c["x"] for c in cells]
+    assert xs == list(range(xs[0], xs[0] + 40)), xs
+    assert {c["y"] for c in cells} == {7}
+    centre = page.evaluate("([vw, vh]) => window.worldBoard.cellAtPixel(vw / 2, vh / 2)", [vw, vh])
+    assert abs(centre["x"] - far) <= 1 and centre["y"] == 7
+    page.locator("#world-board").focus()
+    page.keyboard.press("d")  # a quarter screen right: still whole columns
+    after = page.evaluate("([cs, vh]) => window.worldBoard.cellAtPixel(cs / 2, vh / 2)", [cs, vh])
+    quarter = max(1, int(min(vw, vh) / cs / 4))
+    assert after["x"] == xs[0] + quarter
+
+
+def test_a_bad_start_or_go_to_is_said_not_guessed(page: Page, live_server: str) -> None:
+    """``?x=abc`` drew nothing (NaN) and "go to 12abc" went to 12: both are refused aloud."""
+    world = new_world(live_server)
+    page.set_viewport_size(DESKTOP)
+    join(page, live_server, world, "typo", "typists")
+    page.goto(f"{live_server}/world/{world}?x=abc&y=1")
+    wait_ready(page)
+    expect(page.locator("#wmsg")).to_contain_text("not two whole numbers")
+    assert abs(state(page)["ox"]) < 200  # at 0, 0
+    for text in ("12abc", "1e5", "0x10", "", "9007199254740993"):
+        page.fill("#goto-x", text)
+        page.fill("#goto-y", "3")
+        page.click(".goto button")
+        expect(page.locator("#wmsg")).to_contain_text("Go to: two whole numbers")
+        page.evaluate("() => { document.getElementById('wmsg').textContent = ''; }")
+    assert abs(state(page)["ox"]) < 200  # nothing moved

@@ -85,8 +85,9 @@ def cell_point(page: Page, x: int, y: int) -> tuple[float, float]:
     box = page.locator("#world-board").bounding_box()
     assert box is not None
     s = state(page)
-    px = box["x"] + (x - s["ox"]) * s["cs"] + s["cs"] / 2
-    py = box["y"] + (y - s["oy"]) * s["cs"] + s["cs"] / 2
+    # whole-number parts first (exact in Python), then the small fractional offsets
+    px = box["x"] + ((x - s["ax"]) - s["rx"]) * s["cs"] + s["cs"] / 2
+    py = box["y"] + ((y - s["ay"]) - s["ry"]) * s["cs"] + s["cs"] / 2
     assert box["x"] <= px <= box["x"] + box["width"], f"cell ({x}, {y}) is out of view"
     assert box["y"] <= py <= box["y"] + box["height"], f"cell ({x}, {y}) is out of view"
     return px, py

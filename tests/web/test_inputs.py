@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from app.api.schemas import CELL, NEW_GAME
 from app.errors import InputError
-from app.fields import integer_text, number_pair, shown
+from app.fields import integer_text, number_pair
 from app.jsonbody import MAX_DEPTH, nesting_depth, parse_json
-from app.schema import check_schema, validate
+from app.schema import check_schema, shown, validate
 from tests.conftest import Api
 from tests.strategies import profile
 from tests.web.test_play import HX, csrf_token, move, new_game

@@ -181,3 +181,88 @@ def test_the_scoreboard_panel_is_bounded(client: FlaskClient) -> None:
     assert html.count('class="team') == SCOREBOARD_TEAMS + 1  # the top ones and mine
     assert 'data-team="t17"' in html and "and 2 more teams" in html
     assert html.count('data-player="') <= (SCOREBOARD_TEAMS + 1) * TEAM_PLAYERS
+
+
+def test_who_refuses_seqs_beyond_the_store_and_answers_nothing_for_none(
+    client: FlaskClient,
+) -> None:
+    """A seq past 2**63 - 1 (the column's range) or one in other digits than ASCII is a 400
+    naming ``seqs`` (it was a 500: SQLite's OverflowError); no seqs asked is no answer."""
+    join(client, "ana", "reds")
+    for seqs in ("9999999999999999999", "1,9999999999999999999", "²", "1,", "-1"):
+        r = client.get(f"/world/main/teams/reds/who?seqs={seqs}")
+        assert r.status_code == 400 and r.get_json()["field"] == "seqs", seqs
+    r = client.get("/world/main/teams/reds/who?seqs=")
+    assert r.status_code == 200 and r.get_json() == {}
+
+
+def test_colours_are_checked_against_the_worlds_own_number(client: FlaskClient) -> None:
+    """A 3-colour world names 0 to 2 whatever the colour (not the schema's 0 to 7), and a
+    colour in other digits is a 400 (str.isdigit took "²", int() then failed: a 500)."""
+    assert client.post("/api/worlds", json={"id": "trio", "colours": 3}).status_code == 201
+    for colour in (-1, 3, 9):
+        r = client.post(
+            "/api/worlds/trio/players", json={"name": "z", "team": "t", "colour": colour}
+        )
+        assert r.status_code == 400 and r.get_json()["field"] == "colour"
+        assert "allowed 0 to 2" in r.get_json()["error"], r.get_json()
+    token = csrf(client, "trio")
+    base = {"csrf_token": token, "name": "ana", "team": "", "new_team": "reds"}
+    for colour in ("²", "3", "-1", "1.0"):
+        r = client.post("/world/trio/join", data={**base, "colour": colour})
+        assert r.status_code == 400 and r.get_json()["field"] == "colour", colour
+        assert "0 to 2" in r.get_json()["error"]
+    join(client, "ana", "reds", colour=1, world="trio")
+    for colour in ("²", 3):
+        r = client.post(
+            "/world/trio/colour", json={"colour": colour}, headers={"X-CSRFToken": token}
+        )
+        assert r.status_code == 400 and "0 to 2" in r.get_json()["error"], colour
+
+
+def test_an_unknown_team_is_named_in_the_404(client: FlaskClient) -> None:
+    r = client.get("/api/worlds/main/teams/blue/view?colour=0&x0=0&y0=0")
+    assert r.status_code == 404
+    assert r.get_json()["error"] == "world 'main' has no team 'blue'"
+    assert client.get("/api/worlds/main/nothing").get_json()["error"].startswith("no such endpoint")
+
+
+def test_a_watcher_asking_for_a_missing_team_or_colour_is_told(client: FlaskClient) -> None:
+    """The page says what it shows instead (it showed the first team in the list while the
+    board followed team '', empty and offline), and bad colours never reach int()."""
+    empty = client.get("/world/main?team=nope").get_data(as_text=True)
+    assert "No team &#39;nope&#39; in this world: nobody has joined yet." in empty
+    join(client, "ana", "reds")
+    client.post("/world/main/leave", data={"csrf_token": csrf(client)})
+    page = client.get("/world/main?team=nope&colour=²")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert 'data-team="reds"' in html and "watching reds" in html
+    assert "does not exist here (0 to 5): showing 0." in html and 'data-colour="0"' in html
+    quiet = client.get("/world/main?team=reds&colour=3").get_data(as_text=True)
+    assert 'data-colour="3"' in quiet and 'aria-live="polite"></output>' in quiet
+
+
+def test_the_activity_feed_sums_up_a_players_run_of_moves(client: FlaskClient) -> None:
+    """One busy player is one line per run of like moves, so the others stay in view."""
+    from app.world.pages import ACTIVITY_ROWS
+
+    ana = join(client, "ana", "reds")
+    assert move(client, ana, "reveal", 9000, 9000)["outcome"] == "devil"
+    client.post("/world/main/leave", data={"csrf_token": ana})
+    bot = join(client, "bot", "blues")
+    guesses = [{"kind": "reveal", "x": 5000 + 3 * i, "y": 5000} for i in range(ACTIVITY_ROWS + 5)]
+    r = client.post("/world/main/moves", json={"moves": guesses}, headers={"X-CSRFToken": bot})
+    assert r.status_code == 200
+    feed = client.get("/world/main/activity").get_data(as_text=True)
+    assert f"made {ACTIVITY_ROWS + 5} devil errors" in feed
+    assert "<b>ana</b>" in feed and "made a devil error (reveal)" in feed
+    assert feed.count("<li") == 2
+
+
+def test_big_counters_are_short_in_the_scoreboard() -> None:
+    from app.world.pages import compact
+
+    assert [compact(n) for n in (0, 9999, 10_000, 231_828, 999_999, 1_234_567)] == [
+        "0", "9999", "10k", "231k", "999k", "1.2M",
+    ]  # fmt: skip
