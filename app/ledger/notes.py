@@ -11,6 +11,7 @@ from flask import url_for
 from app.ledger.service import Ledger
 from app.play.service import GameService
 from app.teach.query import analyse_url, position_param
+from devil.board import Board
 from devil.game import Status
 from devil.luck import bits_text, odds
 from devil.proof import LEVEL_NAMES
@@ -54,6 +55,18 @@ def note_text(move: dict[str, Any]) -> str:
     return text + "."
 
 
+def explained_cell(board: Board, move: dict[str, Any]) -> tuple[int, int]:
+    """The cell whose proof a "Why?" link opens: the clicked cell, or for a chord (whose
+    number is open already) the first cell around it that the chord opened."""
+    row, col = move["row"], move["col"]
+    if move["kind"] == "chord":
+        around = set(board.neighbours(board.cell(row, col)))
+        for r, c in move["opened"]:
+            if board.cell(r, c) in around:
+                return r, c
+    return row, col
+
+
 def move_note(ledger: Ledger, games: GameService, game_id: str, n: int) -> MoveNote | None:
     """The note of move ``n`` of a finished game (None while it runs or for ``n == 0``)."""
     loaded = games.load(game_id)
@@ -64,7 +77,8 @@ def move_note(ledger: Ledger, games: GameService, game_id: str, n: int) -> MoveN
     why = None
     if move["judgement"] != "flag":
         before = games.replay(game_id, n - 1).position
-        why = analyse_url(before.line, count, cell=f"{move['row']},{move['col']}")
+        row, col = explained_cell(before.board, move)
+        why = analyse_url(before.line, count, cell=f"{row},{col}")
     after = games.replay(game_id, n).position
     key, value = position_param(after.line)
     args: dict[str, Any] = {key: value, "count": count.value}

@@ -44,6 +44,10 @@ bp = Blueprint("ledger", __name__)
 publish(bp, PATHS, SCHEMAS)
 
 NAME_RE = re.compile(r"[\w .'-]{1,24}")
+NAME_RULE = (
+    "a display name is 1 to 24 letters (any alphabet), digits, spaces and . ' - _ "
+    "(or empty to remove it)"
+)
 MAX_IMPORT_BYTES = 2_000_000
 
 
@@ -133,25 +137,35 @@ def records_api() -> ResponseReturnValue:
 
 @bp.get("/records")
 def records_page() -> ResponseReturnValue:
+    return _records(saved=request.args.get("saved") == "1")
+
+
+def _records(saved: bool = False, name_error: str | None = None, typed: str | None = None) -> str:
+    """The records page; after a display name was saved, or refused (``name_error``, the
+    form keeping what was ``typed``)."""
     filters = record_filters(request.args)
     rows = get_ledger().store.records(**filters)
     owner = current_owner()
     name = get_ledger().store.name(owner) if owner else None
     return render_template(
-        "records.html", rows=rows, filters=filters, choices=FILTERS, name=name, owner=owner
+        "records.html",
+        rows=rows,
+        filters=filters,
+        choices=FILTERS,
+        name=name if typed is None else typed,
+        owner=owner,
+        saved=saved,
+        name_error=name_error,
     )
 
 
 @bp.post("/records/name")
 def set_name() -> ResponseReturnValue:
     text = request.form.get("name", "").strip()
-    if text and not NAME_RE.fullmatch(text):
-        raise InputError(
-            "name",
-            "a display name is 1 to 24 letters, digits, spaces and . ' - _ (or empty to remove it)",
-        )
+    if text and not NAME_RE.fullmatch(text):  # the records page again: the mistake, the text
+        return Response(_records(name_error=NAME_RULE, typed=text[:100]), status=400)
     get_ledger().store.set_name(ensure_owner(), text or None)
-    return redirect(url_for("ledger.records_page"), 303)
+    return redirect(url_for("ledger.records_page", saved=1), 303)
 
 
 @bp.get("/my-games")

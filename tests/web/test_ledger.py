@@ -255,8 +255,18 @@ def test_display_names_are_optional_and_validated(app: Flask, api: Api) -> None:
         client.post("/records/name", data={"name": "x" * 25, "csrf_token": token}).status_code
         == 400
     )
+    page = bad.get_data(as_text=True)  # the records page again: the rule said, the text kept
+    assert 'id="name-error"' in page and "any alphabet" in page
+    assert 'value="&lt;script&gt;"' in page and 'aria-invalid="true"' in page
     good = client.post("/records/name", data={"name": "Ann B.", "csrf_token": token})
-    assert good.status_code == 303
+    assert good.status_code == 303 and good.headers["Location"].endswith("/records?saved=1")
+    assert "Saved: your games show as <b>Ann B.</b>" in client.get("/records?saved=1").get_data(
+        as_text=True
+    )
+    accented = client.post("/records/name", data={"name": "Émile 日本", "csrf_token": token})
+    assert accented.status_code == 303  # any alphabet, in the browser too (no ASCII pattern)
+    assert 'pattern="' not in client.get("/records").get_data(as_text=True)
+    client.post("/records/name", data={"name": "Ann B.", "csrf_token": token})
     store = app.extensions["mine_devil.ledger"].store
     with client.session_transaction() as session:
         owner = session["owner"]
@@ -386,3 +396,19 @@ def test_rebuild_ledger_recomputes_finished_games(app: Flask, api: Api) -> None:
     assert "Annotated 1 finished games again." in result.output
     assert store.get(game["id"]) is not None
     assert store.get(running["id"]) is None
+
+
+def test_why_of_a_chord_explains_a_cell_the_chord_opened() -> None:
+    """A chord's number is open already, so its proof is no answer: the link explains the
+    first neighbour the chord opened (the cascade's farther cells are not the chord's own)."""
+    from app.ledger.notes import explained_cell
+    from devil.board import Board, Topology
+
+    board = Board(5, 5)
+    chord = {"kind": "chord", "row": 1, "col": 1, "opened": [[4, 4], [0, 2], [2, 0]]}
+    assert explained_cell(board, chord) == (0, 2)
+    reveal = {"kind": "reveal", "row": 3, "col": 3, "opened": [[3, 3], [4, 4]]}
+    assert explained_cell(board, reveal) == (3, 3)
+    wrapped = {"kind": "chord", "row": 0, "col": 0, "opened": [[4, 4]]}
+    assert explained_cell(Board(5, 5, Topology.TORUS), wrapped) == (4, 4)
+    assert explained_cell(board, wrapped) == (0, 0)  # nothing around it opened: itself
