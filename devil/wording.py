@@ -182,6 +182,8 @@ def _explain_pair(
                     f"{big_name} touches those too and {_needs(big, position)}, so "
                     f"{cell_list(position, rest)} hold {_mines_phrase(left)}"
                 )
+            if rest == {cell} and left in (0, len(rest)):  # the second clause says it already
+                return [f"{first}; {second}."]
             return [f"{first}; {second}.", f"So {target} is {verdict}."]
     for one, other in ((a, b), (b, a)):
         if cell not in other.cells - one.cells:

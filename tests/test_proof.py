@@ -753,3 +753,17 @@ def test_touch_claims_on_the_sample_positions(path: Path) -> None:
         for sentence in step.text:
             claims += check_sentence(position, sentence, step.numbers)
     assert claims > 0
+
+
+def test_a_subset_proof_does_not_repeat_its_conclusion() -> None:
+    """When the subset rule's second clause names the cell alone ("so row 0, col 2 is
+    safe"), no separate "So row 0, col 2 is safe." repeats it."""
+    from devil.bounds import number_bounds
+    from devil.wording import explain
+
+    position = Position.from_text("...\n111")  # the 1s at (1,0) and (1,1): (0,2) is safe
+    board = position.board
+    by_source = {b.source: b for b in number_bounds(position)}
+    pair = [by_source[board.cell(1, 0)], by_source[board.cell(1, 1)]]
+    steps = explain(position, board.cell(0, 2), False, pair)
+    assert len(steps) == 1 and steps[0].endswith("so row 0, col 2 is safe."), steps
