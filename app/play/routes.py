@@ -21,6 +21,8 @@ and large HTML is gzipped (``app.hooks.vary_and_compress``).
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden
@@ -199,7 +201,12 @@ def show_replay(loaded: LoadedGame, n: int) -> ResponseReturnValue:
     rv = replay_view(get_service(), loaded, n)
     note = replay_note(loaded.id, n)  # the move's annotation, once the game has ended
     if is_htmx():
-        return render_template("_replay_view.html", rv=rv, note=note)
+        response = make_response(render_template("_replay_view.html", rv=rv, note=note))
+        if "/replay" in urlsplit(request.headers.get("HX-Current-URL", "")).path:
+            # on the replay page the address follows the slider (reload and share stay there);
+            # the game page's replay panel leaves the game's address alone
+            response.headers["HX-Replace-Url"] = url_for("play.replay", game_id=loaded.id, n=n)
+        return response
     gv = game_view(loaded, can_move(loaded.record), panels=False)
     return render_template("replay.html", gv=gv, rv=rv, note=note, game_id=loaded.id)
 

@@ -252,7 +252,7 @@ def analysis_of(
     where: dict[str, Any] = dict([position_param(line)])
     links = {
         "share": analyse_url(line, count),
-        "text": url_for("teach.export_text", **where),
+        "text": url_for("teach.export_text", count=count.value, **where),
         "svg": url_for("teach.export_svg", count=count.value, **where),
         "png": url_for("ledger.export_png", count=count.value, **where),
         "draw": analyse_url(line, count, draw=1),

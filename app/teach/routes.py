@@ -270,7 +270,11 @@ def analyse_settings() -> ResponseReturnValue:
 @bp.get("/analyse/export.txt")
 def export_text() -> ResponseReturnValue:
     position = line_arg(request.args)
-    response = Response(position.to_text(), mimetype="text/plain")
+    text = position.to_text()
+    if parse_count(request.args.get("count")) is Count.COUNTED and position.mines is not None:
+        # the rule the page used travels with the file (a comment: the format has no such header)
+        text = "# analysed under the counted rule: devil-check --counted reads it so\n" + text
+    response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = 'attachment; filename="position.txt"'
     return response
 

@@ -589,6 +589,21 @@ def page_parts(html: str) -> tuple[str, str]:
     return match.group(1), match.group(2).replace("&#39;", "'")
 
 
+def test_the_replay_pages_address_follows_the_slider(client: FlaskClient) -> None:
+    """On the replay page a step swaps in the new move and the address says it (reload and
+    copy stay on that move); the game page's replay panel leaves the game's address."""
+    game_id = new_game(client)
+    move(client, game_id, "4,4")
+    on_replay = {**HX, "HX-Current-URL": f"http://localhost/g/{game_id}/replay/0"}
+    for url in (f"/g/{game_id}/replay/1", f"/g/{game_id}/replay?n=1"):
+        step = client.get(url, headers=on_replay)
+        assert (
+            step.status_code == 200 and step.headers["HX-Replace-Url"] == f"/g/{game_id}/replay/1"
+        )
+    on_game = {**HX, "HX-Current-URL": f"http://localhost/g/{game_id}"}
+    assert "HX-Replace-Url" not in client.get(f"/g/{game_id}/replay?n=1", headers=on_game).headers
+
+
 @pytest.mark.parametrize(
     ("url", "code", "message"),
     [

@@ -130,6 +130,7 @@ def test_empty_paste_is_refused(client: FlaskClient) -> None:
 def test_inconsistent_position_is_explained(client: FlaskClient) -> None:
     body = client.get("/analyse?p=0.2/...").get_data(as_text=True)
     assert 'id="analyse-error"' in body and "No layout of mines fits" in body
+    assert 'id="analyse-summary"' not in body  # no "0 safe 0 mines 0 either" beside it
 
 
 @pytest.mark.parametrize(
@@ -198,6 +199,14 @@ def test_export_text_and_svg(client: FlaskClient) -> None:
     text = client.get("/analyse/export.txt?p=121/...;mines=2")
     assert text.status_code == 200 and text.mimetype == "text/plain"
     assert text.get_data(as_text=True) == "# mines: 2\n121\n...\n"
+    counted = client.get("/analyse/export.txt?p=121/...;mines=2&count=counted")
+    lines = counted.get_data(as_text=True).splitlines()
+    assert lines[0].startswith("# analysed under the counted rule") and lines[1:] == [
+        "# mines: 2", "121", "...",
+    ]  # fmt: skip
+    page = client.get("/analyse?p=121/...;mines=2&count=counted").get_data(as_text=True)
+    link = re.search(r'id="export-text" href="([^"]+)"', page)
+    assert link and "count=counted" in link.group(1)
     svg = client.get("/analyse/export.svg?p=121/...")
     assert svg.mimetype == "image/svg+xml"
     body = svg.get_data(as_text=True)
@@ -280,8 +289,9 @@ def test_bad_paste_reshows_the_form_with_the_text_and_the_error(client: FlaskCli
     form = body[body.index('id="paste-form"') :]
     assert '<option value="torus" selected>' in form and 'name="mines"' in form
     assert re.search(r'name="mines"[^>]*value="3"', form)
-    # the board the player was looking at is still there
+    # the board the player was looking at is still there, and said to be the old one
     assert 'id="a-c-1-1"' in body and 'id="a-c-2-0"' not in body
+    assert 'id="paste-kept"' in body and "still the one from before" in body
     assert "Start a new game" not in body
 
 
