@@ -42,6 +42,7 @@ def test_the_annotated_replay(page: Page, live_server: str, shots: Path) -> None
     # stepping shows each move's proof and level
     act(page, lambda: page.click(".replay-steps a:has-text('Next')"), "answered")
     expect(page.locator("#replay-view")).to_have_attribute("data-n", "2")
+    page.wait_for_url(re.compile(rf"/g/{game_id}/replay/2$"))  # the address follows the step
     expect(note).to_have_text(re.compile(r"^Move 2 was a proof, level [1-4] \("))
     expect(note).to_have_class(re.compile(r"\bproof\b"))
     act(page, lambda: page.fill("#replay-n", str(clicks)), "answered")
@@ -52,3 +53,10 @@ def test_the_annotated_replay(page: Page, live_server: str, shots: Path) -> None
     page.wait_for_url(re.compile(r"/analyse\?"))
     assert "cell=" in page.url
     expect(page.locator("body")).to_contain_text("safe")
+    # the records list the game; on a phone their wide table scrolls inside its own box
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server}/records")
+    expect(page.locator(".ledger-table tbody tr")).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.locator(".table-scroll")
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # it does scroll, inside
