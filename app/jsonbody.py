@@ -41,6 +41,17 @@ def _constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: ``{"x": 4, "x": 5}`` is ambiguous (parsers
+    disagree on which one wins), so it is refused naming the key."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise InputError(BODY, f"the request body gives {key!r} twice in one object")
+        found[key] = value
+    return found
+
+
 def parse_json(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
     """The JSON value of ``raw``; InputError naming ``body`` when it is not JSON or nests
     deeper than ``max_depth``."""
@@ -52,7 +63,7 @@ def parse_json(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
     except UnicodeDecodeError as exc:
         raise InputError(BODY, f"the request body is not UTF-8 (byte {exc.start})") from None
     try:
-        return json.loads(text, parse_constant=_constant)
+        return json.loads(text, parse_constant=_constant, object_pairs_hook=_no_repeats)
     except json.JSONDecodeError as exc:
         raise InputError(
             BODY,

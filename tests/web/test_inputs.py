@@ -368,3 +368,18 @@ def test_any_text_in_a_query_argument_is_an_answer(app: Flask, name: str, text: 
         "/puzzle", query_string={"preset": "beginner", "level": text, "seed": "1"}
     )
     assert response.status_code in (200, 303, 400)
+
+
+def test_a_key_given_twice_is_a_400_naming_it(api: Api, client: FlaskClient) -> None:
+    """Parsers disagree on which of two equal keys wins ({"x": 4, "x": 5}): refused, not
+    guessed, in every JSON body."""
+    with pytest.raises(InputError, match="gives 'x' twice"):
+        parse_json(b'{"moves": [{"kind": "reveal", "x": 4, "x": 5, "y": 0}]}')
+    game = api.create(width=9, height=9, mines=10, seed=3)
+    r = client.post(
+        f"/api/games/{game['id']}/reveal",
+        data=b'{"row": 1, "row": 2, "col": 0}',
+        headers={"Authorization": f"Bearer {game['token']}", "Content-Type": "application/json"},
+    )
+    assert r.status_code == 400 and "gives 'row' twice" in r.get_json()["error"]
+    assert parse_json(b'{"a": {"x": 1}, "b": {"x": 2}}') == {"a": {"x": 1}, "b": {"x": 2}}
