@@ -53,10 +53,10 @@ def test_the_annotated_replay(page: Page, live_server: str, shots: Path) -> None
     page.wait_for_url(re.compile(r"/analyse\?"))
     assert "cell=" in page.url
     expect(page.locator("body")).to_contain_text("safe")
-    # the records list the game; on a phone their wide table scrolls inside its own box
+    # "my games" lists the game; on a phone its wide table scrolls inside its own box
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{live_server}/records")
-    expect(page.locator(".ledger-table tbody tr")).to_have_count(1)
+    page.goto(f"{live_server}/my-games")
+    expect(page.locator(f".ledger-table a[href='/g/{game_id}/replay/1']")).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator(".table-scroll")
     assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # it does scroll, inside
