@@ -188,6 +188,15 @@ def render_page(world: str, join_error: WorldInputError | None = None) -> str:
     )
 
 
+def colour_field(raw: Any, colours: int) -> int:
+    """A colour from a form ("2") or a JSON body (2), below the world's ``colours``."""
+    if isinstance(raw, str) and SMALL_WHOLE.fullmatch(raw):
+        raw = int(raw)
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < colours:
+        raise WorldInputError("colour", f"must be a whole number from 0 to {colours - 1}")
+    return raw
+
+
 @bp.post("/world/<world>/join")
 def join(world: str) -> ResponseReturnValue:
     try:
@@ -208,9 +217,7 @@ def joined(world: str) -> ResponseReturnValue:
         raise WorldInputError("name", f"must be 1 to {MAX_NAME} printable characters")
     if not TEAM.fullmatch(team):
         raise WorldInputError("team", "1 to 32 of A-Z, a-z, 0-9, _ and -")
-    if not SMALL_WHOLE.fullmatch(colour_text) or not 0 <= int(colour_text) < row.colours:
-        raise WorldInputError("colour", f"must be a whole number from 0 to {row.colours - 1}")
-    created = world_store().add_player(world, name, team, int(colour_text))
+    created = world_store().add_player(world, name, team, colour_field(colour_text, row.colours))
     tokens = session.get(SESSION_KEY)
     tokens = dict(tokens) if isinstance(tokens, dict) else {}
     tokens.pop(world, None)
@@ -238,11 +245,7 @@ def colour(world: str) -> ResponseReturnValue:
     raw: Any = request.form.get("colour")
     if raw is None and request.is_json:
         raw = body().get("colour")
-    if isinstance(raw, str) and SMALL_WHOLE.fullmatch(raw):
-        raw = int(raw)
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < row.colours:
-        raise WorldInputError("colour", f"must be a whole number from 0 to {row.colours - 1}")
-    updated, seq = switch_colour(world_store(), player, raw)
+    updated, seq = switch_colour(world_store(), player, colour_field(raw, row.colours))
     if request.is_json:
         return jsonify({"colour": updated.colour, "seq": seq})
     return redirect(url_for("world.page", world=world), code=303)
