@@ -702,6 +702,13 @@
 
   function openJoin() { var j = document.getElementById("join"); if (j) j.open = true; }
 
+  // joining keeps the place: the form carries the view's centre, the page comes back there
+  var joinForm = document.querySelector(".join-form");
+  if (joinForm) joinForm.addEventListener("submit", function () {
+    var c = centre();
+    joinForm.elements.x.value = c.x; joinForm.elements.y.value = c.y;
+  });
+
   // -- size --------------------------------------------------------------------------------
 
   function measure() {

@@ -77,6 +77,8 @@ TEAM_CHOICES = 100
 MAX_WHO = 64
 MAX_SEQ = 2**63 - 1
 """The largest seq a store holds (a signed 64-bit column)."""
+WHERE = re.compile(r"-?[0-9]{1,16}")
+"""Where the joining player was looking (the page checks the range and says so)."""
 SMALL_WHOLE = re.compile(r"[0-9]{1,3}")
 """A colour as typed in a form or a query (ASCII digits only: str.isdigit takes superscripts)."""
 COLOUR_NAMES = ("red", "blue", "green", "amber", "violet", "teal", "pink", "slate")
@@ -226,7 +228,10 @@ def joined(world: str) -> ResponseReturnValue:
     tokens[world] = created.token
     session[SESSION_KEY] = tokens
     session.permanent = True
-    return redirect(url_for("world.page", world=world), code=303)
+    place: dict[str, Any] = {
+        k: v for k in ("x", "y") if WHERE.fullmatch(v := request.form.get(k, ""))
+    }
+    return redirect(url_for("world.page", world=world, **place), code=303)
 
 
 @bp.post("/world/<world>/leave")

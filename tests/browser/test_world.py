@@ -521,3 +521,18 @@ def test_a_bad_start_or_go_to_is_said_not_guessed(page: Page, live_server: str) 
         expect(page.locator("#wmsg")).to_contain_text("Go to: two whole numbers")
         page.evaluate("() => { document.getElementById('wmsg').textContent = ''; }")
     assert abs(state(page)["ox"]) < 200  # nothing moved
+
+
+def test_joining_keeps_the_place_being_watched(page: Page, live_server: str) -> None:
+    world = new_world(live_server)
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/world/{world}?x=500&y=-300")
+    page.wait_for_function("() => window.worldBoard")
+    if page.locator("#join").get_attribute("open") is None:
+        page.click("#join summary")
+    page.fill("input[name=name]", "kept")
+    page.fill("input[name=new_team]", "keepers")
+    page.click(".join-form button[type=submit]")
+    expect(page.locator("#my-name")).to_have_text("kept")
+    found = re.search(r"[?&]x=(-?\d+)&y=(-?\d+)", page.url)
+    assert found and abs(int(found.group(1)) - 500) <= 1 and abs(int(found.group(2)) + 300) <= 1

@@ -266,3 +266,12 @@ def test_big_counters_are_short_in_the_scoreboard() -> None:
     assert [compact(n) for n in (0, 9999, 10_000, 231_828, 999_999, 1_234_567)] == [
         "0", "9999", "10k", "231k", "999k", "1.2M",
     ]  # fmt: skip
+
+
+def test_joining_comes_back_where_the_player_was_looking(client: FlaskClient) -> None:
+    token = csrf(client)
+    form = {"csrf_token": token, "name": "ana", "team": "", "new_team": "reds", "colour": "1"}
+    r = client.post("/world/main/join", data={**form, "x": "-1200", "y": "35"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/world/main?x=-1200&y=35")
+    r = client.post("/world/main/join", data={**form, "x": "abc", "y": ""})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/world/main")
