@@ -35,8 +35,8 @@ MAX_ROUNDS = 10_000
 
 
 @lru_cache(maxsize=64)
-def _masks(height: int, width: int) -> tuple[int, int, int, int, int, int]:
-    """Byte patterns over the board: 0x01, 0x7F, 0x80, 0x10, not-last-col, not-first-col."""
+def _masks(height: int, width: int) -> tuple[int, int, int, int, int]:
+    """Byte patterns over the board: 0x01, 0x7F, 0x10, not-last-col, not-first-col."""
     size = height * width
 
     def rep(byte: int) -> int:
@@ -47,7 +47,6 @@ def _masks(height: int, width: int) -> tuple[int, int, int, int, int, int]:
     return (
         rep(0x01),
         rep(0x7F),
-        rep(0x80),
         rep(0x10),
         int.from_bytes(not_last, "little") * 0xFF,
         int.from_bytes(not_first, "little") * 0xFF,
@@ -55,14 +54,13 @@ def _masks(height: int, width: int) -> tuple[int, int, int, int, int, int]:
 
 
 class _Board:
-    __slots__ = ("full", "h7f", "h10", "h80", "not_first", "not_last", "ones", "shift", "size")
+    __slots__ = ("full", "h7f", "h10", "not_first", "not_last", "ones", "shift", "size")
 
     def __init__(self, height: int, width: int) -> None:
-        ones, h7f, h80, h10, not_last, not_first = _masks(height, width)
+        ones, h7f, h10, not_last, not_first = _masks(height, width)
         self.ones = ones
         self.full = ones * 0xFF
         self.h7f = h7f
-        self.h80 = h80
         self.h10 = h10
         self.not_last = not_last
         self.not_first = not_first
@@ -79,11 +77,6 @@ class _Board:
         row = x | ((x & self.not_last) << 8) | ((x & self.not_first) >> 8)
         s = self.shift
         return (row | (row << s) | (row >> s)) & self.full
-
-    def zero_bytes(self, x: int) -> int:
-        """0x01 in every byte of ``x`` that is zero, else 0x00."""
-        h7f = self.h7f
-        return ((~(((x & h7f) + h7f) | x | h7f)) & self.h80) >> 7
 
     def positions(self, x: int) -> list[Cell]:
         data = x.to_bytes(self.size, "little")
@@ -141,7 +134,9 @@ def _settle(grid: bytes, height: int, width: int) -> Settled | None:
     numbers = int.from_bytes(grid.translate(_NUMBER_TABLE), "little")
     values = int.from_bytes(grid.translate(_VALUE_TABLE), "little")
     numbers_ff = numbers * 0xFF
+    numbers7 = numbers << 7  # 0x80 on number cells
     h10 = b.h10 & numbers_ff  # 16 on number cells
+    h7f = b.h7f
     low = b.ones * 0x0F
     # per number: its unknown neighbours and its remaining need + 16 (bit 4 clear: negative)
     near_unknown = b.neighbour_sum(covered) & numbers_ff
@@ -151,18 +146,21 @@ def _settle(grid: bytes, height: int, width: int) -> Settled | None:
     unknown = covered
     remaining = 0
     for _ in range(MAX_ROUNDS):
-        if (~guarded) & h10:
-            return None  # a number has more known mines than its value
         remaining = guarded - h10
-        if (~((near_unknown | h10) - remaining)) & h10:
-            return None  # a number needs more mines than it has unknown neighbours
-        open_numbers = numbers & ~b.zero_bytes(near_unknown)
-        all_safe = open_numbers & b.zero_bytes(remaining)
-        all_mines = open_numbers & b.zero_bytes(remaining ^ near_unknown)
-        if not (all_safe | all_mines):
+        # a number with more known mines than its value (bit 4 of its guarded byte clear:
+        # then ``remaining`` borrowed and means nothing, but the first term says so), or
+        # needing more mines than it has unknown neighbours
+        if ((~guarded) | ~((near_unknown | h10) - remaining)) & h10:
+            return None
+        # every byte here is below 0x80, so adding 0x7F sets bit 7 exactly where a byte is not
+        # zero, with no carry into the next byte
+        open7 = numbers7 & (near_unknown + h7f)
+        all_safe7 = open7 & ~(remaining + h7f)
+        all_mines7 = open7 & ~((remaining ^ near_unknown) + h7f)
+        if not (all_safe7 | all_mines7):
             break
         # one dilation for both: bit 0 of a byte "safe", bit 1 "mine"
-        around = b.dilate(all_safe | (all_mines << 1))
+        around = b.dilate((all_safe7 >> 7) | (all_mines7 >> 6))
         new_safe = around & unknown
         new_mines = (around >> 1) & unknown
         if new_safe & new_mines:
@@ -180,7 +178,7 @@ def _settle(grid: bytes, height: int, width: int) -> Settled | None:
     known = dict.fromkeys(b.positions(mines), 1)
     known.update(dict.fromkeys(b.positions(safe), 0))
     residual: dict[Cell, tuple[frozenset[Cell], int]] = {}
-    open_numbers = numbers & ~b.zero_bytes(near_unknown)
+    open_numbers = (numbers7 & (near_unknown + h7f)) >> 7
     if open_numbers:
         rem_bytes = remaining.to_bytes(b.size, "little")
         unknown_bytes = unknown.to_bytes(b.size, "little")
