@@ -25,7 +25,7 @@ from typing import Any
 from app.errors import InputError
 
 
-def shown(value: Any) -> str:
+def json_shown(value: Any) -> str:
     """A JSON value quoted as JSON for an error message (``"7"``, ``true``, ``null``), at
     most 40 characters."""
     text = json.dumps(value, ensure_ascii=False, default=repr)
@@ -84,32 +84,32 @@ def validate(value: Any, schema: Schema, path: str = "") -> None:
         _array(value, schema, path)
     elif kind == "integer":
         if not isinstance(value, int) or isinstance(value, bool):
-            raise InputError(field, f"{field} must be a whole number, not {shown(value)}")
+            raise InputError(field, f"{field} must be a whole number, not {json_shown(value)}")
         _range(value, schema, field)
     elif kind == "boolean":
         if not isinstance(value, bool):
-            raise InputError(field, f"{field} must be true or false, not {shown(value)}")
+            raise InputError(field, f"{field} must be true or false, not {json_shown(value)}")
     elif kind == "string":
         if not isinstance(value, str):
-            raise InputError(field, f"{field} must be a string, not {shown(value)}")
+            raise InputError(field, f"{field} must be a string, not {json_shown(value)}")
         if len(value) > schema.get("maxLength", len(value)):
             raise InputError(field, f"{field} is longer than {schema['maxLength']} characters")
         if len(value) < schema.get("minLength", 0):
             raise InputError(field, f"{field} is shorter than {schema['minLength']} characters")
     if "enum" in schema and value not in schema["enum"]:
         options = ", ".join(str(option) for option in schema["enum"])
-        raise InputError(field, f"{field} must be one of {options}, not {shown(value)}")
+        raise InputError(field, f"{field} must be one of {options}, not {json_shown(value)}")
 
 
 def _object(value: Any, schema: Schema, path: str) -> None:
     if not isinstance(value, dict):
         what = path if path else "the request body"
-        raise InputError(path or BODY, f"{what} must be a JSON object, not {shown(value)}")
+        raise InputError(path or BODY, f"{what} must be a JSON object, not {json_shown(value)}")
     properties: Mapping[str, Schema] = schema.get("properties", {})
     for name in value:
         if name not in properties:
             expected = ", ".join(properties) or "no fields"
-            named = name if name.isidentifier() and len(name) <= 40 else shown(name)
+            named = name if name.isidentifier() and len(name) <= 40 else json_shown(name)
             raise InputError(
                 _join(path, named),
                 f"{_join(path, named)} is not a field of this request: expected one of {expected}",
@@ -129,7 +129,7 @@ def _object(value: Any, schema: Schema, path: str) -> None:
 def _array(value: Any, schema: Schema, path: str) -> None:
     field = path or BODY
     if not isinstance(value, list):
-        raise InputError(field, f"{field} must be a list, not {shown(value)}")
+        raise InputError(field, f"{field} must be a list, not {json_shown(value)}")
     if len(value) < schema.get("minItems", 0):
         least = schema["minItems"]
         items = "item" if least == 1 else "items"

@@ -18,7 +18,7 @@ from app.api.schemas import CELL, NEW_GAME
 from app.errors import InputError
 from app.fields import integer_text, number_pair
 from app.jsonbody import MAX_DEPTH, nesting_depth, parse_json
-from app.schema import check_schema, shown, validate
+from app.schema import check_schema, json_shown, validate
 from tests.conftest import Api
 from tests.strategies import profile
 from tests.web.test_play import HX, csrf_token, move, new_game
@@ -291,7 +291,10 @@ def test_the_schemas_accept_or_name_a_field(value: Any) -> None:
             assert (
                 named == "body"
                 or named in schema.get("required", ())
-                or any(named in (k, shown(k)) or named.startswith((f"{k}[", f"{k}.")) for k in keys)
+                or any(
+                    named in (k, json_shown(k)) or named.startswith((f"{k}[", f"{k}."))
+                    for k in keys
+                )
             ), named
             assert str(exc)
 
