@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -350,7 +351,7 @@ def reading_notes(args: argparse.Namespace, reading: Reading) -> tuple[str, ...]
         used = "; it only sets the density behind --probabilities" if args.probabilities else ""
         notes.append(
             f"the total of {mines} {'mine' if mines == 1 else 'mines'} ({reading.total_from}) "
-            "changes no verdict: the classic rule ignores the total, add --counted to use it" + used
+            "is not used: the classic rule ignores the total, add --counted to use it" + used
         )
     return tuple(notes)
 
@@ -444,6 +445,11 @@ def analyse(args: argparse.Namespace, reading: Reading) -> Report:
     count = _count(args, position)
     cell = _target(args, position)
     _check_backend(args.backend)
+    if args.backend == "cpsat" and args.timeout is not None:
+        raise UsageError(
+            "--timeout bounds the search backend only: CP-SAT would run past it, "
+            "so use --backend search with --timeout"
+        )
     meter = None if args.timeout is None else Budget(seconds=args.timeout).start()
     classification = _classify(position, count, args.backend, meter)
     witness = None
@@ -763,5 +769,13 @@ def main(argv: list[str] | None = None) -> int:
     return exit_code(report)
 
 
-if __name__ == "__main__":  # pragma: no cover
+def run() -> None:
+    """The ``devil-check`` command: ``main`` with Ctrl-C stopping the process at once, the
+    shell's way (exit status 130, no traceback), even inside the compiled engine's loops,
+    which do not look at Python's signal handlers."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

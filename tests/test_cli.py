@@ -84,7 +84,7 @@ EXPECTED = {
 
 # The notes on stderr (issue 7): the format when it is not native, and why; a total in the
 # file that the classic rule does not use.
-UNUSED = "changes no verdict: the classic rule ignores the total, add --counted to use it"
+UNUSED = "is not used: the classic rule ignores the total, add --counted to use it"
 EXPECTED_NOTES = {
     "native.txt": [f"the total of 2 mines (the '# mines: 2' header on line 2) {UNUSED}"],
     "codewars.txt": [
@@ -944,3 +944,32 @@ def test_random_positions_match_the_oracle(
         for j, ch in enumerate(row):
             if not position.is_covered(position.board.cell(i, j)):
                 assert doc["witness"][i][j] == ch
+
+
+def test_a_timeout_with_the_cpsat_backend_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """CP-SAT runs past --timeout (a 40x40 lattice took 15 s under --timeout 1): refused."""
+    pytest.importorskip("devil.cpsat")
+    code, out, err = run(capsys, data("native.txt"), "--backend", "cpsat", "--timeout", "1")
+    assert code == 2 and out == ""
+    assert "--timeout bounds the search backend only" in err
+
+
+def test_ctrl_c_stops_the_command_at_once_without_a_traceback() -> None:
+    """SIGINT in the middle of a long count: the process ends at once the shell's way (it
+    was ignored inside the compiled loops, or printed a traceback, or aborted)."""
+    import signal
+    import time
+
+    lattice = str(DATA / "positions" / "adv-lattice_40x40.txt")
+    proc = subprocess.Popen(
+        [script(), "--probabilities", "--counted", lattice],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)  # well into the count (it runs for minutes)
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == -signal.SIGINT, (proc.returncode, err)
+    assert "Traceback" not in err and "fatal" not in err
