@@ -38,6 +38,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound, Unauthorized
 
 from app.errors import InputError
+from app.fields import bounded
 from app.jsonbody import json_body
 from app.notify import get_notifier
 from app.world import limits
@@ -163,8 +164,9 @@ def render_page(world: str, join_error: WorldInputError | None = None) -> str:
         colour = player.colour
     else:
         asked_colour = request.args.get("colour", "0")
-        colour = int(asked_colour) if SMALL_WHOLE.fullmatch(asked_colour) else -1
-        if not 0 <= colour < row.colours:
+        try:
+            colour = colour_field(asked_colour, row.colours)
+        except WorldInputError:
             notices.append(
                 f"Colour {asked_colour[:20]!r} does not exist here (0 to {row.colours - 1}): "
                 "showing 0."
@@ -419,9 +421,7 @@ def who(world: str, team: str) -> ResponseReturnValue:
     wanted: set[int] = set()
     text = request.args.get("seqs", "")
     for part in text.split(",")[:MAX_WHO] if text else []:
-        if not re.fullmatch(r"[0-9]{1,19}", part) or int(part) > MAX_SEQ:
-            raise WorldInputError("seqs", f"{part[:20]!r} is not a seq (a whole number)")
-        wanted.add(int(part))
+        wanted.add(bounded(part, "seqs", 0, MAX_SEQ))
     out: dict[str, str] = {}
     if wanted:
         low = min(wanted)
