@@ -5,8 +5,9 @@
 ``POST /api/worlds/<w>/players``              ``{"name", "team", "colour"}`` -> 201
                                               ``{"player", "token", "name", "team", "colour"}``
 ``POST /api/worlds/<w>/players/me/colour``    ``{"colour"}`` (Bearer) -> the player
-``POST /api/worlds/<w>/moves``                ``{"moves": [{"kind", "x", "y"}, ...]}`` (Bearer)
-                                              -> ``{"results": [...]}``
+``POST /api/worlds/<w>/moves``                ``{"moves": [{"kind", "x", "y"}, ...]}`` (Bearer,
+                                              or the world page's session with its CSRF
+                                              token) -> ``{"results": [...]}``
 ``GET  /api/worlds/<w>/teams/<t>/view``       ``?colour=&x0=&y0=&width=&height=``
 ``GET  /api/worlds/<w>/teams/<t>/events``     Server-Sent Events (same parameters)
 ``GET  /api/worlds/<w>/scoreboard``           teams, players, the Pareto frontier
@@ -47,6 +48,7 @@ from app.world.service import (
     switch_colour,
     view,
 )
+from app.world.session import session_player
 from app.world.spec import PATHS, SCHEMAS
 from app.world.store import WorldStore
 from devil.world.cells import MAX_COORD
@@ -147,8 +149,14 @@ def known_world(world: str) -> int:
 
 
 def authenticated(world: str) -> PlayerRow:
-    """The player of the bearer token: 401 without a known token, 403 for another world."""
+    """The player of the bearer token: 401 without a known token, 403 for another world.
+    Without an ``Authorization`` header, the world page's session (``app.world.session``,
+    CSRF-checked) names the player: the page plays through these same endpoints."""
     header = request.headers.get("Authorization", "")
+    if not header:
+        from_page = session_player(world)
+        if from_page is not None:
+            return from_page
     scheme, _, token = header.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:

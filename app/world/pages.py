@@ -7,14 +7,15 @@
                                       player's bearer token goes into the signed, HttpOnly session
 ``POST /world/<w>/leave``             forget the player in this browser
 ``POST /world/<w>/colour``            switch colour (form or JSON ``{"colour"}``)
-``POST /world/<w>/moves``             a raft as in the JSON API, authenticated by the session
 ``GET  /world/<w>/scoreboard``        the scoreboard panel (HTML fragment, polled by htmx)
 ``GET  /world/<w>/activity``          the activity feed (HTML fragment)
 ``GET  /world/<w>/teams/<t>/who``     ``?seqs=1,2``: who made these moves of team ``t`` (JSON)
 
 The board itself reads the JSON API (``/api/worlds/<w>/teams/<t>/view`` and ``/events``),
-which serves only a team's knowledge; the token never reaches the page's scripts. Every
-POST here is CSRF-protected (the page sends ``X-CSRFToken``).
+which serves only a team's knowledge, and plays through the API's raft endpoint
+(``POST /api/worlds/<w>/moves``), which takes this page's session in place of a bearer token
+(``app.world.session``); the token never reaches the page's scripts. Every POST is
+CSRF-protected (the page sends ``X-CSRFToken``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -39,8 +39,6 @@ from werkzeug.exceptions import NotFound, Unauthorized
 
 from app.errors import InputError
 from app.fields import bounded
-from app.jsonbody import json_body
-from app.notify import get_notifier
 from app.world import limits
 from app.world.api import (
     TEAM,
@@ -48,23 +46,19 @@ from app.world.api import (
     bad_body,
     bad_input,
     body,
-    colourings,
     pareto,
-    parse_moves,
     rate_limited,
     unknown_world,
     world_store,
 )
 from app.world.records import NoSuchWorld, PlayerRow, Standing, WorldEvent
 from app.world.records import utcnow as now
-from app.world.schemas import MAX_NAME, RAFT
-from app.world.service import DropTooSoon, play_raft, switch_colour
+from app.world.schemas import MAX_NAME
+from app.world.service import switch_colour
+from app.world.session import current_player, forget, remember
 
 bp = Blueprint("world", __name__)
 
-SESSION_KEY = "world_tokens"
-"""The session (signed, HttpOnly cookie) maps world id -> the player's bearer token."""
-MAX_WORLDS_IN_COOKIE = 8
 ACTIVITY_ROWS = 12
 ACTIVITY_EVENTS = 256
 """The newest events the activity feed reads; a player's run of like moves is one line, so
@@ -84,21 +78,6 @@ SMALL_WHOLE = re.compile(r"[0-9]{1,3}")
 """A colour as typed in a form or a query (ASCII digits only: str.isdigit takes superscripts)."""
 COLOUR_NAMES = ("red", "blue", "green", "amber", "violet", "teal", "pink", "slate")
 """The colours' names in the page (the CSS gives each its swatch)."""
-
-
-def current_player(world: str, fresh: bool = False) -> PlayerRow | None:
-    """The player this browser joined ``world`` as, or None (watching). The store remembers
-    a token's player without its later colour switches and drops: ``fresh`` reads them."""
-    tokens = session.get(SESSION_KEY)
-    if not isinstance(tokens, dict):
-        return None
-    token = tokens.get(world)
-    if not isinstance(token, str) or len(token) > 128:
-        return None
-    player = world_store().player_by_token(token)
-    if player is None or player.world != world:
-        return None
-    return world_store().player(player.id) if fresh else player
 
 
 def required_player(world: str) -> PlayerRow:
@@ -222,14 +201,7 @@ def joined(world: str) -> ResponseReturnValue:
     if not TEAM.fullmatch(team):
         raise WorldInputError("team", "1 to 32 of A-Z, a-z, 0-9, _ and -")
     created = world_store().add_player(world, name, team, colour_field(colour_text, row.colours))
-    tokens = session.get(SESSION_KEY)
-    tokens = dict(tokens) if isinstance(tokens, dict) else {}
-    tokens.pop(world, None)
-    while len(tokens) >= MAX_WORLDS_IN_COOKIE:
-        tokens.pop(next(iter(tokens)))
-    tokens[world] = created.token
-    session[SESSION_KEY] = tokens
-    session.permanent = True
+    remember(world, created.token)
     place: dict[str, Any] = {
         k: v for k in ("x", "y") if WHERE.fullmatch(v := request.form.get(k, ""))
     }
@@ -238,10 +210,7 @@ def joined(world: str) -> ResponseReturnValue:
 
 @bp.post("/world/<world>/leave")
 def leave(world: str) -> ResponseReturnValue:
-    tokens = session.get(SESSION_KEY)
-    if isinstance(tokens, dict) and world in tokens:
-        tokens = {k: v for k, v in tokens.items() if k != world}
-        session[SESSION_KEY] = tokens
+    forget(world)
     return redirect(url_for("world.page", world=world), code=303)
 
 
@@ -256,26 +225,6 @@ def colour(world: str) -> ResponseReturnValue:
     if request.is_json:
         return jsonify({"colour": updated.colour, "seq": seq})
     return redirect(url_for("world.page", world=world), code=303)
-
-
-@bp.post("/world/<world>/moves")
-def moves(world: str) -> ResponseReturnValue:
-    world_store().world(world)
-    player = required_player(world)
-    raft = parse_moves(json_body(RAFT))
-    limits.check_moves(player, len(raft))
-    try:
-        answers = play_raft(
-            world_store(),
-            get_notifier(),
-            colourings(),
-            player,
-            raft,
-            drop_seconds=drop_seconds(),
-        )
-    except DropTooSoon as exc:
-        raise limits.RateLimited(str(exc), exc.retry_after) from exc
-    return jsonify({"results": [a.to_json() for a in answers]})
 
 
 @bp.get("/world/<world>/scoreboard")

@@ -31,7 +31,7 @@ def join(client: FlaskClient, name: str, team: str, colour: int = 0, world: str 
 
 def move(client: FlaskClient, token: str, kind: str, x: int, y: int) -> dict:  # type: ignore[type-arg]
     r = client.post(
-        "/world/main/moves",
+        "/api/worlds/main/moves",
         json={"moves": [{"kind": kind, "x": x, "y": y}]},
         headers={"X-CSRFToken": token},
     )
@@ -113,13 +113,13 @@ def test_the_error_counter_starts_from_the_players_errors(client: FlaskClient) -
 
 def test_moves_need_a_player_and_csrf(client: FlaskClient) -> None:
     token = csrf(client)
-    r = client.post("/world/main/moves", json={"moves": [{"kind": "drop", "x": 0, "y": 0}]},
+    r = client.post("/api/worlds/main/moves", json={"moves": [{"kind": "drop", "x": 0, "y": 0}]},
                     headers={"X-CSRFToken": token})  # fmt: skip
     assert r.status_code == 401
     join(client, "ana", "reds")
-    r = client.post("/world/main/moves", json={"moves": [{"kind": "drop", "x": 0, "y": 0}]})
+    r = client.post("/api/worlds/main/moves", json={"moves": [{"kind": "drop", "x": 0, "y": 0}]})
     assert r.status_code == 400  # no CSRF token
-    r = client.post("/world/main/moves", json={"moves": [{"kind": "jump", "x": 0, "y": 0}]},
+    r = client.post("/api/worlds/main/moves", json={"moves": [{"kind": "jump", "x": 0, "y": 0}]},
                     headers={"X-CSRFToken": token})  # fmt: skip
     assert r.status_code == 400 and r.get_json()["field"] == "moves[0].kind"
 
@@ -165,7 +165,7 @@ def test_drop_cooldown_is_shown_and_enforced(make_app) -> None:  # type: ignore[
     page = client.get("/world/main").get_data(as_text=True)
     wait = int(re.search(r'data-drop-wait="(\d+)"', page).group(1))  # type: ignore[union-attr]
     assert 25 <= wait <= 30
-    r = client.post("/world/main/moves", json={"moves": [{"kind": "drop", "x": 5, "y": 5}]},
+    r = client.post("/api/worlds/main/moves", json={"moves": [{"kind": "drop", "x": 5, "y": 5}]},
                     headers={"X-CSRFToken": token})  # fmt: skip
     assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
 
@@ -252,7 +252,7 @@ def test_the_activity_feed_sums_up_a_players_run_of_moves(client: FlaskClient) -
     client.post("/world/main/leave", data={"csrf_token": ana})
     bot = join(client, "bot", "blues")
     guesses = [{"kind": "reveal", "x": 5000 + 3 * i, "y": 5000} for i in range(ACTIVITY_ROWS + 5)]
-    r = client.post("/world/main/moves", json={"moves": guesses}, headers={"X-CSRFToken": bot})
+    r = client.post("/api/worlds/main/moves", json={"moves": guesses}, headers={"X-CSRFToken": bot})
     assert r.status_code == 200
     feed = client.get("/world/main/activity").get_data(as_text=True)
     assert f"made {ACTIVITY_ROWS + 5} devil errors" in feed
@@ -275,3 +275,22 @@ def test_joining_comes_back_where_the_player_was_looking(client: FlaskClient) ->
     assert r.status_code == 303 and r.headers["Location"].endswith("/world/main?x=-1200&y=35")
     r = client.post("/world/main/join", data={**form, "x": "abc", "y": ""})
     assert r.status_code == 303 and r.headers["Location"].endswith("/world/main")
+
+
+def test_the_page_plays_through_the_apis_one_raft_endpoint(client: FlaskClient) -> None:
+    """Issue 19 item 5: the page's twin ``/world/<w>/moves`` is gone; the API's endpoint
+    takes the page's session (with its CSRF token) or a bearer token, and nothing else."""
+    token = join(client, "ana", "reds")
+    raft = {"moves": [{"kind": "flag", "x": 9000, "y": 9000}]}
+    assert client.post(
+        "/world/main/moves", json=raft, headers={"X-CSRFToken": token}
+    ).status_code in (404, 405)
+    r = client.post("/api/worlds/main/moves", json=raft, headers={"X-CSRFToken": token})
+    assert r.status_code == 200 and r.get_json()["results"][0]["kind"] == "flag"
+    r = client.post("/api/worlds/main/moves", json=raft, headers={"X-CSRFToken": "forged"})
+    assert r.status_code == 400  # the cookie alone never moves
+    assert client.post("/api/worlds", json={"id": "other"}).status_code == 201
+    r = client.post("/api/worlds/other/moves", json=raft, headers={"X-CSRFToken": token})
+    assert r.status_code == 401  # the session holds no player of that world
+    r = client.post("/api/worlds/main/moves", json=raft, headers={"Authorization": "Bearer nope"})
+    assert r.status_code == 401  # a header present is the header's answer, cookie or not
