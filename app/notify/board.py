@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from typing import Any
+
+RECENT = 32
+"""Payloads a topic remembers, so a waiter woken once for several publications can read
+them all (``Subscription.payloads``)."""
 
 
 class Topic:
     """The waiters of one topic: a version counter under a condition."""
 
-    __slots__ = ("cond", "payload", "subscribers", "version")
+    __slots__ = ("cond", "payload", "recent", "subscribers", "version")
 
     def __init__(self) -> None:
         self.cond = threading.Condition()
         self.version = 0
         self.payload: dict[str, Any] | None = None
+        self.recent: deque[tuple[int, dict[str, Any] | None]] = deque(maxlen=RECENT)
         self.subscribers = 0
 
     def bump(self, payload: dict[str, Any] | None) -> None:
@@ -24,6 +30,7 @@ class Topic:
         with self.cond:
             self.version += 1
             self.payload = payload
+            self.recent.append((self.version, payload))
             self.cond.notify_all()
 
 
@@ -38,11 +45,19 @@ class Subscription:
         with entry.cond:
             self._seen = entry.version
         self._closed = False
+        self._batch: list[dict[str, Any] | None] = []
 
     @property
     def payload(self) -> dict[str, Any] | None:
         """The payload of the newest publication this process saw on the topic."""
         return self._entry.payload
+
+    @property
+    def payloads(self) -> list[dict[str, Any] | None]:
+        """Every publication the last successful ``wait`` woke for, oldest first; a None in
+        it stands for "unknown" (a wake-up without payload, or more publications than the
+        topic remembers)."""
+        return self._batch
 
     def wait(self, timeout: float) -> bool:
         entry = self._entry
@@ -53,7 +68,11 @@ class Subscription:
                 if remaining <= 0:
                     return False
                 entry.cond.wait(remaining)
-            self._seen = entry.version
+            since, self._seen = self._seen, entry.version
+            batch = [p for v, p in entry.recent if v > since]
+            if len(batch) < self._seen - since:
+                batch.insert(0, None)  # some were forgotten: the caller re-reads
+            self._batch = batch
             return True
 
     def close(self) -> None:

@@ -12,6 +12,8 @@ config or the environment):
                               this many seconds (default 30; off with the rate limits)
 ``WORLD_STREAMS_PER_CLIENT``  open event streams per client address (default 20)
 ``WORLD_STREAMS_MAX``         open event streams per process (default 4000)
+``WORLD_PRESENCE_RATE_LIMIT`` ``MINE_DEVIL_RATELIMIT_WORLD_PRESENCE``, presence reports per
+                              player (default ``4 per second;150 per minute``)
 
 Call ``exempt_from_csrf(app)`` after ``security.init_app``: the API takes bearer tokens,
 never cookies, like ``/api/games``.
@@ -26,7 +28,9 @@ from flask import Flask
 from app.world.api import bp
 from app.world.feedcache import FeedCache
 from app.world.limits import StreamSlots
+from app.world.orientation import bp as orientation
 from app.world.pages import bp as pages
+from app.world.presence import DEFAULT_RATE_LIMIT, PresenceBoard
 from app.world.service import Colourings
 from app.world.store import WorldStore
 
@@ -39,6 +43,7 @@ DEFAULTS = {
     "WORLD_DROP_SECONDS": ("MINE_DEVIL_WORLD_DROP_SECONDS", "30"),
     "WORLD_STREAMS_PER_CLIENT": ("MINE_DEVIL_WORLD_STREAMS_PER_CLIENT", "20"),
     "WORLD_STREAMS_MAX": ("MINE_DEVIL_WORLD_STREAMS_MAX", "4000"),
+    "WORLD_PRESENCE_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_PRESENCE", DEFAULT_RATE_LIMIT),
 }
 
 
@@ -53,10 +58,12 @@ def init_app(app: Flask, engine: object) -> None:
     app.extensions["mine_devil.world.store"] = store
     app.extensions["mine_devil.world.feeds"] = FeedCache(store)
     app.extensions["mine_devil.world.colourings"] = Colourings()
+    app.extensions["mine_devil.world.presence"] = PresenceBoard()
     app.extensions["mine_devil.world.streams"] = StreamSlots(
         int(app.config["WORLD_STREAMS_PER_CLIENT"]), int(app.config["WORLD_STREAMS_MAX"])
     )
     app.register_blueprint(bp, url_prefix="/api/worlds")
+    app.register_blueprint(orientation, url_prefix="/api/worlds")  # map, presence, time-lapse
     app.register_blueprint(pages)  # the browser side: /world/<w> (app.world.pages)
 
 
@@ -64,6 +71,7 @@ def exempt_from_csrf(app: Flask) -> None:
     csrf = app.extensions.get("mine_devil.csrf")
     if csrf is not None:
         csrf.exempt(bp)
+        csrf.exempt(orientation)
 
 
 __all__ = ["exempt_from_csrf", "init_app"]

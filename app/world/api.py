@@ -307,6 +307,7 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
         port,
         after,
         max_seconds=float(current_app.config.get("LIVE_MAX_SECONDS", 300)),
+        presences=current_app.extensions["mine_devil.world.presence"],
     )
     response = Response(stream, mimetype="text/event-stream")
     response.call_on_close(lambda: slots.release(client))

@@ -11,6 +11,10 @@ log again, once per process. A notification lost otherwise (a dropped datagram b
 processes of one host) delays a change until the team's next move or the stream's end: it
 ends after ``max_seconds`` and the browser's ``EventSource`` reconnects with
 ``Last-Event-ID``, reading everything it missed.
+
+Teammates' presence (``app.world.presence``) rides on the same topic: a notification with a
+presence is sent on as ``event: presence`` (no ``id``, no read of the log); a stream opens with
+the presences its process knows.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from app.notify import Notifier
+from app.world import presence
 from app.world.feedcache import FeedCache
 from app.world.service import Viewport, topic, visible_changes
 from app.world.store import WorldStore
@@ -35,6 +41,34 @@ def sse_cells(seq: int, cells: list[tuple[int, int, str]]) -> str:
     return f"event: cells\nid: {seq}\ndata: {data}\n\n"
 
 
+def sse_presence(payload: dict[str, Any]) -> str:
+    return f"event: presence\ndata: {json.dumps(payload, separators=(',', ':'))}\n\n"
+
+
+def woken_by(
+    payloads: list[dict[str, Any] | None],
+    board: presence.PresenceBoard | None,
+    world: str,
+    team: str,
+) -> tuple[list[str], bool, int | None]:
+    """What a wake-up brought: the presence events to send, whether moves may have been
+    logged (read the log), and the newest seq a move notification named (None: unknown)."""
+    sent: list[str] = []
+    moved = False
+    known: int | None = -1
+    for payload in payloads:
+        seen = presence.valid_payload(payload.get(presence.KEY)) if payload else None
+        if seen is not None:
+            if board is not None:
+                board.note(world, team, seen)
+            sent.append(sse_presence(seen))
+            continue
+        moved = True
+        said = payload.get("s") if payload else None
+        known = max(known, said) if isinstance(said, int) and known is not None else None
+    return sent, moved, known
+
+
 def event_stream(
     cache: FeedCache,
     store: WorldStore,
@@ -45,6 +79,7 @@ def event_stream(
     after: int,
     max_seconds: float,
     heartbeat: float = HEARTBEAT_SECONDS,
+    presences: presence.PresenceBoard | None = None,
 ) -> Iterator[str]:
     """The stream's text chunks. It subscribes when first advanced, before its first read,
     so nothing committed after ``after`` can slip between reading and waiting. Reads go
@@ -55,6 +90,8 @@ def event_stream(
     first = read = True
     with notifier.subscribe(topic(world, team)) as subscription:
         yield ": stream open\n\n"
+        for seen in presences.recent(world, team) if presences is not None else ():
+            yield sse_presence(seen)
         while True:
             if read:
                 batch = cache.after(world, team, last, BATCH, known, first)
@@ -69,9 +106,9 @@ def event_stream(
             remaining = max_seconds - (time.monotonic() - started)
             if remaining <= 0 or notifier.closed:
                 return
-            read = subscription.wait(min(heartbeat, remaining))
-            if read:
-                said = (subscription.payload or {}).get("s")
-                known = said if isinstance(said, int) else None
-            else:
+            if not subscription.wait(min(heartbeat, remaining)):
+                read = False
                 yield ": keep-alive\n\n"  # nothing moved: no read
+                continue
+            sent, read, known = woken_by(subscription.payloads, presences, world, team)
+            yield from sent

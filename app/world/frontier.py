@@ -1,0 +1,64 @@
+"""Where the world page opens: where something is happening.
+
+``team_spot``  the cell of the team's latest move that opened or flagged something (preferring
+               the board ``colour``), else a cell of a chunk the team knows; None for a team
+               that knows nothing yet
+``liveliest``  the team with the most of the world's latest ``RECENT`` moves (a watcher's
+               default), None in a world nobody plays yet
+
+Both are bounded reads: the newest ``LATEST`` events of a team (index ``world, team, seq``),
+the newest ``RECENT`` of the world, one chunk key.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import sqlalchemy as sa
+
+from app.world.chunks import SHIFT
+from app.world.schema import chunks, events
+from app.world.store import WorldStore
+
+LATEST = 64
+RECENT = 256
+OPENING = ("revealed", "flagged", "dropped")
+
+
+def team_spot(store: WorldStore, world: str, team: str, colour: int) -> tuple[int, int] | None:
+    latest = (
+        sa.select(events.c.x, events.c.y, events.c.colour, events.c.outcome)
+        .where(events.c.world == world, events.c.team == team)
+        .order_by(events.c.seq.desc())
+        .limit(LATEST)
+    )
+    anywhere = (
+        sa.select(chunks.c.cx, chunks.c.cy)
+        .where(chunks.c.world == world, chunks.c.team == team)
+        .order_by(sa.case((chunks.c.layer == colour, 0), else_=1))
+        .limit(1)
+    )
+    with store.engine.connect() as conn:
+        rows = [r for r in conn.execute(latest) if r.x is not None and r.outcome in OPENING]
+        mine = [r for r in rows if r.colour == colour] or rows
+        if mine:
+            return int(mine[0].x), int(mine[0].y)
+        chunk = conn.execute(anywhere).first()
+    if chunk is None:
+        return None
+    half = 1 << (SHIFT - 1)
+    return (int(chunk.cx) << SHIFT) + half, (int(chunk.cy) << SHIFT) + half
+
+
+def liveliest(store: WorldStore, world: str) -> str | None:
+    recent = (
+        sa.select(events.c.team)
+        .where(events.c.world == world, events.c.x.is_not(None))
+        .order_by(events.c.seq.desc())
+        .limit(RECENT)
+    )
+    with store.engine.connect() as conn:
+        counts = Counter(team for (team,) in conn.execute(recent))
+    if not counts:
+        return None
+    return str(min(counts, key=lambda t: (-counts[t], t)))
