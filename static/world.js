@@ -44,6 +44,15 @@
   var cursor = null;                  // {x, y} keyboard cursor
   var errors = +board.dataset.errors || 0;   // devil errors made here so far (the server's count)
   var seen = 0;                       // known cells received so far (the view history)
+  var NEAR = 3;                       // a click with nothing known this near is a drop request
+  var teamSpot = board.dataset.startX !== undefined && board.dataset.startX !== "" ?
+    { x: +board.dataset.startX, y: +board.dataset.startY } : null;   // where the team was busy
+
+  // what the other scripts of the page (static/world/*.js) follow: "view", "presence",
+  // "colour", "cells", "atlas"
+  var hooks = {};
+  function on(name, fn) { (hooks[name] = hooks[name] || []).push(fn); }
+  function emit(name, data) { (hooks[name] || []).forEach(function (fn) { fn(data); }); }
 
   // -- symbols ---------------------------------------------------------------------------
 
@@ -68,6 +77,20 @@
   function applyTransform() {
     layer.style.transform = "translate(" + (-rx * cs) + "px," + (-ry * cs) + "px)";
     if (cursor) place(cursorEl, cursor.x, cursor.y);
+    viewChanged();
+  }
+
+  var viewQueued = false;
+  function viewChanged() {
+    if (viewQueued) return;
+    viewQueued = true;
+    requestAnimationFrame(function () { viewQueued = false; emit("view", viewRect()); });
+  }
+
+  function viewRect() {
+    // the cells in view: whole numbers (the corner cell and how many cells show)
+    return { x0: ax + Math.floor(rx), y0: ay + Math.floor(ry),
+             width: Math.ceil(vw / cs) + 1, height: Math.ceil(vh / cs) + 1 };
   }
 
   function cellAtPixel(px, py) {
@@ -96,8 +119,8 @@
     var fx = Math.floor(rx), fy = Math.floor(ry);
     ax += fx; ay += fy; rx -= fx; ry -= fy;
     tiles.forEach(function (t) { place(t.el, t.tx * T, t.ty * T); });
-    var w = layer.querySelector(".wwitness");
-    if (w) place(w, +w.dataset.x0, +w.dataset.y0);
+    var placed = layer.querySelectorAll("[data-x0]");   // the witness, teammates' views
+    for (var i = 0; i < placed.length; i++) place(placed[i], +placed[i].dataset.x0, +placed[i].dataset.y0);
   }
 
   function shiftView(dx, dy) {
@@ -155,7 +178,35 @@
     for (var i = 0; i < T * T; i++) html += cellHtml(t.cells ? t.cells[i] : ".");
     t.el.innerHTML = html;
     t.el.classList.toggle("loading", !t.cells);
+    countFreeSoon();
   }
+
+  // -- free cells (✱) in view: other colours' flags, safe on this board --------------------
+
+  var freeOut = document.getElementById("free-count"), freeQueued = false;
+  function countFreeSoon() {
+    if (freeQueued || !freeOut) return;
+    freeQueued = true;
+    setTimeout(function () { freeQueued = false; countFree(); }, 150);
+  }
+  function countFree() {
+    var r = viewRect(), n = 0, nearest = null, best = Infinity, c = centre();
+    tiles.forEach(function (t) {
+      if (!t.cells) return;
+      for (var i = 0; i < T * T; i++) {
+        if (t.cells[i] !== "*") continue;
+        var x = t.tx * T + (i % T), y = t.ty * T + Math.floor(i / T);
+        if (x < r.x0 || y < r.y0 || x >= r.x0 + r.width || y >= r.y0 + r.height) continue;
+        n++;
+        var d = (x - c.x) * (x - c.x) + (y - c.y) * (y - c.y);
+        if (d < best) { best = d; nearest = { x: x, y: y }; }
+      }
+    });
+    freeOut.textContent = n ? "✱ " + n + " free cell" + (n === 1 ? "" : "s") + " in view" : "";
+    freeOut.dataset.count = n;
+    freeView = nearest;
+  }
+  var freeView = null;
 
   function refresh() {
     var v = visibleTiles();
@@ -298,6 +349,7 @@
         touched.forEach(function (el) { el.classList.remove("hl", "hl-own"); });
       }, 2500);
     }
+    countFreeSoon();
     return touched;
   }
 
@@ -339,7 +391,7 @@
     source = new EventSource(url);
     source.onopen = function () { liveOut.textContent = "● live"; liveOut.classList.add("on"); };
     source.onerror = function () {
-      liveOut.textContent = "○ reconnecting"; liveOut.classList.remove("on");
+      liveOut.textContent = "○ reconnecting…"; liveOut.classList.remove("on");
       // a refused stream (a 429 or 503 of the stream caps) is not retried by EventSource: retry
       if (source && source.readyState === 2 && gen === generation) {
         var failed = source;
@@ -360,7 +412,12 @@
         if (applied.length > 200) applied.shift();
       });
       if (touched.length && !own) askWho(data.seq, touched);
+      if (data.cells.length) teamSpot = { x: data.cells[0][0], y: data.cells[0][1] };
       document.body.dispatchEvent(new CustomEvent("world-moved"));
+      emit("cells", data);
+    });
+    source.addEventListener("presence", function (e) {
+      if (gen === generation) emit("presence", JSON.parse(e.data));
     });
   }
 
@@ -397,10 +454,31 @@
     if (n > 0) inflight.set(k, n); else inflight.delete(k);
   }
 
-  function say(text) {
+  /* A message at the bottom of the board. It clears itself after a while (longer with
+     more to read), unless `sticky` (the witness's: it goes when the witness goes); `actions`
+     are buttons [{label, run}] next to it. */
+  function say(text, opts) {
+    opts = opts || {};
     msgOut.textContent = text;
+    msgOut.classList.toggle("sticky", !!opts.sticky);
+    (opts.actions || []).forEach(function (a) {
+      var b = document.createElement("button");
+      b.type = "button"; b.className = "msg-action"; b.textContent = a.label;
+      b.addEventListener("click", function (e) { e.stopPropagation(); clearMessage(); a.run(); });
+      msgOut.appendChild(document.createTextNode(" "));
+      msgOut.appendChild(b);
+    });
     clearTimeout(say.timer);
-    say.timer = setTimeout(function () { msgOut.textContent = ""; }, 6000);
+    say.timer = 0;
+    if (!opts.sticky) {
+      var wait = Math.max(6000, Math.min(15000, text.length * 70)) + (opts.actions ? 6000 : 0);
+      say.timer = setTimeout(clearMessage, wait);
+    }
+  }
+  function clearMessage() {
+    clearTimeout(say.timer);
+    msgOut.textContent = "";
+    msgOut.classList.remove("sticky");
   }
 
   function post(url, payload) {
@@ -410,6 +488,42 @@
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify(payload),
     });
+  }
+
+  /* true: the team knows a cell within NEAR cells of (x, y) on this board; false: nothing
+     known there; null: that part of the board is still loading */
+  function knownNear(x, y) {
+    for (var dy = -NEAR; dy <= NEAR; dy++) {
+      for (var dx = -NEAR; dx <= NEAR; dx++) {
+        var sym = symbolAt(x + dx, y + dy);
+        if (sym === null) return null;
+        if (sym !== ".") return true;
+      }
+    }
+    return false;
+  }
+
+  /* A click (or Enter) on a cell: a reveal next to what the team knows, a drop request on
+     ground it knows nothing about (a reveal there could never be proved). */
+  function play(x, y) {
+    if (!joined) { move("reveal", x, y); return; }
+    var near = knownNear(x, y);
+    if (near === null) { clearWitness(); say("This part of the board is still loading: click again in a moment."); return; }
+    if (near) { move("reveal", x, y); return; }
+    clearWitness();
+    var left = Math.ceil((cooldownUntil - Date.now()) / 1000);
+    if (left > 0) {
+      say("Your team knows nothing near (" + x + ", " + y + "): a click here asks for a drop, " +
+          "and your next drop is possible in " + left + " s. Meanwhile, click next to open cells.",
+          { actions: backAction() });
+      return;
+    }
+    say("Your team knows nothing near (" + x + ", " + y + "): dropping in there (a drop opens safe ground)…");
+    move("drop", x, y);
+  }
+
+  function backAction() {
+    return [{ label: "Back to my team", run: backToTeam }];
   }
 
   function move(kind, x, y) {
@@ -422,8 +536,14 @@
     }).then(function (res) {
       track(k, -1);
       if (!res.r.ok) {
-        if (res.r.status === 429 && kind === "drop") startCooldown(+(res.r.headers.get("Retry-After") || 30));
-        say(res.body.error || ("refused (" + res.r.status + ")"));
+        if (res.r.status === 429 && kind === "drop") {
+          var wait = +(res.r.headers.get("Retry-After") || 30);
+          startCooldown(wait);
+          say("No drop yet: your next drop is possible in " + wait + " s. Meanwhile, click next to open cells.",
+              { actions: backAction() });
+        } else {
+          say(res.body.error || ("refused (" + res.r.status + ")"));
+        }
         return null;
       }
       var a = res.body.results[0];
@@ -438,17 +558,21 @@
         errorOut.parentNode.classList.add("tick");
         if (a.witness) showWitness(a.witness, x, y);
         say("Devil error at (" + x + ", " + y + "): not provable from what your team knows." +
-          (a.witness ? " The devil's layout is shown." : ""));
+          (a.witness ? " The devil's layout is shown: Esc, × or your next click closes it." : ""),
+          { sticky: !!a.witness });
       } else if (a.outcome === "dropped") {
-        if (a.at) goTo(a.at[0], a.at[1]);
-        say("Dropped in at (" + (a.at ? a.at.join(", ") : x + ", " + y) + "), " + a.cells.length + " cells opened.");
+        if (a.at) { goTo(a.at[0], a.at[1]); teamSpot = { x: a.at[0], y: a.at[1] }; }
+        say("Dropped in at (" + (a.at ? a.at.join(", ") : x + ", " + y) + "), " + a.cells.length +
+            " cells opened. Click covered cells the numbers prove safe.");
       } else if (a.outcome === "none" && kind === "drop") {
         say(a.reason || "No open ground near here: try elsewhere.");
       } else if (a.truncated) {
         say(a.note || "The cascade stopped: click its edge to go on.");
       }
       if (kind === "drop" && (a.outcome === "dropped" || a.outcome === "none")) startCooldown(+board.dataset.dropSeconds);
+      if (a.outcome === "revealed" || a.outcome === "flagged") teamSpot = { x: x, y: y };
       document.body.dispatchEvent(new CustomEvent("world-moved"));
+      emit("moved", a);
       return a;
     }).catch(function () { track(k, -1); say("The move did not reach the server."); return null; });
   }
@@ -458,6 +582,7 @@
   function clearWitness() {
     var w = layer.querySelector(".wwitness");
     if (w) w.remove();
+    if (msgOut.classList.contains("sticky")) clearMessage();
   }
 
   function showWitness(w, x, y) {
@@ -477,12 +602,18 @@
     }
     el.innerHTML = html;
     el.title = "The devil's layout: it fits everything your team knows, with a mine where you clicked";
+    var close = document.createElement("button");
+    close.type = "button"; close.className = "wclose"; close.textContent = "×";
+    close.setAttribute("aria-label", "Close the devil's layout");
+    close.addEventListener("pointerdown", function (e) { e.stopPropagation(); });
+    close.addEventListener("click", function (e) { e.stopPropagation(); clearWitness(); board.focus(); });
+    el.appendChild(close);
     place(el, w.x0, w.y0);
     layer.appendChild(el);
     var cols = vw / cs, rows = vh / cs;
     var dx = x - ax - rx, dy = y - ay - ry;
     if (dx < 0 || dx >= cols || dy < 0 || dy >= rows) goTo(x, y);  // keep it in sight
-    el.addEventListener("pointerdown", function (e) { e.stopPropagation(); clearWitness(); });
+    // the witness lets clicks through (CSS): the next click closes it AND plays
   }
 
   // -- drop cooldown ---------------------------------------------------------------------
@@ -558,7 +689,7 @@
     if (cancelled || d.moved || d.long) return;
     var c = cellAtPixel(d.p.px, d.p.py);
     setCursor(c.x, c.y);
-    move("reveal", c.x, c.y);
+    play(c.x, c.y);
   }
   board.addEventListener("pointerup", function (e) { endDrag(e, false); });
   board.addEventListener("pointercancel", function (e) { endDrag(e, true); });
@@ -614,7 +745,7 @@
       case "s": case "S": shiftView(0, quarter); setCursor(cursor.x, cursor.y + quarter); break;
       case "a": case "A": shiftView(-quarter, 0); setCursor(cursor.x - quarter, cursor.y); break;
       case "d": case "D": shiftView(quarter, 0); setCursor(cursor.x + quarter, cursor.y); break;
-      case "Enter": case " ": setCursor(cursor.x, cursor.y); move("reveal", cursor.x, cursor.y); break;
+      case "Enter": case " ": setCursor(cursor.x, cursor.y); play(cursor.x, cursor.y); break;
       case "f": case "F": setCursor(cursor.x, cursor.y); move("flag", cursor.x, cursor.y); break;
       case "+": case "=": setZoom(zoom + 1); break;
       case "-": case "_": setZoom(zoom - 1); break;
@@ -689,10 +820,104 @@
       post(board.dataset.colourUrl, { colour: c }).then(function (r) {
         if (!r.ok) { colourSelect.value = colour; say("Could not switch colour."); return; }
         switchBoard(c);
-        say("You now play " + colourSelect.options[c].textContent.replace("● ", "") + ".");
+        emit("colour", c);
+        say("You now play " + colourName(c) + ": each colour is its own board…");
+        loadAtlas(true).then(function (data) { if (data && colour === c) explainColour(data, c); });
       });
     });
   }
+
+  function colourName(c) {
+    var o = colourSelect && colourSelect.options[c];
+    return o ? (o.dataset.name || o.textContent.replace("● ", "")) : "colour " + c;
+  }
+
+  /* After a switch: what this board holds, and the free cells other colours left here. */
+  function explainColour(data, c) {
+    var b = data.boards[c];
+    var text = "Each colour is its own board: your team has " + b.open + " cell" +
+      (b.open === 1 ? "" : "s") + " open as " + colourName(c) + ", and " + b.free +
+      " free cell" + (b.free === 1 ? "" : "s") + " (✱) from other colours' flags near you.";
+    var actions = [];
+    if (b.nearest_free) {
+      var f = { x: b.nearest_free[0], y: b.nearest_free[1] };
+      actions.push({ label: "Go to the nearest free cell", run: function () {
+        goTo(f.x, f.y); setCursor(f.x, f.y); board.focus();
+        say("✱ at (" + f.x + ", " + f.y + ") is safe on this board: click it to open it.");
+      } });
+    } else if (b.open === 0) {
+      text += " Click anywhere to drop in on this board, or go back to your team.";
+    }
+    say(text, { actions: actions.concat(backAction()) });
+  }
+
+  // -- the team's map around the view: minimap (static/world/minimap.js), colour counts --------
+
+  var atlasData = null, atlasAt = 0, atlasTimer = 0, atlasPending = null;
+  function loadAtlas(force) {
+    if (!team) return Promise.resolve(null);
+    var c = centre();
+    if (!force && atlasData && Date.now() - atlasAt < 2000) return Promise.resolve(atlasData);
+    if (atlasPending && !force) return atlasPending;
+    var url = apiBase + "/teams/" + encodeURIComponent(team) + "/map?x=" + c.x + "&y=" + c.y;
+    atlasAt = Date.now();
+    atlasPending = fetch(url, { credentials: "same-origin" }).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (data) {
+      atlasPending = null;
+      if (!data) return null;
+      atlasData = data;
+      labelColours(data);
+      emit("atlas", data);
+      return data;
+    }).catch(function () { atlasPending = null; return null; });
+    return atlasPending;
+  }
+  function atlasSoon(ms) {
+    clearTimeout(atlasTimer);
+    atlasTimer = setTimeout(function () { loadAtlas(false); }, ms);
+  }
+  function labelColours(data) {
+    if (!colourSelect) return;
+    data.boards.forEach(function (b) {
+      var o = colourSelect.options[b.colour];
+      if (!o) return;
+      o.textContent = "● " + colourName(b.colour) + " · " + b.open + " open · " + b.flags + " ⚑" +
+        (b.free ? " · " + b.free + " ✱" : "");
+    });
+    colourSelect.title = "Each colour is its own board; counts near the view: open cells, flags, free cells (✱)";
+  }
+  on("view", function () {
+    if (!atlasData) return;
+    var c = centre();
+    if (Math.abs(c.x - atlasData.x) > 256 || Math.abs(c.y - atlasData.y) > 256) atlasSoon(600);
+  });
+  on("moved", function () { atlasSoon(2500); });
+  on("cells", function () { atlasSoon(5000); });
+  setInterval(function () { if (!document.hidden) loadAtlas(false); }, 20000);
+
+  // -- back to the team: a teammate's view (static/world/presence.js) or the team's last move --
+
+  var mateSpot = null;
+  function backToTeam() {
+    var spot = (mateSpot && mateSpot()) || teamSpot;
+    if (!spot) { say("Your team has no open ground yet: click anywhere to drop in."); return; }
+    goTo(spot.x, spot.y);
+    board.focus();
+  }
+  var backBtn = document.getElementById("back-to-team");
+  if (backBtn) backBtn.addEventListener("click", backToTeam);
+
+  // the time-lapse link replays the region in view (at most 256x256 cells around its centre)
+  var lapseLink = document.getElementById("timelapse-link");
+  if (lapseLink) on("view", function (r) {
+    var w = Math.min(256, r.width), h = Math.min(256, r.height), c = centre();
+    var u = new URL(lapseLink.href, location.href);
+    u.searchParams.set("colour", colour);
+    u.searchParams.set("x0", c.x - Math.floor(w / 2)); u.searchParams.set("y0", c.y - Math.floor(h / 2));
+    u.searchParams.set("width", w); u.searchParams.set("height", h);
+    lapseLink.href = u.pathname + u.search;
+  });
 
   var panelBtn = document.getElementById("panel-toggle");
   panelBtn.addEventListener("click", function () {
@@ -721,13 +946,23 @@
   var r0 = board.getBoundingClientRect();
   vw = r0.width; vh = r0.height;
   var start = new URLSearchParams(location.search);
-  var startX = wholeNumber(start.get("x") || "0"), startY = wholeNumber(start.get("y") || "0");
+  var fallback = teamSpot || { x: 0, y: 0 };   // no place in the link: where the team was busy
+  var startX = wholeNumber(start.get("x") || String(fallback.x));
+  var startY = wholeNumber(start.get("y") || String(fallback.y));
   if (startX === null || startY === null || Math.abs(startX) > LIMIT || Math.abs(startY) > LIMIT) {
     say("The link's x and y are not two whole numbers within " + LIMIT + ": showing 0, 0.");
     startX = 0; startY = 0;
   }
   goTo(startX, startY);
+  coordsOut.textContent = "x " + startX + ", y " + startY;
+  if (!team) { liveOut.textContent = "no team is playing yet"; liveOut.classList.add("idle"); }
   if (msgOut.textContent && !say.timer) say(msgOut.textContent);  // the server's notice fades too
+  if (start.get("welcome") === "drop" && joined) {
+    say("Welcome! Your team starts here: a drop opened this ground. Click covered cells the numbers prove safe; a guess is a devil error.");
+    var u0 = new URL(location.href); u0.searchParams.delete("welcome");
+    history.replaceState(null, "", u0);
+  }
+  loadAtlas(true);
 
   // for tests and measurements
   window.worldBoard = {
@@ -737,9 +972,22 @@
     panBy: function (dx, dy) { panBy(dx, dy); refresh(); },
     cellAtPixel: cellAtPixel,
     move: move,
+    play: play,
+    on: on,
+    say: say,
+    centre: centre,
+    viewRect: viewRect,
+    place: place,
+    layer: layer,
+    atlas: function () { return atlasData; },
+    loadAtlas: loadAtlas,
+    backToTeam: backToTeam,
+    setMateSpot: function (fn) { mateSpot = fn; },
+    setCursor: setCursor,
+    freeInView: function () { return { count: freeOut ? +(freeOut.dataset.count || 0) : 0, nearest: freeView }; },
     state: function () {
       return { ox: ax + rx, oy: ay + ry, ax: ax, ay: ay, rx: rx, ry: ry,
-               cs: cs, zoom: zoom, tiles: tiles.size, colour: colour, lastSeq: lastSeq,
+               cs: cs, zoom: zoom, tiles: tiles.size, colour: colour, lastSeq: lastSeq, team: team,
                vw: vw, vh: vh, cursor: cursor, errors: errors, seen: seen,
                live: !!(source && source.readyState === 1) };
     },

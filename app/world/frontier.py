@@ -5,6 +5,7 @@
                that knows nothing yet
 ``liveliest``  the team with the most of the world's latest ``RECENT`` moves (a watcher's
                default), None in a world nobody plays yet
+``opening_drop`` a new team's first player's drop, made on joining
 
 Both are bounded reads: the newest ``LATEST`` events of a team (index ``world, team, seq``),
 the newest ``RECENT`` of the world, one chunk key.
@@ -16,8 +17,11 @@ from collections import Counter
 
 import sqlalchemy as sa
 
+from app.notify import Notifier
 from app.world.chunks import SHIFT
+from app.world.records import PlayerRow
 from app.world.schema import chunks, events
+from app.world.service import Colourings, MoveRequest, play_raft
 from app.world.store import WorldStore
 
 LATEST = 64
@@ -62,3 +66,21 @@ def liveliest(store: WorldStore, world: str) -> str | None:
     if not counts:
         return None
     return str(min(counts, key=lambda t: (-counts[t], t)))
+
+
+def opening_drop(
+    store: WorldStore,
+    notifier: Notifier,
+    colourings: Colourings,
+    player: PlayerRow,
+    x: int,
+    y: int,
+    drop_seconds: float,
+) -> tuple[int, int] | None:
+    """A new team's first player starts on open ground: a drop near (x, y), played and
+    logged like any drop (it starts the player's drop cooldown). Where it opened, or None
+    (no open ground found there: the page then offers "Drop here")."""
+    (answer,) = play_raft(
+        store, notifier, colourings, player, [MoveRequest("drop", x, y)], drop_seconds
+    )
+    return answer.at if answer.outcome == "dropped" else None

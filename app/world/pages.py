@@ -10,6 +10,8 @@
 ``GET  /world/<w>/scoreboard``        the scoreboard panel (HTML fragment, polled by htmx)
 ``GET  /world/<w>/activity``          the activity feed (HTML fragment)
 ``GET  /world/<w>/teams/<t>/who``     ``?seqs=1,2``: who made these moves of team ``t`` (JSON)
+``GET  /world/<w>/timelapse``         ``?team=&colour=&x0=&y0=&width=&height=``: a region's
+                                      replay (slider, play), a link anyone may open
 
 The board itself reads the JSON API (``/api/worlds/<w>/teams/<t>/view`` and ``/events``),
 which serves only a team's knowledge, and plays through the API's raft endpoint
@@ -39,6 +41,7 @@ from werkzeug.exceptions import NotFound, Unauthorized
 
 from app.errors import InputError
 from app.fields import bounded
+from app.notify import get_notifier
 from app.world import limits
 from app.world.api import (
     TEAM,
@@ -46,11 +49,13 @@ from app.world.api import (
     bad_body,
     bad_input,
     body,
+    colourings,
     pareto,
     rate_limited,
     unknown_world,
     world_store,
 )
+from app.world.frontier import liveliest, opening_drop, team_spot
 from app.world.records import NoSuchWorld, PlayerRow, Standing, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME
@@ -76,6 +81,9 @@ WHERE = re.compile(r"-?[0-9]{1,16}")
 """Where the joining player was looking (the page checks the range and says so)."""
 SMALL_WHOLE = re.compile(r"[0-9]{1,3}")
 """A colour as typed in a form or a query (ASCII digits only: str.isdigit takes superscripts)."""
+LAPSE_SIDE = 256
+LAPSE_LIMIT = 2**53 - 2**20
+"""A time-lapse's region: the API's largest side; corners a page holds exactly."""
 COLOUR_NAMES = ("red", "blue", "green", "amber", "violet", "teal", "pink", "slate")
 """The colours' names in the page (the CSS gives each its swatch)."""
 
@@ -135,7 +143,8 @@ def render_page(world: str, join_error: WorldInputError | None = None) -> str:
     asked_team = request.args.get("team", "")
     team = player.team if player is not None else asked_team
     if team not in teams:
-        team = teams[0] if teams and player is None else ""
+        lively = liveliest(world_store(), world) if player is None else None
+        team = (lively if lively in teams else teams[0]) if teams and player is None else ""
         if asked_team and player is None:
             instead = f"watching {team}" if team else "nobody has joined yet"
             notices.append(f"No team {asked_team[:40]!r} in this world: {instead}.")
@@ -152,6 +161,7 @@ def render_page(world: str, join_error: WorldInputError | None = None) -> str:
             )
             colour = 0
     typed = request.form if join_error is not None else {}
+    spot = team_spot(world_store(), world, team, colour) if team else None
     return render_template(
         "world.html",
         world=row.id,
@@ -168,6 +178,7 @@ def render_page(world: str, join_error: WorldInputError | None = None) -> str:
         join_error=join_error,
         typed=typed,
         notice=" ".join(notices),
+        start=spot,
     )
 
 
@@ -200,11 +211,20 @@ def joined(world: str) -> ResponseReturnValue:
         raise WorldInputError("name", f"must be 1 to {MAX_NAME} printable characters")
     if not TEAM.fullmatch(team):
         raise WorldInputError("team", "1 to 32 of A-Z, a-z, 0-9, _ and -")
+    new_team = not world_store().team_known(world, team)
     created = world_store().add_player(world, name, team, colour_field(colour_text, row.colours))
     remember(world, created.token)
     place: dict[str, Any] = {
         k: v for k in ("x", "y") if WHERE.fullmatch(v := request.form.get(k, ""))
     }
+    if new_team:  # a new team starts on open ground, not on an empty grey board
+        limits.check_moves(created.player, 1)
+        x, y = (int(place[k]) if k in place else 0 for k in ("x", "y"))
+        at = opening_drop(
+            world_store(), get_notifier(), colourings(), created.player, x, y, drop_seconds()
+        )
+        if at is not None:
+            place = {"x": str(at[0]), "y": str(at[1]), "welcome": "drop"}
     return redirect(url_for("world.page", world=world, **place), code=303)
 
 
@@ -401,3 +421,33 @@ bp.register_error_handler(limits.RateLimited, rate_limited)
 @bp.errorhandler(Unauthorized)
 def _unauthorized(exc: Unauthorized) -> ResponseReturnValue:
     return jsonify({"error": exc.description}), 401
+
+
+@bp.get("/world/<world>/timelapse")
+def timelapse(world: str) -> ResponseReturnValue:
+    """A region's time-lapse (``static/world/timelapse.js`` reads it from the API in pages):
+    ``?team=&colour=&x0=&y0=&width=&height=``, a region of at most 256x256 cells; without a
+    place, the team's busiest spot. Anyone may open it: it shows the team's knowledge only."""
+    row = world_store().world(world)
+    team = request.args.get("team", "")
+    if not TEAM.fullmatch(team) or not world_store().team_known(world, team):
+        raise NotFound(f"world {world!r} has no team {team[:40]!r}")
+    colour = colour_field(request.args.get("colour", "0"), row.colours)
+    side = {k: bounded(request.args.get(k, "128"), k, 1, LAPSE_SIDE) for k in ("width", "height")}
+    spot = team_spot(world_store(), world, team, colour) or (0, 0)
+    corner = {
+        "x0": spot[0] - side["width"] // 2,
+        "y0": spot[1] - side["height"] // 2,
+    }
+    for k in ("x0", "y0"):
+        if k in request.args:
+            corner[k] = bounded(request.args[k], k, -LAPSE_LIMIT, LAPSE_LIMIT)
+    return render_template(
+        "world_timelapse.html",
+        world=world,
+        team=team,
+        colour=colour,
+        colour_name=COLOUR_NAMES[colour],
+        **corner,
+        **side,
+    )
