@@ -984,6 +984,7 @@
     backToTeam: backToTeam,
     setMateSpot: function (fn) { mateSpot = fn; },
     setCursor: setCursor,
+    startCooldown: function (seconds) { startCooldown(seconds); },
     freeInView: function () { return { count: freeOut ? +(freeOut.dataset.count || 0) : 0, nearest: freeView }; },
     state: function () {
       return { ox: ax + rx, oy: ay + ry, ax: ax, ay: ay, rx: rx, ry: ry,

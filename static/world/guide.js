@@ -1,6 +1,6 @@
 /* The first visit's guide: three steps (only proofs open cells, each colour is its own board,
    flags help the other colours), one at a time, dismissed for good (localStorage) by "Got
-   it"; "Show the three steps again" in the help brings it back. */
+   it" (or Skip, or Esc); "Show the three steps again" in the help brings it back. */
 (function () {
   "use strict";
   var guide = document.getElementById("guide");
@@ -34,5 +34,18 @@
   close.addEventListener("click", dismiss);
   guide.addEventListener("keydown", function (e) { if (e.key === "Escape") { e.stopPropagation(); dismiss(); } });
   if (again) again.addEventListener("click", open);
-  if (!seen()) open();
+  // automated browsers (bots, tests: navigator.webdriver) are not shown it unasked; while the
+  // join form is open (an empty world opens with it) the guide waits for it to close
+  var join = document.getElementById("join");
+  if (!seen() && !navigator.webdriver) {
+    if (join && join.open) {
+      join.addEventListener("toggle", function later() {
+        if (join.open || seen()) return;
+        join.removeEventListener("toggle", later);
+        open();
+      });
+    } else {
+      open();
+    }
+  }
 })();
