@@ -45,6 +45,14 @@
     ctx.clearRect(0, 0, side, side);
     ctx.fillStyle = v("--panel", "#fff"); ctx.globalAlpha = 0.85; ctx.fillRect(0, 0, side, side); ctx.globalAlpha = 1;
     var mine = v("--c" + colour, "#e0473e"), other = v("--muted", "#5b6475");
+    // a chunk grid, faint: the map's squares are 64x64 cells
+    if (k >= 6) {
+      ctx.strokeStyle = v("--line", "#d5dae3"); ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (var gx = Math.ceil(m.cx0); gx < m.cx0 + m.side; gx++) { var px0 = Math.round((gx - m.cx0) * k) + 0.5; ctx.moveTo(px0, 0); ctx.lineTo(px0, side); }
+      for (var gy = Math.ceil(m.cy0); gy < m.cy0 + m.side; gy++) { var py0 = Math.round((gy - m.cy0) * k) + 0.5; ctx.moveTo(0, py0); ctx.lineTo(side, py0); }
+      ctx.stroke();
+    }
     data.map.known.forEach(function (c) {
       var own = c[2] & (1 << colour);
       ctx.fillStyle = own ? mine : other;

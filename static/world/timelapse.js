@@ -45,12 +45,20 @@
     ctx.fillStyle = sym === "." || sym === "F" ? COLOURS.covered : COLOURS.open;
     ctx.fillRect(px, py, cell, cell);
     if (cell >= 6) { ctx.strokeStyle = COLOURS.line; ctx.lineWidth = 0.5; ctx.strokeRect(px + 0.25, py + 0.25, cell - 0.5, cell - 0.5); }
-    if (sym === "F") { ctx.fillStyle = COLOURS.me; ctx.fillRect(px + cell * 0.25, py + cell * 0.25, cell * 0.5, cell * 0.5); }
-    else if (sym === "*") { ctx.fillStyle = COLOURS.muted; ctx.fillRect(px + cell * 0.4, py + cell * 0.4, cell * 0.2, cell * 0.2); }
+    var glyph = cell >= 9;
+    ctx.font = "bold " + Math.floor(cell * 0.7) + "px system-ui, sans-serif";
+    ctx.textAlign = "center"; ctx.textBaseline = "middle";
+    if (sym === "F") {
+      ctx.fillStyle = COLOURS.me;
+      if (glyph) ctx.fillText("⚑", px + cell / 2, py + cell / 2 + 1);
+      else ctx.fillRect(px + cell * 0.25, py + cell * 0.25, cell * 0.5, cell * 0.5);
+    } else if (sym === "*") {
+      ctx.fillStyle = COLOURS.muted;
+      if (glyph) ctx.fillText("✱", px + cell / 2, py + cell / 2 + 1);
+      else ctx.fillRect(px + cell * 0.4, py + cell * 0.4, cell * 0.2, cell * 0.2);
+    }
     else if (sym > "0" && sym <= "8" && cell >= 9) {
       ctx.fillStyle = DIGITS[+sym];
-      ctx.font = "bold " + Math.floor(cell * 0.7) + "px system-ui, sans-serif";
-      ctx.textAlign = "center"; ctx.textBaseline = "middle";
       ctx.fillText(sym, px + cell / 2, py + cell / 2 + 1);
     } else if (sym > "0" && sym <= "8") {
       ctx.fillStyle = DIGITS[+sym];
