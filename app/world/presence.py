@@ -2,7 +2,7 @@
 
 A player's page reports its view (``POST /api/worlds/<w>/presence``: the rectangle of cells
 in view and, if any, the keyboard or pointer cell) when it changes, coalesced by the page to
-a few per second, and once more every ``HEARTBEAT`` seconds while open; leaving the page says
+one a second at most, and once more every ``HEARTBEAT`` seconds while open; leaving the page says
 ``{"gone": true}``. The server checks the numbers, refuses more than
 ``WORLD_PRESENCE_RATE_LIMIT`` reports per player (429), and publishes the report on the
 team's notifier topic, beside the team's moves: every stream of the team's live feed sends it
@@ -37,8 +37,8 @@ MAX_SIDE = 512
 """The largest view reported, in cells (a 4K screen at the page's smallest zoom)."""
 MAX_XY = 2**53
 """Coordinates a page can hold exactly (the page itself goes no further)."""
-HEARTBEAT = 10.0
-TTL = 30.0
+HEARTBEAT = 15.0
+TTL = 45.0
 MAX_PER_TEAM = 64
 MAX_TEAMS = 512
 DEFAULT_RATE_LIMIT = "4 per second;150 per minute"

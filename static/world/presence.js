@@ -1,7 +1,7 @@
 /* Teammates on the board: where each is looking, live (the feed's "presence" events), drawn
    as a named outline of their view and a dot on the minimap; and this player's own view,
-   reported to the team (POST /api/worlds/<w>/presence) when it changes, at most one report per
-   REPORT_MS with the latest view, once every HEARTBEAT_MS while nothing changes, and
+   reported to the team (POST /api/worlds/<w>/presence) when it changes (by MOVED cells or more),
+   at most one report per REPORT_MS with the latest view, once every HEARTBEAT_MS while nothing changes, and
    {"gone": true} when the page goes away. A teammate not heard of for FORGET_MS is dropped.
    A report holds the view's rectangle and the cursor's cell: never a cell's content. */
 (function () {
@@ -12,7 +12,7 @@
   var csrf = document.querySelector('meta[name="csrf-token"]').content;
   var me = board.dataset.player;
   var url = board.dataset.presence;
-  var REPORT_MS = 300, HEARTBEAT_MS = 10000, FORGET_MS = 30000, MAX_MATES = 64;
+  var REPORT_MS = 1000, HEARTBEAT_MS = 15000, FORGET_MS = 45000, MAX_MATES = 64;
 
   var mates = new Map();   // player id -> {data, at, el}
 
@@ -99,13 +99,21 @@
     return body;
   }
 
+  // a view that moved less than MOVED cells (same size, same cursor) is not news to teammates
+  var MOVED = 4, last = null;
+  function news(b) {
+    if (!last) return true;
+    return Math.abs(b.x0 - last.x0) >= MOVED || Math.abs(b.y0 - last.y0) >= MOVED ||
+      b.width !== last.width || b.height !== last.height || b.x !== last.x || b.y !== last.y;
+  }
+
   function send(force) {
     timer = 0;
     var body = report(), text = JSON.stringify(body);
-    if (text === sent && !force) return;
+    if (!force && (text === sent || !news(body))) return;
     var wait = REPORT_MS - (Date.now() - lastSent);
     if (wait > 0) { timer = setTimeout(send, wait); return; }   // coalesced: the latest view goes
-    sent = text; lastSent = Date.now();
+    sent = text; last = body; lastSent = Date.now();
     fetch(url, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },

@@ -417,8 +417,8 @@ def test_presence_reports_are_coalesced(browser: Browser, live_server: str) -> N
             page.wait_for_timeout(16)
         page.wait_for_timeout(700)
         seconds = time.monotonic() - started
-        # one report per 300 ms at most, whatever the number of changes
-        assert 1 <= len(sent) <= seconds / 0.3 + 1, (len(sent), seconds)
+        # one report a second at most, whatever the number of changes
+        assert 1 <= len(sent) <= seconds / 1.0 + 1, (len(sent), seconds)
         assert len(sent) < 30
         assert all("cells" not in s for s in sent)
     finally:
