@@ -44,6 +44,7 @@
   var cursor = null;                  // {x, y} keyboard cursor
   var errors = +board.dataset.errors || 0;   // devil errors made here so far (the server's count)
   var seen = 0;                       // known cells received so far (the view history)
+  var firstBoard = null;              // ms from navigation to the first board painted
   var NEAR = 3;                       // a click with nothing known this near is a drop request
   var teamSpot = board.dataset.startX !== undefined && board.dataset.startX !== "" ?
     { x: +board.dataset.startX, y: +board.dataset.startY } : null;   // where the team was busy
@@ -287,6 +288,11 @@
             t.cells = cells; t.pending = false;
             applyPendingTo(t);
             renderTile(t);
+            if (firstBoard === null) {   // the first known tile is on screen at the next frame
+              firstBoard = -1;
+              requestAnimationFrame(function () { firstBoard = performance.now(); });
+              setTimeout(function () { loadAtlas(true); }, 0);   // the map after the board
+            }
           }
         }
       }).catch(function () {
@@ -962,7 +968,6 @@
     var u0 = new URL(location.href); u0.searchParams.delete("welcome");
     history.replaceState(null, "", u0);
   }
-  loadAtlas(true);
 
   // for tests and measurements
   window.worldBoard = {
@@ -989,7 +994,7 @@
     state: function () {
       return { ox: ax + rx, oy: ay + ry, ax: ax, ay: ay, rx: rx, ry: ry,
                cs: cs, zoom: zoom, tiles: tiles.size, colour: colour, lastSeq: lastSeq, team: team,
-               vw: vw, vh: vh, cursor: cursor, errors: errors, seen: seen,
+               vw: vw, vh: vh, cursor: cursor, errors: errors, seen: seen, firstBoard: firstBoard,
                live: !!(source && source.readyState === 1) };
     },
     applied: function () { return applied.slice(); },
