@@ -160,8 +160,7 @@ def test_colour_switch_and_leave(client: FlaskClient) -> None:
 def test_drop_cooldown_is_shown_and_enforced(make_app) -> None:  # type: ignore[no-untyped-def]
     app = make_app(RATELIMIT_ENABLED=True, WORLD_DROP_SECONDS="30")
     client = app.test_client()
-    token = join(client, "ana", "reds")
-    assert move(client, token, "drop", 0, 0)["outcome"] == "dropped"
+    token = join(client, "ana", "reds")  # a new team: the join made the first drop
     page = client.get("/world/main").get_data(as_text=True)
     wait = int(re.search(r'data-drop-wait="(\d+)"', page).group(1))  # type: ignore[union-attr]
     assert 25 <= wait <= 30
@@ -257,7 +256,8 @@ def test_the_activity_feed_sums_up_a_players_run_of_moves(client: FlaskClient) -
     feed = client.get("/world/main/activity").get_data(as_text=True)
     assert f"made {ACTIVITY_ROWS + 5} devil errors" in feed
     assert "<b>ana</b>" in feed and "made a devil error (reveal)" in feed
-    assert feed.count("<li") == 2
+    assert feed.count("<li") == 4  # each new team's first drop, made on joining, is a line
+    assert feed.count("dropped in") == 2
 
 
 def test_big_counters_are_short_in_the_scoreboard() -> None:
@@ -272,9 +272,28 @@ def test_joining_comes_back_where_the_player_was_looking(client: FlaskClient) ->
     token = csrf(client)
     form = {"csrf_token": token, "name": "ana", "team": "", "new_team": "reds", "colour": "1"}
     r = client.post("/world/main/join", data={**form, "x": "-1200", "y": "35"})
+    # a new team: its first drop is made there on joining, and the page opens on it
+    assert r.status_code == 303 and r.headers["Location"].endswith("&welcome=drop")
+    found = re.search(r"x=(-?\d+)&y=(-?\d+)", r.headers["Location"])
+    assert found and abs(int(found[1]) + 1200) <= 32 and abs(int(found[2]) - 35) <= 32
+    form = {**form, "new_team": "", "team": "reds"}  # joining that team: no drop, same place
+    r = client.post("/world/main/join", data={**form, "x": "-1200", "y": "35"})
     assert r.status_code == 303 and r.headers["Location"].endswith("/world/main?x=-1200&y=35")
     r = client.post("/world/main/join", data={**form, "x": "abc", "y": ""})
     assert r.status_code == 303 and r.headers["Location"].endswith("/world/main")
+    # without a place the page opens where the team was busy: where it dropped
+    page = client.get("/world/main").get_data(as_text=True)
+    assert 'data-start-x="-1200" data-start-y="35"' in page
+
+
+def test_a_watcher_opens_on_the_liveliest_team(client: FlaskClient) -> None:
+    join(client, "ana", "quiet")
+    csrf_token = join(client, "bob", "busy")
+    for i in range(3):
+        move(client, csrf_token, "flag", 7000 + i, 7000)
+    client.post("/world/main/leave", data={"csrf_token": csrf_token})
+    page = client.get("/world/main").get_data(as_text=True)
+    assert 'data-team="busy"' in page and "<option selected>busy</option>" in page
 
 
 def test_the_page_plays_through_the_apis_one_raft_endpoint(client: FlaskClient) -> None:
