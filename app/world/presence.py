@@ -2,7 +2,7 @@
 
 A player's page reports its view (``POST /api/worlds/<w>/presence``: the rectangle of cells
 in view and, if any, the keyboard or pointer cell) when it changes, coalesced by the page to
-one a second at most, and once more every ``HEARTBEAT`` seconds while open; leaving the page says
+one a second at most, and once more every 15 s while open; leaving the page says
 ``{"gone": true}``. The server checks the numbers, refuses more than
 ``WORLD_PRESENCE_RATE_LIMIT`` reports per player (429), and publishes the report on the
 team's notifier topic, beside the team's moves: every stream of the team's live feed sends it
@@ -13,7 +13,7 @@ team knows or does not know.
 Each process keeps the newest presence of every teammate it saw (``PresenceBoard``: at most
 ``MAX_PER_TEAM`` per team, ``MAX_TEAMS`` teams), so a stream that opens starts with who is
 there. It is best effort: a report lost between processes is corrected by the next one, at
-most ``HEARTBEAT`` seconds later; a page forgets a teammate not heard of for ``TTL`` seconds.
+most 15 s later; a page forgets a teammate not heard of for ``TTL`` seconds.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ MAX_SIDE = 512
 """The largest view reported, in cells (a 4K screen at the page's smallest zoom)."""
 MAX_XY = 2**53
 """Coordinates a page can hold exactly (the page itself goes no further)."""
-HEARTBEAT = 15.0
 TTL = 45.0
 MAX_PER_TEAM = 64
 MAX_TEAMS = 512
