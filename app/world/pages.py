@@ -218,11 +218,14 @@ def joined(world: str) -> ResponseReturnValue:
         k: v for k in ("x", "y") if WHERE.fullmatch(v := request.form.get(k, ""))
     }
     if new_team:  # a new team starts on open ground, not on an empty grey board
-        limits.check_moves(created.player, 1)
         x, y = (int(place[k]) if k in place else 0 for k in ("x", "y"))
-        at = opening_drop(
-            world_store(), get_notifier(), colourings(), created.player, x, y, drop_seconds()
-        )
+        try:
+            limits.check_moves(created.player, 1)
+            at = opening_drop(
+                world_store(), get_notifier(), colourings(), created.player, x, y, drop_seconds()
+            )
+        except limits.RateLimited:
+            at = None  # the team's moves are over their limit: joined, without the drop
         if at is not None:
             place = {"x": str(at[0]), "y": str(at[1]), "welcome": "drop"}
     return redirect(url_for("world.page", world=world, **place), code=303)
