@@ -291,7 +291,7 @@
             if (firstBoard === null) {   // the first known tile is on screen at the next frame
               firstBoard = -1;
               requestAnimationFrame(function () { firstBoard = performance.now(); });
-              setTimeout(function () { loadAtlas(true); }, 0);   // the map after the board
+              setTimeout(function () { emit("first-board"); }, 0);   // then the map (atlas.js)
             }
           }
         }
@@ -826,81 +826,11 @@
       post(board.dataset.colourUrl, { colour: c }).then(function (r) {
         if (!r.ok) { colourSelect.value = colour; say("Could not switch colour."); return; }
         switchBoard(c);
-        emit("colour", c);
-        say("You now play " + colourName(c) + ": each colour is its own board…");
-        loadAtlas(true).then(function (data) { if (data && colour === c) explainColour(data, c); });
+        say("You now play " + (colourSelect.options[c].dataset.name || c) + ": each colour is its own board…");
+        emit("switched", c);   // static/world/atlas.js says what this board holds
       });
     });
   }
-
-  function colourName(c) {
-    var o = colourSelect && colourSelect.options[c];
-    return o ? (o.dataset.name || o.textContent.replace("● ", "")) : "colour " + c;
-  }
-
-  /* After a switch: what this board holds, and the free cells other colours left here. */
-  function explainColour(data, c) {
-    var b = data.boards[c];
-    var text = "Each colour is its own board: your team has " + b.open + " cell" +
-      (b.open === 1 ? "" : "s") + " open as " + colourName(c) + ", and " + b.free +
-      " free cell" + (b.free === 1 ? "" : "s") + " (✱) from other colours' flags near you.";
-    var actions = [];
-    if (b.nearest_free) {
-      var f = { x: b.nearest_free[0], y: b.nearest_free[1] };
-      actions.push({ label: "Go to the nearest free cell", run: function () {
-        goTo(f.x, f.y); setCursor(f.x, f.y); board.focus();
-        say("✱ at (" + f.x + ", " + f.y + ") is safe on this board: click it to open it.");
-      } });
-    } else if (b.open === 0) {
-      text += " Click anywhere to drop in on this board, or go back to your team.";
-    }
-    say(text, { actions: actions.concat(backAction()) });
-  }
-
-  // -- the team's map around the view: minimap (static/world/minimap.js), colour counts --------
-
-  var atlasData = null, atlasAt = 0, atlasTimer = 0, atlasPending = null;
-  function loadAtlas(force) {
-    if (!team) return Promise.resolve(null);
-    var c = centre();
-    if (!force && atlasData && Date.now() - atlasAt < 2000) return Promise.resolve(atlasData);
-    if (atlasPending && !force) return atlasPending;
-    var url = apiBase + "/teams/" + encodeURIComponent(team) + "/map?x=" + c.x + "&y=" + c.y;
-    atlasAt = Date.now();
-    atlasPending = fetch(url, { credentials: "same-origin" }).then(function (r) {
-      return r.ok ? r.json() : null;
-    }).then(function (data) {
-      atlasPending = null;
-      if (!data) return null;
-      atlasData = data;
-      labelColours(data);
-      emit("atlas", data);
-      return data;
-    }).catch(function () { atlasPending = null; return null; });
-    return atlasPending;
-  }
-  function atlasSoon(ms) {
-    clearTimeout(atlasTimer);
-    atlasTimer = setTimeout(function () { loadAtlas(false); }, ms);
-  }
-  function labelColours(data) {
-    if (!colourSelect) return;
-    data.boards.forEach(function (b) {
-      var o = colourSelect.options[b.colour];
-      if (!o) return;
-      o.textContent = "● " + colourName(b.colour) + " · " + b.open + " open · " + b.flags + " ⚑" +
-        (b.free ? " · " + b.free + " ✱" : "");
-    });
-    colourSelect.title = "Each colour is its own board; counts near the view: open cells, flags, free cells (✱)";
-  }
-  on("view", function () {
-    if (!atlasData) return;
-    var c = centre();
-    if (Math.abs(c.x - atlasData.x) > 256 || Math.abs(c.y - atlasData.y) > 256) atlasSoon(600);
-  });
-  on("moved", function () { atlasSoon(2500); });
-  on("cells", function () { atlasSoon(5000); });
-  setInterval(function () { if (!document.hidden) loadAtlas(false); }, 20000);
 
   // -- back to the team: a teammate's view (static/world/presence.js) or the team's last move --
 
@@ -913,17 +843,6 @@
   }
   var backBtn = document.getElementById("back-to-team");
   if (backBtn) backBtn.addEventListener("click", backToTeam);
-
-  // the time-lapse link replays the region in view (at most 256x256 cells around its centre)
-  var lapseLink = document.getElementById("timelapse-link");
-  if (lapseLink) on("view", function (r) {
-    var w = Math.min(256, r.width), h = Math.min(256, r.height), c = centre();
-    var u = new URL(lapseLink.href, location.href);
-    u.searchParams.set("colour", colour);
-    u.searchParams.set("x0", c.x - Math.floor(w / 2)); u.searchParams.set("y0", c.y - Math.floor(h / 2));
-    u.searchParams.set("width", w); u.searchParams.set("height", h);
-    lapseLink.href = u.pathname + u.search;
-  });
 
   var panelBtn = document.getElementById("panel-toggle");
   panelBtn.addEventListener("click", function () {
@@ -984,8 +903,8 @@
     viewRect: viewRect,
     place: place,
     layer: layer,
-    atlas: function () { return atlasData; },
-    loadAtlas: loadAtlas,
+    emit: emit,
+    backAction: backAction,
     backToTeam: backToTeam,
     setMateSpot: function (fn) { mateSpot = fn; },
     setCursor: setCursor,

@@ -79,7 +79,7 @@
 
   wb.on("atlas", function (d) { data = d; box.hidden = false; soon(); });
   wb.on("view", soon);
-  wb.on("colour", soon);
+  wb.on("switched", soon);
   window.addEventListener("world-mates", soon);
 
   canvas.addEventListener("pointerdown", function (e) { e.stopPropagation(); });
