@@ -20,6 +20,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import Conflict
 
 from app.errors import InputError
 from app.ledger.imports import imported_view
@@ -31,6 +32,7 @@ from app.ledger.store import LedgerRow
 from app.openapi import publish
 from app.play.params import PRESETS
 from app.play.setup import get_service
+from app.play.view import duel_of
 from app.security import current_owner, ensure_owner, limit_creates
 from app.teach.export import picture_verdicts
 from app.teach.query import check_size, line_arg, parse_count
@@ -194,6 +196,12 @@ def _finished(game_id: str) -> Any:
     loaded = get_service().load(game_id)
     if loaded.status is Status.PLAYING:
         raise StillPlaying(game_id)
+    tie = duel_of(game_id)
+    if tie is not None and tie.sealed:  # the export holds the seed: the opponent's board
+        raise Conflict(
+            f"game {game_id} is raced in a duel whose other game still runs on the same "
+            "layout: its exports open once that game ends"
+        )
     return loaded
 
 

@@ -1,0 +1,33 @@
+// The duel page's race panel, pushed by the server (GET /duel/<d>/events, Server-Sent
+// Events): each "race" event carries the panel's HTML and the result sentence. The page
+// reloads when the race starts (the board appears) and moves to a rematch once it began.
+// The result sentence goes into #duel-verdict, a live region that stays in the page, so a
+// screen reader announces who won once, however often the panel is redrawn.
+(function () {
+  "use strict";
+  function start() {
+    var panel = document.getElementById("duel-race");
+    var verdict = document.getElementById("duel-verdict");
+    if (!panel || !window.EventSource) return;
+    var source = new EventSource(panel.dataset.events);
+    source.addEventListener("race", function (event) {
+      var data = JSON.parse(event.data);
+      if (data.rematch) {
+        source.close();
+        window.location.assign(data.rematch);
+        return;
+      }
+      if (data.started && panel.dataset.started !== "true") {
+        source.close();
+        window.location.reload();
+        return;
+      }
+      panel.innerHTML = data.html;
+      if (window.htmx) window.htmx.process(panel);
+      if (verdict && verdict.textContent !== data.verdict) verdict.textContent = data.verdict;
+    });
+    window.addEventListener("pagehide", function () { source.close(); });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
