@@ -201,7 +201,8 @@ def rematch(duel_id: str) -> ResponseReturnValue:
         if offered_by is not None and offered_by != me.seat:  # the other asked: accepted
             _start_rematch(duel, now)
         get_notifier().publish(duel_topic(duel.id))
-    return redirect(url_for("duel.show", duel_id=duel.id), 303)
+    started = store.get(engine(), duel.id).rematch
+    return redirect(url_for("duel.show", duel_id=started or duel.id), 303)
 
 
 def _start_rematch(duel: Duel, now: Race) -> None:

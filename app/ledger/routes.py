@@ -3,8 +3,9 @@
 ``GET  /api/games/<id>/annotations``   the annotation JSON (docs/annotations.md); 409 while
                                        the game runs
 ``GET  /api/records?preset=&count=&mercy=&no_guess=``  won games, fastest first
-``GET  /records``                      the records page (same filters), ``POST /records/name``
-                                       sets this browser's display name
+``GET  /records``                      the records page (same filters; ``duels_page`` pages its
+                                       duel history), ``POST /records/name`` sets this browser's
+                                       display name
 ``GET  /my-games``                     this browser's finished games
 ``GET  /g/<id>/luck``                  the end panel's luck line (a fragment)
 ``GET  /g/<id>/export.evf``, ``/g/<id>/export.moves``   a finished game's replay files
@@ -22,6 +23,7 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Conflict
 
+from app.duel.history import duel_records, page_arg
 from app.errors import InputError
 from app.ledger.imports import imported_view
 from app.ledger.notes import move_note
@@ -149,8 +151,12 @@ def _records(saved: bool = False, name_error: str | None = None, typed: str | No
     rows = get_ledger().store.records(**filters)
     owner = current_owner()
     name = get_ledger().store.name(owner) if owner else None
+    duels = duel_records(
+        get_ledger().store.engine, get_service(), page_arg(request.args.get("duels_page"))
+    )
     return render_template(
         "records.html",
+        duels=duels,
         rows=rows,
         filters=filters,
         choices=FILTERS,

@@ -115,7 +115,8 @@ class GameView:
     teaching: Teaching | None = None
     """The hint ladder (the player, while the game runs) or the loss / win lesson."""
     duel: DuelTie | None = None
-    """A finished game that is one side of a duel (its end panel leads back to the duel)."""
+    """A game that is one side of a duel (its face and end panel lead back to the duel,
+    never to a solo game)."""
 
     @cached_property
     def board(self) -> BoardView:
@@ -143,13 +144,14 @@ class DuelTie:
 
 
 DUEL_OF = "mine_devil.duel_of"
-"""``app.extensions`` key: ``Callable[[str], DuelTie | None]`` (registered by ``app.duel``)."""
+"""``app.extensions`` key: ``Callable[[str, bool], DuelTie | None]`` (registered by
+``app.duel``; the flag says the game has ended)."""
 
 
-def duel_of(game_id: str) -> DuelTie | None:
+def duel_of(game_id: str, over: bool = True) -> DuelTie | None:
     """The duel ``game_id`` is raced in (None without duels, or for a solo game)."""
     find = current_app.extensions.get(DUEL_OF)
-    tie: DuelTie | None = None if find is None else find(game_id)
+    tie: DuelTie | None = None if find is None else find(game_id, over)
     return tie
 
 
@@ -225,7 +227,7 @@ def game_view(loaded: LoadedGame, mover: bool, panels: bool = True) -> GameView:
         ended_at=None if playing else _timestamp(loaded.last_move_at),
     )
     loss_where = "" if game.loss is None else position.where(game.loss)
-    duel = None if playing else duel_of(loaded.id)
+    duel = duel_of(loaded.id, not playing)
     watch_url = live_url = None
     if playing and not mover:
         watch_url = url_for("play.game", game_id=loaded.id, since=loaded.moves)
