@@ -38,7 +38,6 @@ duels = sa.Table(
 )
 
 HOST, GUEST, NOBODY = "host", "guest", "nobody"
-SEATS = (HOST, GUEST)
 
 
 @dataclass(frozen=True)

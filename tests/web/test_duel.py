@@ -162,7 +162,7 @@ def test_the_panel_is_pushed_when_a_side_moves(make_app: Any) -> None:
     """The event stream wakes on the other game's move at once (no polling: the heartbeat
     is 30 s here)."""
     app = make_app(LIVE_MAX_SECONDS=20, LIVE_HEARTBEAT_SECONDS=30)
-    host, guest, link, duel = started_duel(app)
+    host, _guest, link, duel = started_duel(app)
     assert duel.guest_game is not None
     response = host.get(link + "/events", buffered=False)
     chunks = iter(response.response)
@@ -210,7 +210,7 @@ def test_nothing_of_the_other_board_while_it_runs(app: Flask) -> None:
 
 
 def test_a_duel_game_ends_with_the_way_back_not_a_solo_game(app: Flask) -> None:
-    host, guest, link, duel = started_duel(app)
+    host, _guest, _link, duel = started_duel(app)
     die(app, duel.host_game)
     page = host.get(f"/g/{duel.host_game}").get_data(as_text=True)
     assert "Back to the duel" in page and 'action="/new"' not in page
@@ -239,7 +239,8 @@ def test_a_rematch_swaps_the_seats_on_a_new_seed(app: Flask) -> None:
     with app.app_context():
         service = get_service()
         owners = [service.record(g).owner for g in (new.host_game, new.guest_game or "")]
-        assert owners == [service.record(duel.guest_game).owner, service.record(duel.host_game).owner]
+        before = [service.record(g).owner for g in (duel.guest_game, duel.host_game)]
+        assert owners == before
         a, b = (service.load(g).game for g in (new.host_game, new.guest_game or ""))
         assert a.params.seed == b.params.seed != service.load(duel.host_game).params.seed
         assert len(a.moves) == len(b.moves) == 1  # started: the same first cell opened
