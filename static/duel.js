@@ -5,7 +5,21 @@
 // screen reader announces who won once, however often the panel is redrawn.
 (function () {
   "use strict";
+  function copyButton() {
+    var button = document.getElementById("copy-invite");
+    var link = document.getElementById("duel-link");
+    if (!button || !link || !navigator.clipboard) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      navigator.clipboard.writeText(link.value).then(function () {
+        button.textContent = "Copied";
+      }, function () {
+        link.select();
+      });
+    });
+  }
   function start() {
+    copyButton();
     var panel = document.getElementById("duel-race");
     var verdict = document.getElementById("duel-verdict");
     if (!panel || !window.EventSource) return;

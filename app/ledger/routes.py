@@ -73,8 +73,10 @@ def luck(game_id: str) -> ResponseReturnValue:
     try:
         row = get_ledger().entry(game_id)
     except TooBig:
-        return render_template("_luck.html", row=None, sentence="")
-    return render_template("_luck.html", row=row, sentence=luck_sentence_json(row.body))
+        return render_template("_luck.html", row=None, sentence="", duel=None)
+    return render_template(
+        "_luck.html", row=row, sentence=luck_sentence_json(row.body), duel=duel_of(game_id)
+    )
 
 
 def replay_note(game_id: str, n: int) -> Any:

@@ -153,7 +153,7 @@ def test_both_panels_reach_the_end_state(app: Flask) -> None:
     figures = re.findall(r"<td>(\d+) / (\d+)</td>", panel(host, link))
     assert len(figures) == 2 and figures[0][1] == figures[1][1]
     assert int(figures[0][0]) < int(figures[0][1]) and figures[1][0] == figures[1][1]
-    assert "counted on that real layout for both players" in panel(guest, link)
+    assert "counted on it for both players" in panel(guest, link)
     settled = duel_of(app, link)
     assert settled.winner == "guest" and settled.ended_at is not None
 
