@@ -327,3 +327,34 @@ def test_unknown_duels_404(client: FlaskClient) -> None:
     assert client.get("/duel/nope").status_code == 404
     assert client.get("/duel/nope/status").status_code == 404
     assert client.get("/duel/nope/events").status_code == 404
+
+
+def test_a_duel_stored_at_0004_upgrades_and_replays(db_url: str) -> None:
+    """Migration 0005 adds columns and a table: a duel saved before reads the same."""
+    from alembic import command
+    from alembic.config import Config
+
+    from app.store.log import MIGRATIONS, Store
+    from app.store.records import hash_token
+
+    old = Store(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with old.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0004")
+    for game in ("g1", "g2"):
+        old.insert_game(game, {"height": 9, "width": 9, "mines": 10}, hash_token("t"), "o")
+    with old.engine.begin() as conn:
+        conn.execute(
+            store.duels.insert().values(
+                id="d1", host_game="g1", guest_game="g2", created_at=store.utcnow()
+            )
+        )
+    old.migrate()
+    assert old.revision() == "0005_duel_rating"
+    duel = store.get(old.engine, "d1")
+    assert (duel.host_game, duel.guest_game, duel.host_name, duel.winner) == ("g1", "g2", None, None)
+    assert store.of_game(old.engine, "g2") == duel and store.of_game(old.engine, "g3") is None
+    assert rating.leaderboard(old.engine) == []
+    old.dispose()
