@@ -17,11 +17,13 @@ is over, or, for someone who plays neither side, once the duel is over; progress
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.duel import rating, store
 from app.duel.store import GUEST, HOST, NOBODY, Duel
@@ -31,6 +33,8 @@ from app.play.service import GameService
 from app.store.records import utcnow
 from devil.game import Status
 from devil.metrics import bbbv, solved_bbbv
+
+log = logging.getLogger(__name__)
 
 SEAT_NUMBER = {HOST: 1, GUEST: 2}
 
@@ -183,7 +187,17 @@ def race(duel: Duel, games: GameService, ledger: LedgerStore, viewer: str | None
 
 
 def settle(engine: Engine, current: Race) -> None:
-    """Write what the race decided (once): the winner with the ratings' change, the end."""
+    """Write what the race decided (once): the winner with the ratings' change, the end.
+    A database fault is logged and left for the next reader (the page still answers)."""
+    try:
+        _settle(engine, current)
+    except SQLAlchemyError:
+        log.warning(
+            "settling duel %s failed: the next reader retries", current.duel.id, exc_info=True
+        )
+
+
+def _settle(engine: Engine, current: Race) -> None:
     duel = current.duel
     winner = current.winner
     if winner is not None and duel.winner is None:

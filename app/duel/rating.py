@@ -56,8 +56,8 @@ def fresh(owner: str) -> Rating:
 
 
 def _read(conn: Connection, owner: str) -> Rating:
-    row = conn.execute(duel_ratings.select().where(duel_ratings.c.owner == owner)).mappings()
-    found = row.first()
+    query = duel_ratings.select().where(duel_ratings.c.owner == owner).with_for_update()
+    found = conn.execute(query).mappings().first()
     if found is None:
         return fresh(owner)
     return Rating(owner, found["mu"], found["sigma"], found["duels"], found["wins"])

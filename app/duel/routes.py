@@ -20,6 +20,7 @@ import json
 import secrets
 import time
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from dataclasses import replace
 
 from flask import (
@@ -50,6 +51,7 @@ from app.play.setup import game_topic, get_service
 from app.play.view import game_view
 from app.security import client_key, current_owner, ensure_owner, limit_creates
 from app.store.setup import get_store
+from devil.errors import IllegalMove
 from devil.game import GameParams
 
 bp = Blueprint("duel", __name__)
@@ -137,6 +139,9 @@ def show(duel_id: str) -> ResponseReturnValue:
 
 def _page(duel: Duel, name_error: str | None = None, typed: str | None = None) -> Response:
     now = current_race(duel)
+    if now.started and any(s.moves == 0 for s in now.sides):
+        finish_start(now)
+        now = current_race(duel)
     me = now.me
     mine: LoadedGame | None = None
     if me is not None and now.started:  # the board appears when the race starts
@@ -156,12 +161,21 @@ def _page(duel: Duel, name_error: str | None = None, typed: str | None = None) -
     return Response(html, status=400 if name_error else 200)
 
 
-def start_race(params: GameParams, games: tuple[str, str]) -> None:
+def start_race(params: GameParams, games: tuple[str, ...]) -> None:
     """Open the same first cell (the middle) on both boards: one real layout for both, and
-    both clocks start now."""
+    both clocks start now. A board already opened is left as it is."""
     first = Click(Action.REVEAL, params.height // 2, params.width // 2)
     for game_id in games:
-        get_service().play(game_id, first)
+        with suppress(IllegalMove):  # another request opened it first
+            get_service().play(game_id, first)
+
+
+def finish_start(now: Race) -> None:
+    """A race whose start was cut short (a fault between the seat and the first cells):
+    open the first cell on the boards still closed."""
+    closed = tuple(s.game_id for s in now.sides if s.moves == 0)
+    if now.started and closed:
+        start_race(get_service().load(closed[0]).params, closed)
 
 
 @bp.post("/duel/<duel_id>/join")

@@ -120,15 +120,18 @@ def decide(
 ) -> bool:
     """Write the race's result once; ``rate`` (the ratings' change) runs in the same
     transaction, only for the call that wrote it. False when it was already decided."""
-    with engine.begin() as conn:
-        done = conn.execute(
-            duels.update()
-            .where(duels.c.id == duel_id, duels.c.winner.is_(None))
-            .values(winner=winner, decided_at=at)
-        )
-        if done.rowcount != 1:
-            return False
-        rate(conn)
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":  # one writer from the start: no lock upgrade
+            conn = conn.execution_options(sqlite_begin="IMMEDIATE")
+        with conn.begin():
+            done = conn.execute(
+                duels.update()
+                .where(duels.c.id == duel_id, duels.c.winner.is_(None))
+                .values(winner=winner, decided_at=at)
+            )
+            if done.rowcount != 1:
+                return False
+            rate(conn)
     return True
 
 

@@ -354,7 +354,56 @@ def test_a_duel_stored_at_0004_upgrades_and_replays(db_url: str) -> None:
     old.migrate()
     assert old.revision() == "0005_duel_rating"
     duel = store.get(old.engine, "d1")
-    assert (duel.host_game, duel.guest_game, duel.host_name, duel.winner) == ("g1", "g2", None, None)
+    assert (duel.host_game, duel.guest_game) == ("g1", "g2")
+    assert duel.host_name is None and duel.winner is None
     assert store.of_game(old.engine, "g2") == duel and store.of_game(old.engine, "g3") is None
     assert rating.leaderboard(old.engine) == []
     old.dispose()
+
+
+def test_a_start_cut_short_is_finished_by_the_next_page(app: Flask) -> None:
+    """The seat was taken but the first cells were not opened (a fault in between): the next
+    view of the duel opens them, so both still play one layout from the same cell."""
+    host, guest = app.test_client(), app.test_client()
+    link = create(host)
+    duel = duel_of(app, link)
+    with app.app_context():
+        service = get_service()
+        params = service.load(duel.host_game).params
+        owner = ensure_guest_owner(guest, link)
+        seat = service.create(params, owner=owner).loaded.id
+        assert store.take_guest_seat(get_store(app).engine, duel.id, seat, "Bob")
+    assert 'id="board"' in guest.get(link).get_data(as_text=True)
+    with app.app_context():
+        a, b = (get_service().load(g).game for g in (duel.host_game, seat))
+        assert len(a.moves) == len(b.moves) == 1 and a.layout == b.layout
+
+
+def ensure_guest_owner(client: FlaskClient, link: str) -> str:
+    """The owner id of ``client``'s browser (it gets one by opening any game page)."""
+    from app.security import OWNER_KEY
+
+    client.get(link)
+    with client.session_transaction() as session:
+        owner = session.get(OWNER_KEY)
+        if owner is None:
+            session[OWNER_KEY] = owner = "guest-owner"
+    return str(owner)
+
+
+def test_a_fault_while_settling_leaves_the_page_up(app: Flask, monkeypatch: Any) -> None:
+    import sqlalchemy as sa
+
+    host, guest, link, duel = started_duel(app)
+    die(app, duel.host_game)
+    die(app, duel.guest_game or "")
+
+    def broken(*args: object, **kwargs: object) -> bool:
+        raise sa.exc.OperationalError("UPDATE duels", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(store, "decide", broken)
+    assert "Both fell to the devil" in host.get(link).get_data(as_text=True)
+    assert duel_of(app, link).winner is None
+    monkeypatch.undo()
+    guest.get(link)  # the next reader settles it
+    assert duel_of(app, link).winner == "nobody"
