@@ -114,6 +114,17 @@ class Race:
         return "You won the duel!" if won.mine else f"{won.name} won the duel."
 
     @property
+    def notice(self) -> str:
+        """What the other side did, for screen readers (announced when it changes): who
+        fell, who cleared, who asked for a rematch."""
+        said = {"dead": "fell to the devil.", "cleared": "cleared the board."}
+        parts = [f"{s.name} {said[s.state]}" for s in self.sides if not s.mine and s.over]
+        offer = self.rematch_offered_by
+        if offer is not None and not offer.mine and self.duel.rematch is None:
+            parts.append(f"{offer.name} asked for a rematch.")
+        return " ".join(parts)
+
+    @property
     def rematch_offered_by(self) -> Side | None:
         return None if self.duel.rematch_by is None else self.side(self.duel.rematch_by)
 

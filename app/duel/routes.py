@@ -253,6 +253,7 @@ def panel_event(now: Race) -> dict[str, object]:
     return {
         "html": render_template("_duel_status.html", race=now),
         "verdict": now.verdict,
+        "notice": now.notice,
         "started": now.started,
         "over": now.over,
         "rematch": None if rematch is None else url_for("duel.show", duel_id=rematch),

@@ -156,6 +156,11 @@ def test_both_panels_reach_the_end_state(app: Flask) -> None:
     assert "counted on it for both players" in panel(guest, link)
     settled = duel_of(app, link)
     assert settled.winner == "guest" and settled.ended_at is not None
+    # the stream carries the news for screen readers: what the other one did
+    assert '"notice":"Alice fell to the devil."' in guest.get(link + "/events").get_data(
+        as_text=True
+    )
+    assert '"verdict":"Bob won the duel."' in host.get(link + "/events").get_data(as_text=True)
 
 
 def test_the_panel_is_pushed_when_a_side_moves(make_app: Any) -> None:
