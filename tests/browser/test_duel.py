@@ -115,6 +115,16 @@ def test_a_duel_played_to_the_end_then_a_rematch(
         assert visible(alice, 10).to_text() == visible(bob, 10).to_text()
         shoot(alice, shots, "duel-rematch-desktop")
         shoot(bob, shots, "duel-rematch-phone")
+
+        # the first duel is rated (both named) and listed with the history
+        for page, name in ((alice, "duel-records-desktop"), (bob, "duel-records-phone")):
+            page.goto(f"{live_server}/records#duels")
+            ratings = page.locator(".duel-ratings tbody")
+            expect(ratings).to_contain_text("Bob")
+            expect(ratings).to_contain_text("Alice")
+            expect(page.locator(".duel-history")).to_contain_text("Alice vs Bob")
+            page.locator("#duels").scroll_into_view_if_needed()
+            shoot(page, shots, name)
     finally:
         alice_ctx.close()
         bob_ctx.close()

@@ -412,3 +412,32 @@ def test_a_fault_while_settling_leaves_the_page_up(app: Flask, monkeypatch: Any)
     monkeypatch.undo()
     guest.get(link)  # the next reader settles it
     assert duel_of(app, link).winner == "nobody"
+
+
+def test_the_duel_history_is_paged(app: Flask) -> None:
+    from datetime import timedelta
+
+    game = create_game(app)
+    engine = get_store(app).engine
+    start = store.utcnow()
+    with engine.begin() as conn:
+        for i in range(21):
+            conn.execute(
+                store.duels.insert().values(
+                    id=f"d{i:02d}",
+                    host_game=game,
+                    guest_game=game,
+                    host_name=f"A{i:02d}",
+                    guest_name="B",
+                    winner="host",
+                    created_at=start,
+                    ended_at=start + timedelta(minutes=i),
+                )
+            )
+    client = app.test_client()
+    first = client.get("/records").get_data(as_text=True)
+    assert first.count("A20 vs B") == 1 and "A01 vs B" in first and "A00 vs B" not in first
+    assert "duels_page=2" in first and "Older duels" in first
+    second = client.get("/records?duels_page=2").get_data(as_text=True)
+    assert "A00 vs B" in second and "A01 vs B" not in second and "Newer duels" in second
+    assert client.get("/records?duels_page=501").status_code == 400
