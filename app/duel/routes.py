@@ -48,7 +48,7 @@ from app.play.moves import Action, Click
 from app.play.new_game import params_from_form, presets
 from app.play.params import MAX_SEED
 from app.play.setup import game_topic, get_service
-from app.play.view import game_view
+from app.play.view import game_title, game_view
 from app.security import client_key, current_owner, ensure_owner, limit_creates
 from app.store.setup import get_store
 from devil.errors import IllegalMove
@@ -157,6 +157,7 @@ def _page(duel: Duel, name_error: str | None = None, typed: str | None = None) -
         name=saved_name() if typed is None else typed,
         name_error=name_error,
         share=url_for("duel.show", duel_id=duel.id, _external=True),
+        board=game_title(get_service().params(get_service().record(duel.host_game))),
     )
     return Response(html, status=400 if name_error else 200)
 
