@@ -32,7 +32,7 @@ from app.play.loaded import LoadedGame
 from app.play.service import GameService
 from app.store.records import utcnow
 from devil.game import Status
-from devil.metrics import bbbv, solved_bbbv
+from devil.ledger.metrics import bbbv, solved_bbbv
 
 log = logging.getLogger(__name__)
 
