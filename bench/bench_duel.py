@@ -29,7 +29,8 @@ from devil.solver import classify
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=30, help="moves of the second player")
-    parser.add_argument("--preset", default="expert", choices=("beginner", "intermediate", "expert"))
+    presets = ("beginner", "intermediate", "expert")
+    parser.add_argument("--preset", default="expert", choices=presets)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
         app = create_app(
