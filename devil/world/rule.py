@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from devil.analysis import Layout, Verdict
 from devil.budget import Budget, Meter
 from devil.solver import PositionAnalysis
-from devil.world.cells import XY, check, neighbours
+from devil.world.cells import MAX_COORD, XY, check, neighbours
 from devil.world.component import Component, Explorer, InconsistentKnowledge
 from devil.world.knowledge import DIGITS, MINE, UNKNOWN, Knowledge
 from devil.world.shares import start
@@ -221,6 +221,7 @@ def _witness(
     w = window.box  # the component's box and the crop grown by the others' neighbours
     cells = [(w.x0, w.y0), (w.x0 + w.width - 1, w.y0 + w.height - 1)]
     cells += [(crop.x0 - 1, crop.y0 - 1), (crop.x0 + crop.width, crop.y0 + crop.height)]
+    cells = [(_clamp(x), _clamp(y)) for x, y in cells]  # no cell beyond the world's edge
     holes = set(comp.known) | extra.known
     if comp.click_symbol != UNKNOWN and comp.click_symbol not in DIGITS:
         holes.add(comp.click)
@@ -294,6 +295,10 @@ def _any_layout(
         return frozenset()
     cell = window.cell(min(unknown))
     return analysis.witness(cell, mine=analysis.verdict(cell).could_be_mine)
+
+
+def _clamp(v: int) -> int:
+    return max(-MAX_COORD, min(MAX_COORD, v))
 
 
 def _crop(box: Box, click: XY) -> Box:

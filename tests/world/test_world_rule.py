@@ -23,18 +23,12 @@ from tests.world.worlds import (
     Scene,
     answer,
     around,
+    check_witness,
+    clicks,
     component,
-    numbers,
     oracle,
     scenes,
 )
-
-
-def clicks(scene: Scene) -> list[XY]:
-    """Every cell of the scene and a ring just outside it (deep cells)."""
-    xs = range(scene.x0 - 1, scene.x0 + scene.width + 1)
-    ys = range(scene.y0 - 1, scene.y0 + scene.height + 1)
-    return [(x, y) for y in ys for x in xs if abs(x) <= 2**62 and abs(y) <= 2**62]
 
 
 @profile()
@@ -62,43 +56,6 @@ def agree_with_oracle(scene: Scene) -> None:
         assert flag.proved == (not truth.can_safe), (x, y)
         assert (reveal.witness is None) == reveal.proved
         assert (flag.witness is None) == flag.proved
-
-
-def check_witness(
-    symbols: dict[XY, str], click: XY, witness: Witness, mine: bool, side: int | None = None
-) -> None:
-    """The witness is a consistent layout of the click's component and of every number
-    it is drawn over (see ``Witness``); ``side``: the crop in force (every component number
-    is then checked only when its neighbourhood lies inside the rows), None: no crop,
-    every component number must be inside."""
-    assert witness.covers(*click)
-    mines = witness.mines()
-    assert (click in mines) == mine
-    nums = numbers(symbols)
-    for c in component(symbols, click):
-        inside = all(witness.covers(*n) for n in [c, *around(*c)])
-        assert inside or side is not None, c
-    check_drawn_numbers(symbols, witness)
-    for m in mines:
-        assert symbols.get(m, ".") in ".F", f"witness mine on known safe cell {m}"
-        assert m == click or symbols.get(m) == "F" or any(n in nums for n in around(*m)), m
-    if side is not None:
-        assert witness.width <= side and witness.height <= side
-
-
-def check_drawn_numbers(symbols: dict[XY, str], witness: Witness) -> None:
-    """Every number of the board whose neighbours all lie in the witness's rows sees
-    exactly its value in mines there, and every known mine in the rows is drawn: a
-    player checking any number under the drawing finds it satisfied (issue 18, item 4)."""
-    mines = witness.mines()
-    for c, value in numbers(symbols).items():
-        if all(witness.covers(*n) for n in [c, *around(*c)]):
-            assert sum(1 for n in around(*c) if n in mines) == value, c
-    for c, s in symbols.items():
-        if s == "F" and witness.covers(*c):
-            assert c in mines, c
-        elif s != "F":
-            assert c not in mines, c
 
 
 @profile()
@@ -145,9 +102,7 @@ class Fenced:
     """Knowledge that raises when asked about a cell far from the allowed ones (or, with
     ``record``, notes it in ``far``)."""
 
-    def __init__(
-        self, inner: MemoryKnowledge, near: set[XY], reach: int = 2, record: bool = False
-    ):
+    def __init__(self, inner: MemoryKnowledge, near: set[XY], reach: int = 2, record: bool = False):
         self.inner = inner
         self.near = near
         self.reach = reach
@@ -308,3 +263,17 @@ def test_proofs_read_only_near_the_click_on_a_long_frontier() -> None:
     assert not guess.proved and guess.undecided is not None and guess.witness is None
     assert "flag it instead" in guess.undecided  # the numbers in reach make it a mine
     assert guess.numbers == 8 + WINDOW_RADIUS + 1 and fenced.asked < 20 * WINDOW_RADIUS
+
+
+def test_a_witness_on_the_world_edge_places_no_mine_beyond_it() -> None:
+    """A 4 on the top edge has five neighbours: the witness mines four of them (the
+    rectangle drawn around it never reaches beyond the edge for the missing ones)."""
+    top = -(2**62)
+    k = MemoryKnowledge()
+    k.reveal(0, 1, top, 4)
+    k.reveal(0, 4, top, 4)  # another island inside the drawn rectangle
+    got = judge_reveal(k, 0, 0, top)
+    assert got.witness is not None and got.witness.y0 == top
+    symbols = {(1, top): "4", (4, top): "4"}
+    check_witness(symbols, (0, top), got.witness, True)
+    assert len(got.witness.mines() & set(around(1, top))) == 4
