@@ -19,16 +19,19 @@ from devil.budget import Budget, Meter
 
 @dataclass(frozen=True, slots=True)
 class Share(Budget):
-    """Its own ``seconds`` / ``nodes`` (None: only the enclosing ones) inside ``within``."""
+    """Its own ``seconds`` / ``nodes`` (None: only the enclosing ones) inside ``within``;
+    ``clock``: what its seconds count (None: the caller's, wall-clock by default; the
+    server counts this thread's CPU time, ``time.thread_time``)."""
 
     within: Meter | None = field(default=None, compare=False, repr=False)
+    clock: Callable[[], float] | None = field(default=None, compare=False, repr=False)
 
     @property
     def unbounded(self) -> bool:
         return self.seconds is None and self.nodes is None and self.within is None
 
     def start(self, clock: Callable[[], float] = time.monotonic) -> Meter:
-        return Meter(self, clock, parent=self.within)
+        return Meter(self, self.clock or clock, parent=self.within)
 
 
 def start(budget: Budget | None) -> Meter | None:
