@@ -134,3 +134,25 @@ def test_judging_work_is_charged_to_the_move_limits(make_app: Callable[..., Flas
     bob, _ = api.join("Bob", "blue", colour=0)  # another team is not slowed down
     (far,) = api.moves(bob, [{"kind": "reveal", "x": 10**9, "y": 0}])["results"]
     assert far["outcome"] == "devil"
+
+
+def test_undecided_moves_on_either_database(store: WorldStore) -> None:
+    """``play_raft`` on SQLite and PostgreSQL (its commit in one flight): an all-undecided
+    raft logs nothing; a mixed one logs only the decided moves, with consecutive seqs."""
+    from app.notify.base import LocalNotifier
+    from app.world.service import Colourings, Judging, MoveRequest, play_raft
+
+    me = store.add_player("main", "Ada", "red", 0).player
+    tiny = Judging(raft_nodes=1)  # spent by the first cell read
+    notifier = LocalNotifier()
+    head = store.region("main", "red", (0,), 0, 0, 1, 1)[0]
+    raft = [MoveRequest("reveal", 10**9, 0), MoveRequest("flag", 10**9, 1)]
+    answers = play_raft(store, notifier, Colourings(), me, raft, drop_seconds=0, judging=tiny)
+    assert [a.outcome for a in answers] == ["undecided", "undecided"]
+    assert [a.seq for a in answers] == [None, None]
+    assert store.region("main", "red", (0,), 0, 0, 1, 1)[0] == head
+    mixed = [MoveRequest("drop", 10**6, 0), *raft, MoveRequest("reveal", -(10**9), 0)]
+    answers = play_raft(store, notifier, Colourings(), me, mixed, drop_seconds=0)
+    assert [a.outcome for a in answers] == ["dropped", "devil", "devil", "devil"]
+    seqs = [a.seq for a in answers]
+    assert seqs == list(range(head + 1, head + 5))
