@@ -18,11 +18,13 @@ Which way a bounded window is sound (``docs/world-engine.md``):
   layouts, so a cell safe (mined) in every layout of a subset is safe (mined) in every
   layout of the whole knowledge;
 - a *devil error* needs a layout of the whole knowledge with the click mined (safe), and
-  a layout of a subset need not extend to the rest. So a devil error is given only when
-  the walk took the click's whole component (two components share no unknown cell, so
-  a layout of the component extends by any layout of the rest, e.g. the true one);
-  when the component reaches beyond the window and the window does not prove the click,
-  the verdict is *undecided* (``WorldVerdict.undecided`` says why), never a devil error.
+  a layout of a subset need not extend to the rest. So a devil error is given when the
+  walk took the click's whole component (two components share no unknown cell, so a
+  layout of the component extends by any layout of the rest, e.g. the true one), or when
+  the numbers in reach force the click the devil's way (a reveal of a cell they make a
+  mine, a reveal of a flagged cell: then *every* layout agrees, and the witness is the
+  click alone). Otherwise, when the component reaches beyond the window, the verdict is
+  *undecided* (``WorldVerdict.undecided`` says why), never a devil error.
 
 Every judgement can run under a ``devil.budget.Budget``: the walk is charged a unit per
 cell read and the solver calls spend what is left; an exhausted budget raises
@@ -171,27 +173,27 @@ def _judge(
         if comp.complete or (comp.cut and not explorer.todo):
             break
     if not comp.complete:
-        return _verdict(comp, False, undecided=_why_undecided(comp, analysis, window, mine))
+        if symbol != UNKNOWN or analysis.verdict(window.cell(click)) is _opposite(mine):
+            # every layout of the whole knowledge agrees with the numbers in reach (or the
+            # flag) on the click: the devil is right, and the click alone shows why
+            return _verdict(comp, False, Witness(x, y, ("*" if mine else ".",)))
+        return _verdict(comp, False, undecided=_why_undecided(comp, mine))
     return _verdict(comp, False, _witness(explorer.read, comp, window, mine, meter))
 
 
-def _why_undecided(comp: Component, analysis: PositionAnalysis, window: Window, mine: bool) -> str:
+def _opposite(mine: bool) -> Verdict:
+    """What the numbers in reach would have to force for the devil to be right anyway."""
+    return Verdict.MINE if mine else Verdict.SAFE
+
+
+def _why_undecided(comp: Component, mine: bool) -> str:
     x, y = comp.click
-    where = f"the team's knowledge around ({x}, {y})"
-    said = (
-        f"{where} is one piece reaching beyond {WINDOW_RADIUS} cells of the click; its "
-        f"{len(comp.numbers)} numbers within reach do not prove the "
-        f"{'cell safe' if mine else 'cell a mine'}, and the rest is too far to judge "
+    return (
+        f"the team's knowledge around ({x}, {y}) is one piece reaching beyond "
+        f"{WINDOW_RADIUS} cells of the click; its {len(comp.numbers)} numbers within reach "
+        f"do not prove the {'cell safe' if mine else 'cell a mine'}, and the rest is too far "
+        "to judge (flag the mines you know to split it, or play nearer the numbers)"
     )
-    if comp.click_symbol == UNKNOWN:
-        got = analysis.verdict(window.cell(comp.click))
-        if got is (Verdict.MINE if mine else Verdict.SAFE):
-            said += (
-                f"(they make it {'a mine' if mine else 'safe'} in every layout: "
-                f"{'flag' if mine else 'reveal'} it instead)"
-            )
-            return said
-    return said + "(flag the mines you know to split it, or play nearer the numbers)"
 
 
 def _window(comp: Component, meter: Meter | None) -> Window:
