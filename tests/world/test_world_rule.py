@@ -17,7 +17,7 @@ from devil.world import (
 )
 from devil.world.component import InconsistentKnowledge
 from devil.world.rule import WINDOW_RADIUS, WorldVerdict
-from tests.strategies import profile
+from tests.helpers.strategies import profile
 from tests.world.worlds import (
     XY,
     Scene,
