@@ -80,8 +80,12 @@ def parser() -> argparse.ArgumentParser:
         help="allow boards that need a guess (default: no-guess boards)",
     )
     p.add_argument("--seed", type=int, help="decides the layout (default: a random one)")
-    p.add_argument("--save", type=Path, default=Path("devil-game.txt"),
-                   help="where s writes the move list (default: devil-game.txt)")
+    p.add_argument(
+        "--save",
+        type=Path,
+        default=Path("devil-game.txt"),
+        help="where s writes the move list (default: devil-game.txt)",
+    )
     return p
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from devil.board import Cell
+from devil.number_words import number_meaning
 from devil.position import FLAG, HOLE, ZERO, Position
 
 
@@ -60,7 +61,7 @@ def cell_view(position: Position, cell: Cell, ending: Ending | None = None) -> C
     if ZERO <= byte <= ZERO + 8:
         n = byte - ZERO
         text = str(n) if n else ""
-        label = f"{where}, {n}" if n else f"{where}, empty"
+        label = f"{where}, {number_meaning(position, cell)}"
         return CellView(cell_id(row, col), row, col, f"cell open n{n}", text, label, "open")
     flagged = byte == FLAG
     kind = "flag" if flagged else "covered"
