@@ -119,8 +119,9 @@ def test_the_hint_ladder_is_climbed_by_keyboard(page: Page, live_server: str) ->
         expect(answers).to_have_count(rung)
         expect(answers.nth(rung - 1)).to_contain_text((question or "").strip())
         if page.locator("#hint-button").count() == 0:
+            assert page.evaluate("() => document.activeElement.classList.contains('hint-answer')")
             break
-        page.locator("#hint-button").focus()
+        assert focused_id(page) == "hint-button", "focus stays on the ladder after each answer"
     snapshot = page.locator("#hints").aria_snapshot()
     assert "Stuck? Climb the hint ladder" in snapshot
     assert re.search(r"row \d+, col \d+", snapshot), "the answers name cells"
