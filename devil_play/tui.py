@@ -43,7 +43,7 @@ STYLES = {
 
 
 def board_text(session: Session) -> Text:
-    """The board with colours and the cursor (reverse video)."""
+    """The board with colours and the cursor (reverse video, while the game runs)."""
     game = session.game
     board = game.position.board
     text = Text(no_wrap=True)
@@ -52,7 +52,7 @@ def board_text(session: Session) -> Text:
         for col in range(board.width):
             g = glyph(game, board.cell(row, col))
             style = STYLES[g.style]
-            if (row, col) == (session.row, session.col):
+            if (row, col) == (session.row, session.col) and not game.over:
                 style = f"{style} reverse".strip()
             text.append(g.text, style=style)
             if col < board.width - 1:
@@ -87,7 +87,7 @@ class DevilPlay(App[None]):
     BoardView { width: auto; height: auto; padding: 1 2; }
     #board-frame { height: 1fr; }
     #message { height: auto; padding: 0 1; }
-    #status { height: 1; background: $panel; padding: 0 1; }
+    #status { height: auto; background: $panel; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor(-1, 0)", "up", show=False),
