@@ -114,6 +114,9 @@ def pages(page: Page, base: str, browser: Browser) -> Iterator[str]:
     game_id, token, position = new_game(page, 3)
     page.goto(f"/g/{game_id}")
     yield "a game being played"
+    page.click("#hint-button")
+    expect(page.locator("#hints .hint-answer")).to_have_count(1)
+    yield "a game with a hint answered"
     lose(page, game_id, token, position)
     page.goto(f"/g/{game_id}")
     expect(page.locator("#end-panel")).to_contain_text("The devil wins")
@@ -125,10 +128,15 @@ def pages(page: Page, base: str, browser: Browser) -> Iterator[str]:
     page.goto(f"/g/{won_id}")
     expect(page.locator("#end-panel")).to_contain_text("You beat the devil")
     yield "a won game"
-    page.goto(f"/analyse?p={LINE}&cell=1,2")
-    yield "the analysis board"
+    page.goto(f"/analyse?p={LINE}&cell=1,1")
+    yield "the analysis board, an either cell's proof"
+    page.check("#heat-toggle")
+    yield "the analysis board's heat map"
     page.goto("/puzzle")
     yield "the puzzle page"
+    page.locator("form.level-form button[type=submit]").click()
+    expect(page.locator("#level-note")).to_be_visible()
+    yield "a level board"
     page.goto("/records")
     yield "the records"
     page.goto("/my-games")
@@ -171,7 +179,7 @@ def test_every_page_passes_axe_at_wcag_22_aa(
             size = f"{viewport['width']}x{viewport['height']}"
             failures.append(audit(page, f"{what} ({scheme}, {size})"))
             audited.append(what)
-        assert len(audited) == 15
+        assert len(audited) == 18
         assert not any(failures), "\n".join(f for f in failures if f)
     finally:
         context.close()
