@@ -23,6 +23,7 @@ from playwright.sync_api import Browser, Page, expect
 from devil import oracle
 from devil.analysis import Verdict
 from devil.position import Position
+from tests.browser.helpers import act, start_game
 from tests.browser.test_play import PHONE
 from tests.browser.test_teach_browser import LINE
 from tests.browser.world_helpers import join, new_world
@@ -68,7 +69,8 @@ def _grid_frame_scroll(violation: dict[str, Any]) -> bool:
 
 
 def new_game(page: Page, seed: int) -> tuple[str, str, Position]:
-    """A beginner game made through the API by this browser (so it owns it), first click made."""
+    """A beginner game made through the API by this browser (which owns it, having started a
+    game on the home page), its first click made."""
     made = page.request.post("/api/games", data={"preset": "beginner", "seed": seed}).json()
     game_id, token = made["id"], made["token"]
     state = move(page, game_id, token, "reveal", 4, 4)
@@ -111,12 +113,13 @@ def pages(page: Page, base: str, browser: Browser) -> Iterator[str]:
     """Open each page type in turn, yielding its name once it is ready to audit."""
     page.goto("/")
     yield "the home page"
-    game_id, token, position = new_game(page, 3)
-    page.goto(f"/g/{game_id}")
+    start_game(page, base, preset="beginner", seed="3")  # this browser now owns its games
+    act(page, lambda: page.click("#c-4-4"))
     yield "a game being played"
     page.click("#hint-button")
     expect(page.locator("#hints .hint-answer")).to_have_count(1)
     yield "a game with a hint answered"
+    game_id, token, position = new_game(page, 3)
     lose(page, game_id, token, position)
     page.goto(f"/g/{game_id}")
     expect(page.locator("#end-panel")).to_contain_text("The devil wins")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,16 +44,17 @@ def test_options_read_presets_topologies_and_rules(tmp_path: Path) -> None:
         read_options(["--mines", "80"])  # 9x9 keeps the first click's 9 cells free
 
 
-def run_pilot(argv: list[str], script: list[str | tuple[int, int]]) -> DevilPlay:
-    """Run the app headlessly: strings are key presses, (x, y) pairs clicks on the board
-    widget's content (its padding is 2 columns and 1 line)."""
+def run_pilot(argv: list[str], script: list[str | tuple[int, ...]]) -> DevilPlay:
+    """Run the app headlessly: strings are key presses, (x, y) pairs left clicks on the board
+    widget's content (its padding is 2 columns and 1 line), (x, y, 3) right clicks."""
 
     async def go() -> DevilPlay:
         app = DevilPlay(read_options(argv))
         async with app.run_test(size=(90, 30)) as pilot:
             for step in script:
                 if isinstance(step, tuple):
-                    await pilot.click("#board", offset=(step[0] + 2, step[1] + 1))
+                    button = step[2] if len(step) > 2 else 1
+                    await pilot.click("#board", offset=(step[0] + 2, step[1] + 1), button=button)
                 else:
                     await pilot.press(step)
                 await pilot.pause()
@@ -84,6 +86,24 @@ def test_mouse_left_opens_and_the_status_line_says_what_a_number_means() -> None
     assert game.position.number(game.position.board.cell(4, 4)) == 0
     status = app.session.status_line()
     assert status.startswith("playing · 9x9 square · classic/strict · no-guess · mines left 10")
+
+
+def test_mouse_right_click_flags() -> None:
+    app = run_pilot(["--seed", "7"], [(2 * 4, 4), (0, 0, 3)])
+    game = app.session.game
+    assert [str(m) for m in game.moves] == ["reveal 4 4", "flag 0 0"]
+    assert game.position.is_flagged(0) and "mines left 9" in app.session.status_line()
+
+
+def test_the_engine_never_imports_the_terminal_game() -> None:
+    pattern = re.compile(r"^\s*(from|import)\s+devil_play\b", re.MULTILINE)
+    offenders = [
+        str(path) for path in (ROOT / "devil").rglob("*.py") if pattern.search(path.read_text())
+    ]
+    assert offenders == []
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'devil-play = "devil_play.tui:main"' in pyproject
+    assert pyproject.count('"devil_play"]') == 2, "wheel packages and mypy packages"
 
 
 def test_hex_rows_are_drawn_shifted_and_clicks_land_on_the_shifted_cells() -> None:
