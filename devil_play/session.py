@@ -2,7 +2,7 @@
 
 Textual-free, so the rules of the terminal game are tested without a terminal. Moves go
 through ``devil.game.Game.play`` exactly as the web app's do; the saved file is the engine's
-move list (``devil.replays.movelist``), which ``devil-check --annotate`` and the web app's
+move list (``devil.ledger.replays.movelist``), which ``devil-check --annotate`` and the web app's
 importer read.
 """
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 from devil.errors import GameOver, IllegalMove, InvalidMove
 from devil.game import Game, GameParams, Move, Status
-from devil.number_words import number_meaning, plural
-from devil.replays.movelist import write_movelist
+from devil.ledger.replays.movelist import write_movelist
+from devil.teach.number_words import number_meaning, plural
 
 
 @dataclass(frozen=True)

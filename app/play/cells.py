@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from devil.board import Cell
-from devil.number_words import number_meaning
 from devil.position import FLAG, HOLE, ZERO, Position
+from devil.teach.number_words import number_meaning
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ from app.play.loaded import LoadedGame
 from app.play.params import PRESETS
 from app.teach.panels import Teaching, teaching
 from devil.game import Game, GameParams, MoveKind, Status
-from devil.number_words import number_meaning
 from devil.position import FLAG, Position
+from devil.teach.number_words import number_meaning
 
 PRESET_TITLES = {"beginner": "Beginner", "intermediate": "Intermediate", "expert": "Expert"}
 

@@ -18,7 +18,7 @@ from app.play.params import PRESETS as WEB_PRESETS
 from devil import oracle
 from devil.analysis import Verdict
 from devil.game import Game, Status
-from devil.replays.movelist import read_movelist
+from devil.ledger.replays.movelist import read_movelist
 from devil_play.drawing import board_lines, cell_at
 from devil_play.options import PRESETS, read_options
 from devil_play.session import Session

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from devil.number_words import number_meaning
 from devil.position import Position
+from devil.teach.number_words import number_meaning
 
 
 @pytest.mark.parametrize(
