@@ -56,7 +56,7 @@ from devil.board import Cell
 from devil.budget import Budget, Meter, metering
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.piece_facts import PieceCache, PieceInfo, dp_totals, has_total
-from devil.position import Position
+from devil.position import IS_NUMBER, Position
 from devil.rules import Count
 
 __all__ = ["PositionAnalysis", "Solver", "classify", "probabilities", "witness"]
@@ -759,7 +759,7 @@ class Solver:
                 continue
             if a in _COVERED_BYTES and b in _COVERED_BYTES:
                 continue  # a flag placed or removed: not a constraint
-            if a in _COVERED_BYTES and _ZERO <= b <= _ZERO + 8:
+            if a in _COVERED_BYTES and IS_NUMBER[b]:
                 revealed.append(c)
                 continue
             return False
@@ -798,7 +798,6 @@ class Solver:
 
 
 _COVERED_BYTES = frozenset(b".F")
-_ZERO = ord("0")
 _NONZERO_RE = re.compile(b"[^\x00]")
 
 
