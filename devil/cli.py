@@ -210,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--backend", choices=BACKENDS, default="search")
     parser.add_argument(
         "--topology",
-        choices=[t.value for t in Topology],
+        choices=[t.value for t in Topology.grids()],
         help="board topology (default: the file's '# topology:' header, else square)",
     )
     parser.add_argument(

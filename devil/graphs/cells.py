@@ -52,12 +52,12 @@ class CellGraph:
 
     @cached_property
     def neighbours(self) -> tuple[tuple[int, ...], ...]:
-        """Per cell (by index), the indices of its neighbours in increasing order."""
+        """Per cell (by index), the indices of its neighbours, in the order of ``edges``."""
         out: list[list[int]] = [[] for _ in self.cells]
         for a, b in self.edges:
             out[a].append(b)
             out[b].append(a)
-        return tuple(tuple(sorted(n)) for n in out)
+        return tuple(map(tuple, out))
 
     @cached_property
     def index(self) -> dict[str, int]:

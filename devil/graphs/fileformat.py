@@ -21,10 +21,13 @@ raises ``InconsistentPosition`` naming the cell's id.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from operator import eq, itemgetter
+from typing import Any, NoReturn, cast
 
 from devil.board import Cell
 from devil.errors import InconsistentPosition
@@ -73,11 +76,25 @@ def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
         raise GraphFileError(
             "", f"the file has {len(text):,} bytes; the largest read is {MAX_BYTES:,}"
         )
+    with _no_cycle_collection():
+        try:
+            data = json.loads(text)
+        except ValueError as err:
+            raise GraphFileError("", f"not JSON: {err}") from None
+        return from_json(data, max_cells)
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Millions of small lists and tuples (no cycles among them) are made while reading a
+    big file: the cycle collector would walk them again and again."""
+    was = gc.isenabled()
+    gc.disable()
     try:
-        data = json.loads(text)
-    except ValueError as err:
-        raise GraphFileError("", f"not JSON: {err}") from None
-    return from_json(data, max_cells)
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def from_json(data: object, max_cells: int = MAX_CELLS) -> Position:
@@ -203,28 +220,47 @@ def _polygon(value: object, where: str) -> tuple[Point, ...]:
 
 
 def _edges(raw: list[Any], index: dict[str, int]) -> tuple[tuple[int, int], ...]:
-    out: list[tuple[int, int]] = []
-    seen: dict[int, int] = {}
-    n = len(index)
+    """The pairs as cell indices. Whole-list passes first (a million pairs: the bound);
+    the first bad pair, when one is found, is named by ``_bad_edge``."""
+    if raw and (set(map(type, raw)) != {list} or set(map(len, raw)) != {2}):
+        _bad_edge(raw, index)
     get = index.get
+    try:
+        firsts = list(map(get, map(itemgetter(0), raw)))
+        seconds = list(map(get, map(itemgetter(1), raw)))
+    except TypeError:  # an unhashable "id" (a list, an object)
+        _bad_edge(raw, index)
+    if None in firsts or None in seconds:
+        _bad_edge(raw, index)
+    ones, others = cast("list[int]", firsts), cast("list[int]", seconds)
+    if any(map(eq, ones, others)):
+        _bad_edge(raw, index)
+    n = len(index)
+    pairs = {a * n + b if a < b else b * n + a for a, b in zip(ones, others, strict=True)}
+    if len(pairs) != len(raw):
+        _bad_edge(raw, index)
+    return tuple(zip(ones, others, strict=True))
+
+
+def _bad_edge(raw: list[Any], index: dict[str, int]) -> NoReturn:
+    """Raise the error of the first malformed, unknown, self or repeated pair of ``raw``."""
+    seen: dict[tuple[int, int], int] = {}
     for k, pair in enumerate(raw):
-        if not (isinstance(pair, list) and len(pair) == 2):
+        if not (type(pair) is list and len(pair) == 2):
             raise GraphFileError(f"edges[{k}]", "an edge is a pair [id, id]")
         a, b = pair
-        i = get(a) if isinstance(a, str) else None
-        j = get(b) if isinstance(b, str) else None
-        if i is None or j is None:
-            bad = a if i is None else b
-            what = f"unknown id {bad!r}" if isinstance(bad, str) else "ids are strings"
-            raise GraphFileError(f"edges[{k}]", what)
+        if not (isinstance(a, str) and isinstance(b, str)):
+            raise GraphFileError(f"edges[{k}]", "ids are strings")
+        for x in (a, b):
+            if x not in index:
+                raise GraphFileError(f"edges[{k}]", f"unknown id {x!r}")
+        i, j = index[a], index[b]
         if i == j:
             raise GraphFileError(f"edges[{k}]", f"a cell cannot be its own neighbour ({a!r})")
-        key = i * n + j if i < j else j * n + i
-        first = seen.setdefault(key, k)
+        first = seen.setdefault((min(i, j), max(i, j)), k)
         if first != k:
             raise GraphFileError(f"edges[{k}]", f"repeats the pair {a!r}, {b!r} (edges[{first}])")
-        out.append((i, j))
-    return tuple(out)
+    raise AssertionError("no bad pair found")  # pragma: no cover - callers found one
 
 
 def to_json(position: Position) -> dict[str, Any]:

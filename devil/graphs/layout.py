@@ -19,7 +19,6 @@ reads ``GraphLayout.adjacency``.
 from __future__ import annotations
 
 import math
-from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -38,14 +37,14 @@ class GraphLayout:
     slots: tuple[Cell, ...]
     size: int
     adjacency: tuple[tuple[Cell, ...], ...] = field(init=False)
-    """Per board cell (slot), its neighbours' slots in increasing order; () for holes."""
+    """Per board cell (slot), its neighbours' slots (in the graph's order); () for holes."""
     _hash: int = field(init=False)
 
     def __post_init__(self) -> None:
         adjacency: list[tuple[Cell, ...]] = [()] * self.size
         slots = self.slots
         for i, near in enumerate(self.graph.neighbours):
-            adjacency[slots[i]] = tuple(sorted(slots[j] for j in near))
+            adjacency[slots[i]] = tuple([slots[j] for j in near])
         object.__setattr__(self, "adjacency", tuple(adjacency))
         object.__setattr__(self, "_hash", hash((self.size, self.slots, self.graph.edges)))
 
@@ -140,32 +139,26 @@ def _bands_by_drawing(centres: list[tuple[float, float]]) -> list[list[int]]:
 
 
 def cuthill_mckee(graph: CellGraph) -> list[list[int]]:
-    """The breadth-first levels of a Cuthill-McKee walk, every piece in turn, each level in
-    walk order; the levels and their contents are reversed (reverse Cuthill-McKee)."""
+    """The breadth-first levels of every piece in turn, each walk started from a cell of
+    least degree (a cheap Cuthill-McKee), the levels and their contents reversed."""
     neighbours = graph.neighbours
-    degree = [len(near) for near in neighbours]
-    seen = [False] * len(neighbours)
+    seen = bytearray(len(neighbours))
     levels: list[list[int]] = []
-    for start in sorted(range(len(neighbours)), key=lambda i: (degree[i], i)):
+    for start in sorted(range(len(neighbours)), key=lambda i: len(neighbours[i])):
         if seen[start]:
             continue
-        seen[start] = True
+        seen[start] = 1
         level = [start]
-        queue = deque([start])
-        depth = {start: 0}
-        piece: list[list[int]] = [level]
-        while queue:
-            cell = queue.popleft()
-            for near in sorted(neighbours[cell], key=lambda j: (degree[j], j)):
-                if not seen[near]:
-                    seen[near] = True
-                    d = depth[near] = depth[cell] + 1
-                    if d == len(piece):
-                        piece.append([])
-                    piece[d].append(near)
-                    queue.append(near)
-        levels.extend(piece)
-    return [list(reversed(level)) for level in reversed(levels)]
+        while level:
+            levels.append(level)
+            following = []
+            for cell in level:
+                for near in neighbours[cell]:
+                    if not seen[near]:
+                        seen[near] = 1
+                        following.append(near)
+            level = following
+    return [level[::-1] for level in reversed(levels)]
 
 
 def _bands_by_levels(graph: CellGraph) -> list[list[int]]:
