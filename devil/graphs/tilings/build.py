@@ -29,7 +29,7 @@ def rounded(polygon: Sequence[Sequence[float]]) -> tuple[Point, ...]:
 
 def _r(v: float) -> float:
     out = round(v, 4)
-    return 0.0 if out == 0 else out
+    return 0.0 if out == 0 else float(out)
 
 
 def graph_of_faces(
