@@ -16,6 +16,9 @@ from devil.board import Cell
 from devil.graphs.cells import Point
 from devil.position import Position
 
+BIG = 600
+"""Boards with more cells than this are drawn at a readable size and scroll (zoom and pan)."""
+
 _VERDICT_CLASS = {Verdict.SAFE: "safe", Verdict.MINE: "mine", Verdict.EITHER: "either"}
 _VERDICT_WORD = {Verdict.SAFE: "safe", Verdict.MINE: "a mine", Verdict.EITHER: "either"}
 
@@ -73,7 +76,7 @@ def board_svg(
     items = shapes(position)
     x, y, w, h = _bounds(items)
     out = [
-        f'<svg class="graph-board" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" '
+        f'<svg class="graph-board{" big" if len(items) > BIG else ""}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" '
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="the board">'
     ]
     for shape in items:
