@@ -50,6 +50,10 @@ def number_byte(value: int) -> int:
     return ZERO + value if value <= 8 else _BIG + value
 
 
+NUMBER_BYTE = bytes(number_byte(n) for n in range(MAX_NUMBER + 1))
+"""``NUMBER_BYTE[n]`` is ``number_byte(n)`` (a table for hot loops)."""
+
+
 class PositionError(ValueError):
     """Text that is not a position, with the line and column of the first bad character."""
 

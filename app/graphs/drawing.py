@@ -75,8 +75,9 @@ def board_svg(
     assert layout is not None
     items = shapes(position)
     x, y, w, h = _bounds(items)
+    size = " big" if len(items) > BIG else ""
     out = [
-        f'<svg class="graph-board{" big" if len(items) > BIG else ""}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" '
+        f'<svg class="graph-board{size}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" '
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="the board">'
     ]
     for shape in items:

@@ -59,7 +59,7 @@ def graph_facts(
     level = 0
     numbers: tuple[Cell, ...] = ()
     if selected is not None and selected in verdicts and not meter.exceeded:
-        from devil.proof import prove
+        from devil.teach.proof import prove
 
         try:
             with metering(left().start()):
