@@ -21,7 +21,7 @@ from app.notify import Notifier
 from app.world.chunks import SHIFT
 from app.world.records import PlayerRow
 from app.world.schema import chunks, events
-from app.world.service import Colourings, MoveRequest, play_raft
+from app.world.service import Colourings, Judging, MoveRequest, play_raft
 from app.world.store import WorldStore
 
 LATEST = 64
@@ -76,11 +76,18 @@ def opening_drop(
     x: int,
     y: int,
     drop_seconds: float,
+    judging: Judging,
 ) -> tuple[int, int] | None:
     """A new team's first player starts on open ground: a drop near (x, y), played and
     logged like any drop (it starts the player's drop cooldown). Where it opened, or None
     (no open ground found there: the page then offers "Drop here")."""
     (answer,) = play_raft(
-        store, notifier, colourings, player, [MoveRequest("drop", x, y)], drop_seconds
+        store,
+        notifier,
+        colourings,
+        player,
+        [MoveRequest("drop", x, y)],
+        drop_seconds,
+        judging=judging,
     )
     return answer.at if answer.outcome == "dropped" else None

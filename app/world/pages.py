@@ -59,7 +59,7 @@ from app.world.frontier import liveliest, opening_drop, team_spot
 from app.world.records import NoSuchWorld, PlayerRow, Standing, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME
-from app.world.service import switch_colour
+from app.world.service import Judging, switch_colour
 from app.world.session import current_player, forget, remember
 
 bp = Blueprint("world", __name__)
@@ -222,7 +222,12 @@ def joined(world: str) -> ResponseReturnValue:
         try:
             limits.check_moves(created.player, 1)
             at = opening_drop(
-                world_store(), get_notifier(), colourings(), created.player, x, y, drop_seconds()
+                world_store(),
+                get_notifier(),
+                colourings(),
+                created.player,
+                *(x, y, drop_seconds()),
+                judging=Judging.from_settings(current_app.config),
             )
         except limits.RateLimited:
             at = None  # the team's moves are over their limit: joined, without the drop
