@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
-from app.live.slots import StreamSlots
+from app.live.slots import StreamSlots, releasing, stream_room
 from app.live.spec import PATHS
 from app.notify import Notifier, get_notifier
 from app.openapi import publish
@@ -109,7 +109,7 @@ def events(game_id: str) -> ResponseReturnValue:
             float(config.get("LIVE_MAX_SECONDS", 300)),
             float(config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)),
         )
-        response = Response(_closing(stream, release), mimetype="text/event-stream")
+        response = Response(releasing(stream, release), mimetype="text/event-stream")
     except BaseException:
         release()
         raise
@@ -123,13 +123,6 @@ def _headers(response: Response) -> Response:
     return response
 
 
-def _closing(stream: Iterator[str], release: Callable[[], None]) -> Iterator[str]:
-    try:
-        yield from stream
-    finally:
-        release()
-
-
 def stream_slots() -> StreamSlots:
     slots: StreamSlots = current_app.extensions[SLOTS]
     return slots
@@ -140,4 +133,5 @@ def init_app(app: Flask) -> None:
     app.extensions[SLOTS] = StreamSlots(
         int(app.config.get("LIVE_STREAMS_PER_CLIENT", 8)),
         int(app.config.get("LIVE_STREAMS_MAX", 4000)),
+        within=stream_room(app),  # with the world's streams, what the worker can hold
     )

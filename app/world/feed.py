@@ -11,21 +11,37 @@ log again, once per process. A notification lost otherwise (a dropped datagram b
 processes of one host) delays a change until the team's next move or the stream's end: it
 ends after ``max_seconds`` and the browser's ``EventSource`` reconnects with
 ``Last-Event-ID``, reading everything it missed.
+
+A stream whose client went away ends within ``GONE_POLL_SECONDS`` (its slot is freed then, not
+at the next heartbeat's failed write): given the check (``app.gate.client_gone``), it waits in
+slices that long. A stream that meets a database outage ends cleanly, after a ``retry:`` line
+asking the browser to reconnect in ``OUTAGE_RETRY_MS`` (with ``Last-Event-ID``, so nothing is
+lost), and logs one line, no traceback.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+import sqlalchemy as sa
 
 from app.notify import Notifier
+from app.notify.board import Subscription
 from app.world.feedcache import FeedCache
 from app.world.service import Viewport, topic, visible_changes
 from app.world.store import WorldStore
 
 BATCH = 256
 HEARTBEAT_SECONDS = 15.0
+GONE_POLL_SECONDS = 0.5
+OUTAGE_RETRY_MS = 3000
+OUTAGES = (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError)
+"""What a database that went away (or a pool with no free connection) raises."""
+
+log = logging.getLogger(__name__)
 
 
 def sse_cells(seq: int, cells: list[tuple[int, int, str]]) -> str:
@@ -45,10 +61,35 @@ def event_stream(
     after: int,
     max_seconds: float,
     heartbeat: float = HEARTBEAT_SECONDS,
+    gone: Callable[[], bool] | None = None,
 ) -> Iterator[str]:
     """The stream's text chunks. It subscribes when first advanced, before its first read,
     so nothing committed after ``after`` can slip between reading and waiting. Reads go
-    through the process's ``FeedCache``: one query per change, not one per stream."""
+    through the process's ``FeedCache``: one query per change, not one per stream.
+    ``gone``: whether the client left (checked every ``GONE_POLL_SECONDS`` while waiting)."""
+    try:
+        yield from _stream(cache, store, notifier, world, team, port, after, max_seconds,
+                           heartbeat, gone)  # fmt: skip
+    except OUTAGES as exc:
+        log.warning(
+            "world %s team %s: a live stream ended on a database error (%s); the client "
+            "resumes with Last-Event-ID", world, team, type(exc).__name__,
+        )  # fmt: skip
+        yield f"retry: {OUTAGE_RETRY_MS}\n: the database is unavailable: reconnecting\n\n"
+
+
+def _stream(
+    cache: FeedCache,
+    store: WorldStore,
+    notifier: Notifier,
+    world: str,
+    team: str,
+    port: Viewport,
+    after: int,
+    max_seconds: float,
+    heartbeat: float,
+    gone: Callable[[], bool] | None,
+) -> Iterator[str]:
     started = time.monotonic()
     last = after
     known: int | None = None
@@ -69,9 +110,29 @@ def event_stream(
             remaining = max_seconds - (time.monotonic() - started)
             if remaining <= 0 or notifier.closed:
                 return
-            read = subscription.wait(min(heartbeat, remaining))
+            woke = _wait(subscription, min(heartbeat, remaining), gone)
+            if woke is None:
+                return  # the client went away: let the slot go now
+            read = woke
             if read:
                 said = (subscription.payload or {}).get("s")
                 known = said if isinstance(said, int) else None
             else:
                 yield ": keep-alive\n\n"  # nothing moved: no read
+
+
+def _wait(
+    subscription: Subscription, seconds: float, gone: Callable[[], bool] | None
+) -> bool | None:
+    """True: the topic was published; False: ``seconds`` passed; None: the client left."""
+    if gone is None:
+        return subscription.wait(seconds)
+    deadline = time.monotonic() + seconds
+    while True:
+        left = deadline - time.monotonic()
+        if subscription.wait(max(0.0, min(GONE_POLL_SECONDS, left))):
+            return True
+        if gone():
+            return None
+        if time.monotonic() >= deadline:
+            return False
