@@ -35,7 +35,7 @@ from app.live.slots import releasing
 from app.notify import get_notifier
 from app.openapi import publish
 from app.security import client_key
-from app.world import limits
+from app.world import idempotency, limits
 from app.world.feed import event_stream
 from app.world.records import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists
 from app.world.schemas import COLOUR, MAX_NAME, NEW_PLAYER, NEW_WORLD, RAFT
@@ -237,13 +237,31 @@ def moves(world: str) -> ResponseReturnValue:
     known_world(world)
     player = authenticated(world)
     request.max_content_length = MOVES_BODY_BYTES
-    raft = parse_moves(json_body(RAFT))
+    return answer_raft(player, json_body(RAFT))
+
+
+def drop_seconds() -> float:
+    """One drop per player per this many seconds (0: rate limits are off)."""
+    config = current_app.config
+    if not config.get("RATELIMIT_ENABLED", True):
+        return 0.0
+    return float(config["WORLD_DROP_SECONDS"])
+
+
+def answer_raft(player: PlayerRow, data: dict[str, Any]) -> Response:
+    """Play the raft of a body ``RAFT`` accepted, for ``player``: its limits, its
+    idempotency key (``app.world.idempotency``: a retry gets the first answer), the answer."""
+    world = player.world
+    raft = parse_moves(data)
+    text = idempotency.key_of(request, data)
+    window = float(current_app.config["WORLD_IDEMPOTENCY_SECONDS"])
+    key = idempotency.raft_key(text, data["moves"], window) if text is not None else None
+    if key is not None:
+        played = world_store().raft_answer(world, player.id, key)
+        if played is not None:
+            return replayed(played)
     limits.check_moves(player, len(raft))
     limits.check_drops(world, sum(1 for m in raft if m.kind == "drop"))
-    config = current_app.config
-    drop_seconds = (
-        float(config["WORLD_DROP_SECONDS"]) if config.get("RATELIMIT_ENABLED", True) else 0.0
-    )
     timings: dict[str, float] = g.setdefault("world_timings", {})  # for Server-Timing
     try:
         answers = play_raft(
@@ -252,13 +270,23 @@ def moves(world: str) -> ResponseReturnValue:
             colourings(),
             player,
             raft,
-            drop_seconds=drop_seconds,
+            drop_seconds=drop_seconds(),
             timings=timings,
+            key=key,
         )
     except DropTooSoon as exc:
         raise limits.RateLimited(str(exc), exc.retry_after) from exc
+    except idempotency.RaftReplayed as exc:
+        return replayed(exc.remembered)
     scoreboards().changed(world)
     return jsonify({"results": [a.to_json() for a in answers]})
+
+
+def replayed(played: idempotency.Remembered) -> Response:
+    """A keyed raft's first answer, again."""
+    response = jsonify({"results": played.answer()})
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 def viewport(world: str, team: str) -> Viewport:
@@ -404,6 +432,11 @@ def busy(exc: sa.exc.TimeoutError) -> ResponseReturnValue:
     response.status_code = 503
     response.headers["Retry-After"] = "1"
     return response
+
+
+@bp.errorhandler(idempotency.KeyReused)
+def key_reused(exc: idempotency.KeyReused) -> ResponseReturnValue:
+    return _json_error(422, str(exc), field=idempotency.HEADER)
 
 
 @bp.errorhandler(WorldExists)

@@ -41,26 +41,27 @@ from app.errors import InputError
 from app.fields import bounded
 from app.jsonbody import json_body
 from app.lru import Lru
-from app.notify import get_notifier
 from app.world import limits
 from app.world.api import (
     TEAM,
     WorldInputError,
+    answer_raft,
     bad_body,
     bad_input,
     body,
-    colourings,
-    parse_moves,
+    drop_seconds,
+    key_reused,
     rate_limited,
     scoreboards,
     unknown_world,
     world_store,
 )
+from app.world.idempotency import KeyReused
 from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME, RAFT
 from app.world.scoreboard import Scoreboard
-from app.world.service import DropTooSoon, play_raft, switch_colour
+from app.world.service import switch_colour
 
 bp = Blueprint("world", __name__)
 
@@ -109,13 +110,6 @@ def required_player(world: str) -> PlayerRow:
     if player is None:
         raise Unauthorized("join the world first (name, team and colour)")
     return player
-
-
-def drop_seconds() -> float:
-    config = current_app.config
-    if not config.get("RATELIMIT_ENABLED", True):
-        return 0.0
-    return float(config["WORLD_DROP_SECONDS"])
 
 
 def drop_wait(player: PlayerRow | None) -> float:
@@ -263,23 +257,7 @@ def colour(world: str) -> ResponseReturnValue:
 @bp.post("/world/<world>/moves")
 def moves(world: str) -> ResponseReturnValue:
     world_store().world(world)
-    player = required_player(world)
-    raft = parse_moves(json_body(RAFT))
-    limits.check_moves(player, len(raft))
-    limits.check_drops(world, sum(1 for m in raft if m.kind == "drop"))
-    try:
-        answers = play_raft(
-            world_store(),
-            get_notifier(),
-            colourings(),
-            player,
-            raft,
-            drop_seconds=drop_seconds(),
-        )
-    except DropTooSoon as exc:
-        raise limits.RateLimited(str(exc), exc.retry_after) from exc
-    scoreboards().changed(world)
-    return jsonify({"results": [a.to_json() for a in answers]})
+    return answer_raft(required_player(world), json_body(RAFT))
 
 
 @bp.get("/world/<world>/scoreboard")
@@ -462,6 +440,7 @@ def _unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
 bp.register_error_handler(WorldInputError, bad_input)
 bp.register_error_handler(InputError, bad_body)
 bp.register_error_handler(limits.RateLimited, rate_limited)
+bp.register_error_handler(KeyReused, key_reused)
 
 
 @bp.errorhandler(Unauthorized)

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from app.notify import Notifier
 from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
+from app.world.idempotency import PendingRaft, RaftKey, RaftReplayed, packed, recall
 from app.world.records import Cell, Move, PlayerRow, WorldEvent
 from app.world.store import WorldStore
 from devil.world import Colouring, MoveResult, Witness, drop, flag, reveal
@@ -128,11 +129,14 @@ def play_raft(
     drop_seconds: float = 30.0,
     now: datetime | None = None,
     timings: dict[str, float] | None = None,
+    key: RaftKey | None = None,
 ) -> list[MoveAnswer]:
     """Judge and apply ``moves`` in order for ``player`` (one transaction, one event each).
 
     Raises ``DropTooSoon`` (nothing applied) when the raft drops within ``drop_seconds`` of
-    the player's last drop, or drops twice."""
+    the player's last drop, or drops twice. With an idempotency ``key`` the answer is stored
+    with the events; ``RaftReplayed`` (nothing applied) when the key was played already
+    (``app.world.idempotency``)."""
     if not 1 <= len(moves) <= MAX_RAFT:
         raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
     colouring = colourings.get(store, player.world)
@@ -146,6 +150,10 @@ def play_raft(
         store.team(player.world, player.team, timings, player.id, keys) as tx,
     ):
         me = tx.player(player.id)  # its colour now, under the team's lock
+        if key is not None:
+            played = recall(tx.conn, player.world, me.id, key)
+            if played is not None:  # a copy of this raft got here first
+                raise RaftReplayed(played)
         _check_drops(me, moves, drop_seconds, now or tx.at)
         k = tx.knowledge
         k.prefetch_around(me.colour, cells)
@@ -158,6 +166,15 @@ def play_raft(
             )
             answers.append((move, result))
         judged = time.perf_counter()
+        unnumbered = [
+            MoveAnswer(
+                move.kind, move.x, move.y, r.outcome, r.cells, 0, r.witness, r.truncated, r.at,
+                r.reason,
+            )
+            for move, r in answers
+        ]  # fmt: skip
+        if key is not None:
+            tx.raft = PendingRaft(me.id, key, packed([a.to_json() for a in unnumbered]), len(moves))
         about = topic(player.world, player.team)
         payload = {"w": player.world, "t": player.team, "c": me.colour}
         wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
@@ -166,13 +183,7 @@ def play_raft(
             box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
     if timings is not None:
         timings["judge"] = (judged - judging) * 1e3
-    return [
-        MoveAnswer(
-            move.kind, move.x, move.y, r.outcome, r.cells, seq, r.witness, r.truncated, r.at,
-            r.reason,
-        )
-        for (move, r), seq in zip(answers, seqs, strict=True)
-    ]  # fmt: skip
+    return [replace(a, seq=seq) for a, seq in zip(unnumbered, seqs, strict=True)]
 
 
 def _check_drops(

@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk, chunk_range
 from app.world.flight import open_team
+from app.world.idempotency import RaftKey, Remembered, recall
 from app.world.records import (
     Counts,
     NewPlayer,
@@ -367,6 +368,11 @@ class WorldStore:
         )
         with self._read() as conn:
             return [world_event(row) for row in conn.execute(query).mappings()]
+
+    def raft_answer(self, world: str, player: str, key: RaftKey) -> Remembered | None:
+        """A keyed raft's stored answer (``app.world.idempotency.recall``), read unlocked."""
+        with self._read() as conn:
+            return recall(conn, world, player, key)
 
     def player_names(self, ids: Collection[str]) -> dict[str, str]:
         """Player id -> name, for the ids that exist (one query)."""
