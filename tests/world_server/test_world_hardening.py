@@ -405,3 +405,20 @@ def test_a_replay_inside_the_lock_plays_nothing(api: World) -> None:
             play_raft(*args, drop_seconds=0, key=key)
     assert replay.value.remembered.answer() == [a.to_json() for a in first]
     assert store.summary("main")["moves"] == 1
+
+
+def test_a_kept_answer_on_either_database(make_app: Callable[..., Flask], db_url: str) -> None:
+    """On PostgreSQL the answer rides in the raft's single flight (``app.world.flight``)."""
+    app = make_app(DATABASE_URL=db_url)
+    api = World(app.test_client())
+    red, _ = api.join("Ada", "red", 1)
+    auth = {"Authorization": f"Bearer {red}", "Idempotency-Key": "pg-1"}
+    raft = {"moves": [{"kind": "drop", "x": 0, "y": 0}, {"kind": "reveal", "x": 900, "y": 0}]}
+    first = app.test_client().post("/api/worlds/main/moves", json=raft, headers=auth)
+    assert first.status_code == 200
+    seqs = [r["seq"] for r in first.get_json()["results"]]
+    again = make_app(DATABASE_URL=db_url).test_client().post(
+        "/api/worlds/main/moves", json=raft, headers=auth
+    )
+    assert again.get_json() == first.get_json() and seqs == [seqs[0], seqs[0] + 1]
+    assert api.client.get("/api/worlds/main").get_json()["moves"] == 2
