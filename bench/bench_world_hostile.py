@@ -523,10 +523,13 @@ def attack_reconnect(base: str, tally: Tally, stop_at: float, scale: dict[str, A
                 f"GET {path} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 10.7.0.1\r\n\r\n".encode()
             )
             try:
-                status = int(sock.recv(64).split(b"\r\n", 1)[0].split()[1])
+                head = sock.recv(2048)
+                status = int(head.split(b"\r\n", 1)[0].split()[1])
             except (OSError, ValueError, IndexError):
-                status = 0
+                head, status = b"", 0
             tally.seen(status, time.perf_counter() - started)
+            if status != 200 and len(tally.problems) < 3:
+                tally.problems.append(f"reconnect {status}: {head[-200:]!r}")
             held.append(sock)
         time.sleep(0.5)
         for sock in held:

@@ -94,6 +94,7 @@ def _stream(
     last = after
     known: int | None = None
     first = read = True
+    departure = _Departure(gone) if gone is not None else None
     with notifier.subscribe(topic(world, team)) as subscription:
         yield ": stream open\n\n"
         while True:
@@ -110,7 +111,7 @@ def _stream(
             remaining = max_seconds - (time.monotonic() - started)
             if remaining <= 0 or notifier.closed:
                 return
-            woke = _wait(subscription, min(heartbeat, remaining), gone)
+            woke = _wait(subscription, min(heartbeat, remaining), departure)
             if woke is None:
                 return  # the client went away: let the slot go now
             read = woke
@@ -121,18 +122,33 @@ def _stream(
                 yield ": keep-alive\n\n"  # nothing moved: no read
 
 
-def _wait(
-    subscription: Subscription, seconds: float, gone: Callable[[], bool] | None
-) -> bool | None:
+class _Departure:
+    """Whether the client left, asked at most once per ``GONE_POLL_SECONDS`` (a stream woken
+    by every move of a busy team checks its socket no more often than an idle one)."""
+
+    def __init__(self, gone: Callable[[], bool]):
+        self.gone = gone
+        self.next_check = time.monotonic() + GONE_POLL_SECONDS
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if now < self.next_check:
+            return False
+        self.next_check = now + GONE_POLL_SECONDS
+        return self.gone()
+
+
+def _wait(subscription: Subscription, seconds: float, gone: _Departure | None) -> bool | None:
     """True: the topic was published; False: ``seconds`` passed; None: the client left."""
     if gone is None:
         return subscription.wait(seconds)
     deadline = time.monotonic() + seconds
     while True:
         left = deadline - time.monotonic()
-        if subscription.wait(max(0.0, min(GONE_POLL_SECONDS, left))):
-            return True
+        woke = subscription.wait(max(0.0, min(GONE_POLL_SECONDS, left)))
         if gone():
             return None
+        if woke:
+            return True
         if time.monotonic() >= deadline:
             return False

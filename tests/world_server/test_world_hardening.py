@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -268,14 +269,17 @@ def test_world_and_game_streams_share_the_workers_room(make_app: Callable[..., F
     assert app.extensions["mine_devil.stream_room"].held() == 0
 
 
+@pytest.mark.parametrize("busy", [False, True], ids=["idle team", "busy team"])
 def test_a_stream_lets_its_slot_go_within_a_second_of_its_client_leaving(
-    app: Flask,
+    app: Flask, busy: bool
 ) -> None:
-    """The stream sees the client's socket end (``app.gate.client_gone``) while it waits."""
+    """The stream sees the client's socket end (``app.gate.client_gone``) while it waits,
+    also when the team's moves wake it ten times a second (moves that change nothing it
+    shows, so it never writes: a failed write would not tell it)."""
     from app.gate import client_gone
     from app.notify import get_notifier
     from app.world.feed import event_stream
-    from app.world.service import Viewport
+    from app.world.service import Viewport, topic
 
     World(app.test_client()).join()
     server, client = socket.socketpair()
@@ -295,8 +299,21 @@ def test_a_stream_lets_its_slot_go_within_a_second_of_its_client_leaving(
         )
         assert next(stream) == ": stream open\n\n"
         client.close()
+        stop = threading.Event()
+        notifier = get_notifier()
+
+        def moves() -> None:
+            while not stop.wait(0.1):
+                notifier.publish(topic("main", "red"), {"s": 0})
+
+        mover = threading.Thread(target=moves, daemon=True)
+        if busy:
+            mover.start()
         started = time.monotonic()
-        assert list(stream) == []  # it ended: no heartbeat, no 15 s wait
+        try:
+            assert list(stream) == []  # it ended: no heartbeat, no 15 s wait
+        finally:
+            stop.set()
         assert time.monotonic() - started < 1.0
     server.close()
 
