@@ -19,8 +19,9 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -77,6 +78,13 @@ class KeyedLocks:
                     del self._locks[key]
                 else:
                     self._locks[key] = (lock, users - 1)
+
+
+def _rows_pausing(result: sa.CursorResult[Any], pause: Callable[[], None]) -> Iterator[Any]:
+    """``result``'s rows, fetched 1,000 at a time with ``pause()`` between."""
+    for chunk in result.partitions(1000):
+        yield from chunk
+        pause()
 
 
 _EVENT_HEADS = [c for c in events.c if c.name != "changes"]
@@ -399,21 +407,38 @@ class WorldStore:
             raise NoSuchWorld(world)
         return int(row[0]), int(row[1]), int(row[2])
 
-    def scoreboard(self, world: str) -> tuple[list[Standing], list[Standing]]:
-        """Teams and players with their counters (teams by name, players by team, name)."""
+    def scoreboard(
+        self, world: str, pause: Callable[[], None] | None = None
+    ) -> tuple[list[Standing], list[Standing]]:
+        """Teams and players with their counters (teams by name, players by team, name).
+        ``pause`` is called every 1,000 rows read (``app.world.scoreboard``: the build of a
+        big world lets the worker's other requests run)."""
         self.world(world)
+        names = ("moves", "revealed", "flags", "errors", "drops")
+        team_counts = [teams.c[n] for n in names]
+        player_counts = [players.c[n] for n in names]
+        rest = pause or (lambda: None)
         with self._read() as conn:
-            team_rows = conn.execute(
-                teams.select().where(teams.c.world == world).order_by(teams.c.name)
-            ).mappings()
-            standings = [Standing(r["name"], Counts.of(r)) for r in team_rows]
-            player_rows = conn.execute(
-                players.select()
-                .where(players.c.world == world)
-                .order_by(players.c.team, players.c.name, players.c.id)
-            ).mappings()
+            standings = [
+                Standing(name, Counts(*map(int, counts)))
+                for name, *counts in _rows_pausing(
+                    conn.execute(
+                        sa.select(teams.c.name, *team_counts)
+                        .where(teams.c.world == world)
+                        .order_by(teams.c.name)
+                    ),
+                    rest,
+                )
+            ]
             people = [
-                Standing(r["name"], Counts.of(r), team=r["team"], player=r["id"])
-                for r in player_rows
+                Standing(name, Counts(*map(int, counts)), team=team, player=pid)
+                for name, team, pid, *counts in _rows_pausing(
+                    conn.execute(
+                        sa.select(players.c.name, players.c.team, players.c.id, *player_counts)
+                        .where(players.c.world == world)
+                        .order_by(players.c.team, players.c.name, players.c.id)
+                    ),
+                    rest,
+                )
             ]
         return standings, people
