@@ -43,12 +43,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from devil._frontier import neighbour_fn
 from devil.analysis import Layout, Verdict
 from devil.board import Board, Cell, Topology
 from devil.position import COVERED, ZERO, Position
 from devil.rules import Count, Rules
-from devil.solver import Solver
+from devil.solve._frontier import neighbour_fn
+from devil.solve.solver import Solver
 
 Method = Literal["redraw", "perturb"]
 

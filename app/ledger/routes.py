@@ -34,11 +34,11 @@ from app.play.setup import get_service
 from app.security import current_owner, ensure_owner, limit_creates
 from app.teach.export import picture_verdicts
 from app.teach.query import check_size, line_arg, parse_count
-from devil.annotate import final_board
 from devil.game import Status
-from devil.luck import luck_sentence_json
-from devil.replays.evf import EvfError, write_evf
-from devil.replays.movelist import write_movelist
+from devil.ledger.annotate import final_board
+from devil.ledger.luck import luck_sentence_json
+from devil.ledger.replays.evf import EvfError, write_evf
+from devil.ledger.replays.movelist import write_movelist
 
 bp = Blueprint("ledger", __name__)
 publish(bp, PATHS, SCHEMAS)

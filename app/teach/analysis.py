@@ -18,10 +18,10 @@ from devil.analysis import Verdict
 from devil.board import Cell
 from devil.budget import Budget, BudgetExceeded, metering
 from devil.errors import InconsistentPosition
-from devil.levels import Step, deduction_steps
 from devil.position import COVERED, FLAG, HOLE, ZERO, Position
-from devil.proof import Proof, prove
 from devil.rules import Count
+from devil.teach.levels import Step, deduction_steps
+from devil.teach.proof import Proof, prove
 
 MAX_STEPS = 500
 """The deduction stepper stops after this many steps."""

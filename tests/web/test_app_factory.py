@@ -144,7 +144,7 @@ def test_nothing_happens_at_import_time() -> None:
 
 def test_rebuild_summaries_command_restores_derived_columns(app: Flask) -> None:
     from app.store.records import Summary
-    from tests.conftest import Api
+    from tests.helpers.web import Api
 
     api = Api(app.test_client())
     game = api.create(width=6, height=6, mines=4, seed=11)

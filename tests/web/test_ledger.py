@@ -14,11 +14,11 @@ from flask.testing import FlaskClient
 
 from app.ledger.store import LedgerRow
 from devil import oracle
-from devil.annotate import ANNOTATION_VERSION
-from devil.replays.evf import read_evf
-from devil.replays.movelist import read_movelist
+from devil.ledger.annotate import ANNOTATION_VERSION
+from devil.ledger.replays.evf import read_evf
+from devil.ledger.replays.movelist import read_movelist
 from devil.rules import Count
-from tests.conftest import Api, oracle_verdicts, play_to_win, safe_unflagged, visible
+from tests.helpers.web import Api, oracle_verdicts, play_to_win, safe_unflagged, visible
 
 SMALL = {"width": 6, "height": 6, "mines": 4, "seed": 11}
 MOVE_FIELDS = {"n", "kind", "row", "col", "judgement", "level", "p_safe", "bits", "opened"}

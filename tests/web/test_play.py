@@ -22,7 +22,7 @@ from flask.testing import FlaskClient
 from app.play.new_game import hole_pattern
 from app.play.params import BROWSER_MAX_SIDE
 from app.play.routes import CELL_SWAP_LIMIT
-from tests.conftest import oracle_verdicts
+from tests.helpers.web import oracle_verdicts
 
 HX = {"HX-Request": "true"}
 X = "\u00d7"  # the multiplication sign the pages write sizes with

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from devil.world import Colouring, MemoryKnowledge, MoveResult, drop, flag, reveal
 from devil.world.play import CASCADE_LIMIT, UnsoundKnowledge, ring
-from tests.strategies import profile
+from tests.helpers.strategies import profile
 from tests.world.worlds import XY, Scene, around, scenes
 
 

@@ -18,7 +18,7 @@ from devil.world import (
 )
 from devil.world.component import InconsistentKnowledge
 from devil.world.rule import WorldVerdict
-from tests.strategies import profile
+from tests.helpers.strategies import profile
 from tests.world.worlds import (
     XY,
     Scene,

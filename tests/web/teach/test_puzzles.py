@@ -11,10 +11,10 @@ from flask.testing import FlaskClient
 
 from devil import oracle
 from devil.analysis import Verdict
-from devil.levels import grade
 from devil.position import Position
 from devil.rules import Count
-from tests.conftest import visible
+from devil.teach.levels import grade
+from tests.helpers.web import visible
 from tests.web.teach.helpers import (
     HX,
     new_game,
