@@ -53,13 +53,14 @@ def test_the_pareto_frontier_matches_its_definition(teams: list[tuple[str, int, 
 
 
 def test_the_pareto_frontier_of_many_teams_is_fast() -> None:
-    """25,000 teams (the count whose scoreboard timed a worker out): well under a second."""
+    """25,000 teams (the count whose scoreboard timed a worker out): about 0.1 s here, the
+    quadratic definition would take minutes; 5 s leaves room for a loaded machine."""
     rng = random.Random(7)
     teams = [(f"t{i}", rng.randrange(10**6), rng.randrange(10**4), rng.randrange(100))
              for i in range(25_000)]  # fmt: skip
     started = time.perf_counter()
     frontier = pareto_frontier(teams)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 5.0
     sample = rng.sample(teams, 300) + [t for t in teams if t[0] in set(frontier)][:50]
     assert set(beaten_quadratic(sample)) >= set(frontier) & {t[0] for t in sample}
 
@@ -89,7 +90,7 @@ def test_a_big_world_is_rebuilt_at_most_once_per_interval() -> None:
     now = [0.0]
     state = {"seq": 1, "teams": 600}
 
-    def read(world: str) -> tuple[list[Standing], list[Standing]]:
+    def read(world: str, pause: Callable[[], None]) -> tuple[list[Standing], list[Standing]]:
         zero = Counts(0, 0, 0, 0, 0)
         return [Standing(f"t{i}", zero) for i in range(state["teams"])], []
 
