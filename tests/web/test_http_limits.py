@@ -74,7 +74,9 @@ def test_the_floor_on_retry_after(given: str | None, sent: str) -> None:
     ]
 
 
-def test_the_floor_touches_only_429s() -> None:
+def test_the_floor_touches_only_429s_and_503s() -> None:
+    """Every 429 and 503 says Retry-After of at least 1 (a 503 without one gets one: issue 17);
+    other answers keep their headers."""
     def inner(status: str) -> Any:
         def wsgi(environ: Any, start_response: Any) -> Iterable[bytes]:
             start_response(status, [("Retry-After", "0")])
@@ -82,7 +84,7 @@ def test_the_floor_touches_only_429s() -> None:
 
         return wsgi
 
-    for status, expected in (("429 TOO MANY REQUESTS", "1"), ("200 OK", "0"), ("503 X", "0")):
+    for status, expected in (("429 TOO MANY REQUESTS", "1"), ("200 OK", "0"), ("503 X", "1")):
         seen: list[list[tuple[str, str]]] = []
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
