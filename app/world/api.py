@@ -44,6 +44,7 @@ from app.world.service import (
     MAX_VIEW_SIDE,
     Colourings,
     DropTooSoon,
+    Judging,
     MoveRequest,
     Viewport,
     play_raft,
@@ -273,11 +274,13 @@ def answer_raft(player: PlayerRow, data: dict[str, Any]) -> Response:
             drop_seconds=drop_seconds(),
             timings=timings,
             key=key,
+            judging=Judging.from_settings(current_app.config),
         )
     except DropTooSoon as exc:
         raise limits.RateLimited(str(exc), exc.retry_after) from exc
     except idempotency.RaftReplayed as exc:
         return replayed(exc.remembered)
+    limits.charge_judging(player, sum(a.work for a in answers))
     scoreboards().changed(world)
     return jsonify({"results": [a.to_json() for a in answers]})
 

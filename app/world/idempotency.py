@@ -42,6 +42,8 @@ FIELD = "idempotency_key"
 KEY = re.compile(r"[!-~]{1,64}", re.ASCII)
 """1 to 64 printable ASCII characters, no spaces."""
 MAX_KEY = 64
+UNDECIDED = "undecided"
+"""The outcome of a move the judging budget left undecided: it logs no event."""
 
 
 class KeyReused(ValueError):
@@ -72,10 +74,14 @@ class Remembered:
     last_seq: int
 
     def answer(self) -> list[dict[str, Any]]:
-        """The results as first sent: each move's seq restored (the raft's seqs are the
-        ``len(results)`` ending at ``last_seq``)."""
-        first = self.last_seq - len(self.results) + 1
-        return [{**r, "seq": first + i} for i, r in enumerate(self.results)]
+        """The results as first sent: each logged move's seq restored (the raft's seqs are
+        consecutive, ending at ``last_seq``; an ``undecided`` move logged nothing: None)."""
+        logged = sum(1 for r in self.results if r.get("outcome") != UNDECIDED)
+        taken = iter(range(self.last_seq - logged + 1, self.last_seq + 1))
+        return [
+            {**r, "seq": None if r.get("outcome") == UNDECIDED else next(taken)}
+            for r in self.results
+        ]
 
 
 class RaftReplayed(Exception):

@@ -17,7 +17,8 @@
                    touched chunks exist.
 ``world_rafts``    (world, player, key): a raft sent with an idempotency key, its request's
                    digest (sha256 hex), its answer (zlib'd JSON results without seqs), the
-                   last seq it logged, its number of moves, created_at (migration ``0005``)
+                   last seq it logged, its number of events, created_at (migration
+                   ``0006_raft_keys``)
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Devil World: rafts remembered by their idempotency key.
 
-Revision ID: 0005_raft_keys
-Revises: 0004
+Revision ID: 0006_raft_keys
+Revises: 0005_duel_rating
 Create Date: 2026-11-26
 
 A raft sent with an ``Idempotency-Key`` is remembered with its answer, in the raft's own
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005_raft_keys"
-down_revision: str | None = "0004"
+revision: str = "0006_raft_keys"
+down_revision: str | None = "0005_duel_rating"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
