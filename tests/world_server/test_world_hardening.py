@@ -440,3 +440,17 @@ def test_a_kept_answer_on_either_database(make_app: Callable[..., Flask], db_url
     )
     assert again.get_json() == first.get_json() and seqs == [seqs[0], seqs[0] + 1]
     assert api.client.get("/api/worlds/main").get_json()["moves"] == 2
+
+
+def test_a_kept_answer_gives_seqs_to_logged_moves_only() -> None:
+    """A move the judging budget left undecided logged nothing: its replayed seq is None and
+    the logged moves keep their consecutive seqs."""
+    from app.world.idempotency import Remembered
+
+    results = (
+        {"kind": "reveal", "outcome": "revealed"},
+        {"kind": "reveal", "outcome": "undecided"},
+        {"kind": "flag", "outcome": "flagged"},
+    )
+    answer = Remembered("d", results, last_seq=41).answer()
+    assert [r["seq"] for r in answer] == [40, None, 41]
