@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
-from app.live.slots import StreamSlots, releasing, stream_room
+from app.gate import client_gone
+from app.live.slots import Departure, StreamSlots, releasing, stream_room, wait_or_leave
 from app.live.spec import PATHS
 from app.notify import Notifier, get_notifier
 from app.openapi import publish
@@ -64,12 +65,16 @@ def updates(
     notifier: Notifier,
     max_seconds: float,
     heartbeat: float = HEARTBEAT_SECONDS,
+    gone: Callable[[], bool] | None = None,
 ) -> Iterator[str]:
     """The event stream: one ``move`` event per change of the log's end, ``end`` at the end.
 
-    Reads the log's end on connect and after each wake-up of the game's topic, never else."""
+    Reads the log's end on connect and after each wake-up of the game's topic, never else.
+    ``gone``: whether the client left (``app.gate.client_gone``): the stream then ends
+    within ``GONE_POLL_SECONDS``, freeing its slot."""
     started = time.monotonic()
     seen = -1
+    departure = Departure(gone) if gone is not None else None
     with notifier.subscribe(game_topic(game_id)) as subscription:
         while True:
             head = store.get_head(game_id)
@@ -87,7 +92,10 @@ def updates(
                 remaining = max_seconds - (time.monotonic() - started)
                 if remaining <= 0 or notifier.closed:
                     return
-                if subscription.wait(min(heartbeat, remaining)):
+                woke = wait_or_leave(subscription, min(heartbeat, remaining), departure)
+                if woke is None:
+                    return  # the client went away
+                if woke:
                     break
                 if time.monotonic() - started < max_seconds:
                     yield ": keep-alive\n\n"
@@ -108,6 +116,7 @@ def events(game_id: str) -> ResponseReturnValue:
             get_notifier(),
             float(config.get("LIVE_MAX_SECONDS", 300)),
             float(config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)),
+            client_gone(request.environ),
         )
         response = Response(releasing(stream, release), mimetype="text/event-stream")
     except BaseException:

@@ -12,11 +12,13 @@ listen queue (2,000 streams on a 1,000-connection worker made it stop answering)
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 from flask import Flask
 
 from app.busy import Busy
+from app.notify.board import Subscription
 
 
 class StreamSlots:
@@ -87,6 +89,46 @@ def releasing(stream: Iterator[str], release: Callable[[], None]) -> Iterator[st
         yield from stream
     finally:
         release()
+
+
+GONE_POLL_SECONDS = 0.5
+"""How often a waiting stream checks that its client is still there (``app.gate.client_gone``):
+its slot is free within this of the client leaving, not at the next heartbeat's failed write."""
+
+
+class Departure:
+    """Whether the client left, asked at most once per ``GONE_POLL_SECONDS`` (a stream woken
+    by every move of a busy team checks its socket no more often than an idle one)."""
+
+    def __init__(self, gone: Callable[[], bool]):
+        self.gone = gone
+        self.next_check = time.monotonic() + GONE_POLL_SECONDS
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if now < self.next_check:
+            return False
+        self.next_check = now + GONE_POLL_SECONDS
+        return self.gone()
+
+
+def wait_or_leave(
+    subscription: Subscription, seconds: float, gone: Departure | None
+) -> bool | None:
+    """True: the topic was published; False: ``seconds`` passed; None: the client left
+    (``gone``; None: the stream cannot tell, it waits the whole time)."""
+    if gone is None:
+        return subscription.wait(seconds)
+    deadline = time.monotonic() + seconds
+    while True:
+        left = deadline - time.monotonic()
+        woke = subscription.wait(max(0.0, min(GONE_POLL_SECONDS, left)))
+        if gone():
+            return None
+        if woke:
+            return True
+        if time.monotonic() >= deadline:
+            return False
 
 
 ROOM = "mine_devil.stream_room"

@@ -12,11 +12,12 @@ processes of one host) delays a change until the team's next move or the stream'
 ends after ``max_seconds`` and the browser's ``EventSource`` reconnects with
 ``Last-Event-ID``, reading everything it missed.
 
-A stream whose client went away ends within ``GONE_POLL_SECONDS`` (its slot is freed then, not
-at the next heartbeat's failed write): given the check (``app.gate.client_gone``), it waits in
-slices that long. A stream that meets a database outage ends cleanly, after a ``retry:`` line
-asking the browser to reconnect in ``OUTAGE_RETRY_MS`` (with ``Last-Event-ID``, so nothing is
-lost), and logs one line, no traceback.
+A stream whose client went away ends within half a second (``app.live.slots.wait_or_leave``;
+its slot is freed then, not at the next heartbeat's failed write): given the check
+(``app.gate.client_gone``), it waits in slices that long. A stream that meets a database
+outage ends cleanly, after a ``retry:`` line asking the browser to reconnect in
+``OUTAGE_RETRY_MS`` (with ``Last-Event-ID``, so nothing is lost), and logs one line, no
+traceback.
 """
 
 from __future__ import annotations
@@ -28,15 +29,14 @@ from collections.abc import Callable, Iterator
 
 import sqlalchemy as sa
 
+from app.live.slots import Departure, wait_or_leave
 from app.notify import Notifier
-from app.notify.board import Subscription
 from app.world.feedcache import FeedCache
 from app.world.service import Viewport, topic, visible_changes
 from app.world.store import WorldStore
 
 BATCH = 256
 HEARTBEAT_SECONDS = 15.0
-GONE_POLL_SECONDS = 0.5
 OUTAGE_RETRY_MS = 3000
 OUTAGES = (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError)
 """What a database that went away (or a pool with no free connection) raises."""
@@ -66,7 +66,7 @@ def event_stream(
     """The stream's text chunks. It subscribes when first advanced, before its first read,
     so nothing committed after ``after`` can slip between reading and waiting. Reads go
     through the process's ``FeedCache``: one query per change, not one per stream.
-    ``gone``: whether the client left (checked every ``GONE_POLL_SECONDS`` while waiting)."""
+    ``gone``: whether the client left (checked every half second while waiting)."""
     try:
         yield from _stream(cache, store, notifier, world, team, port, after, max_seconds,
                            heartbeat, gone)  # fmt: skip
@@ -94,7 +94,7 @@ def _stream(
     last = after
     known: int | None = None
     first = read = True
-    departure = _Departure(gone) if gone is not None else None
+    departure = Departure(gone) if gone is not None else None
     with notifier.subscribe(topic(world, team)) as subscription:
         yield ": stream open\n\n"
         while True:
@@ -111,7 +111,7 @@ def _stream(
             remaining = max_seconds - (time.monotonic() - started)
             if remaining <= 0 or notifier.closed:
                 return
-            woke = _wait(subscription, min(heartbeat, remaining), departure)
+            woke = wait_or_leave(subscription, min(heartbeat, remaining), departure)
             if woke is None:
                 return  # the client went away: let the slot go now
             read = woke
@@ -120,35 +120,3 @@ def _stream(
                 known = said if isinstance(said, int) else None
             else:
                 yield ": keep-alive\n\n"  # nothing moved: no read
-
-
-class _Departure:
-    """Whether the client left, asked at most once per ``GONE_POLL_SECONDS`` (a stream woken
-    by every move of a busy team checks its socket no more often than an idle one)."""
-
-    def __init__(self, gone: Callable[[], bool]):
-        self.gone = gone
-        self.next_check = time.monotonic() + GONE_POLL_SECONDS
-
-    def __call__(self) -> bool:
-        now = time.monotonic()
-        if now < self.next_check:
-            return False
-        self.next_check = now + GONE_POLL_SECONDS
-        return self.gone()
-
-
-def _wait(subscription: Subscription, seconds: float, gone: _Departure | None) -> bool | None:
-    """True: the topic was published; False: ``seconds`` passed; None: the client left."""
-    if gone is None:
-        return subscription.wait(seconds)
-    deadline = time.monotonic() + seconds
-    while True:
-        left = deadline - time.monotonic()
-        woke = subscription.wait(max(0.0, min(GONE_POLL_SECONDS, left)))
-        if gone():
-            return None
-        if woke:
-            return True
-        if time.monotonic() >= deadline:
-            return False

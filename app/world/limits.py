@@ -15,7 +15,7 @@ Each refusal is a 429 naming the limit, with ``Retry-After``.
 Streams: at most ``WORLD_STREAMS_PER_CLIENT`` open event streams per client address and
 ``WORLD_STREAMS_MAX`` per process (``app.live.slots.StreamSlots``, inside the process's
 ``stream_room`` shared with the games' streams); each stream lives at most
-``LIVE_MAX_SECONDS`` and lets its slot go within ``feed.GONE_POLL_SECONDS`` of its client
+``LIVE_MAX_SECONDS`` and lets its slot go within ``app.live.slots.GONE_POLL_SECONDS`` of its client
 leaving.
 """
 

@@ -454,3 +454,23 @@ def test_a_kept_answer_gives_seqs_to_logged_moves_only() -> None:
     )
     answer = Remembered("d", results, last_seq=41).answer()
     assert [r["seq"] for r in answer] == [40, None, 41]
+
+
+def test_a_game_stream_also_lets_its_slot_go_when_its_client_leaves(app: Flask) -> None:
+    """The games' streams share the worker's room: they check for a departed client too."""
+    from app.gate import client_gone
+    from app.live.routes import updates
+    from app.notify import get_notifier
+    from app.play.setup import get_service
+
+    game = app.test_client().post("/api/games", json={"width": 9, "height": 9, "mines": 10})
+    server, client = socket.socketpair()
+    with app.app_context():
+        stream = updates(get_service().store, game.get_json()["id"], get_notifier(), 60,
+                         gone=client_gone({"gunicorn.socket": server}))  # fmt: skip
+        assert next(stream).startswith("event: move")
+        client.close()
+        started = time.monotonic()
+        assert list(stream) == []
+        assert time.monotonic() - started < 1.0
+    server.close()
