@@ -72,3 +72,15 @@ def test_no_guess_generation_on_every_tiling(name: str) -> None:
             assert board_level(board, made.layout, first) is not None
             return
     pytest.fail(f"no no-guess {name} board in 900 tries")
+
+
+def test_graph_is_not_a_grid_topology_anywhere_text_names_one() -> None:
+    from devil.board import Topology
+    from devil.game.params import GameParams, ParamsError
+
+    with pytest.raises(ValueError, match="expected one of square, torus, hex"):
+        Topology.parse("graph")
+    with pytest.raises(ParamsError, match="unknown topology 'graph'"):
+        GameParams.from_dict({"topology": "graph"})
+    with pytest.raises(ParamsError, match="grid Topology"):
+        GameParams(topology=Topology.GRAPH)
