@@ -22,6 +22,7 @@ from app.play.params import PRESETS
 from app.teach.panels import Teaching, teaching
 from devil.game import Game, GameParams, MoveKind, Status
 from devil.position import FLAG, Position
+from devil.teach.number_words import number_meaning
 
 PRESET_TITLES = {"beginner": "Beginner", "intermediate": "Intermediate", "expert": "Expert"}
 
@@ -263,7 +264,10 @@ def move_message(before: Game, after: Game) -> str:
     if after.status is Status.LOST:
         assert after.loss is not None
         cell = position.where(after.loss)
-        return f"Boom: {cell} could be a mine, so the devil put one there. You lost."
+        return (
+            f"Boom: {cell} could be a mine (some layout that fits every number has a mine "
+            "there), so the devil put one there. You lost."
+        )
     if last is None:
         return ""
     clicked = position.board.cell(last.row, last.col)
@@ -277,5 +281,7 @@ def move_message(before: Game, after: Game) -> str:
     if opened == 1:
         number = position.number(clicked)
         if last.kind is MoveKind.REVEAL and number is not None:
-            return f"{cell}: {number}."
-    return f"Opened {opened} {noun}."
+            return f"{cell}: {number_meaning(position, clicked)}."
+    if opened == 0:
+        return f"Nothing opened at {cell}."
+    return f"Opened {opened} {noun} from {cell}."
