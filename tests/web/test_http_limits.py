@@ -18,9 +18,14 @@ from tests.web.test_play import HX, chunked_post, csrf_token, new_game
 
 LIMITED = "2 per second"
 
-LARGER_BODIES = {"teach.analyse_paste": 1024 * 1024}
+LARGER_BODIES = {
+    "teach.analyse_paste": 1024 * 1024,
+    "graphs.analyse_graph_paste": 6 * 1024 * 1024,
+    "graphs.export_graph": 6 * 1024 * 1024,
+}
 """Views allowed a larger body than ``MAX_CONTENT_LENGTH`` and the most each may declare: the
-analysis paste (a 10,000-cell position, form-encoded; ``ui`` sets it with ``body_limit``)."""
+analysis paste (a 10,000-cell position, form-encoded; ``ui`` sets it with ``body_limit``) and the
+graph board's paste and export (a 5,000-cell graph file with polygons, form-encoded)."""
 
 
 def test_no_429_of_any_limiter_says_retry_after_0(make_app: Callable[..., Flask]) -> None:
