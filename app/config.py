@@ -13,6 +13,9 @@ Environment variables (all optional):
 ``MINE_DEVIL_RATELIMIT_CREATE`` limit per client on new games (default ``60 per minute``)
 ``MINE_DEVIL_RATELIMIT_STORAGE`` Flask-Limiter storage URI (default ``memory://``, per process)
 ``MINE_DEVIL_PROXY_HOPS``       number of trusted proxies in front (``X-Forwarded-For``), default 0
+``MINE_DEVIL_WORKER_CONNECTIONS`` the gevent worker's ``worker_connections`` (``mine-devil`` sets
+                                it): open streams stay below it, with room for other requests
+                                (``app.live.slots.stream_room_size``)
 ``MINE_DEVIL_CLIENT_REQUESTS``  requests one client may have in the app at once per process
                                 (default 128; see ``app/gate.py``); benchmarks whose many simulated
                                 people share one address raise it
@@ -104,6 +107,7 @@ def defaults(
         "CREATE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_CREATE") or "60 per minute",
         "PROXY_HOPS": int(env.get("MINE_DEVIL_PROXY_HOPS") or 0),
         "CLIENT_REQUESTS": int(env.get("MINE_DEVIL_CLIENT_REQUESTS") or 128),
+        "WORKER_CONNECTIONS": int(env.get("MINE_DEVIL_WORKER_CONNECTIONS") or 0) or None,
         "GAME_CACHE_SIZE": 128,
         "LIVE_STREAMS_PER_CLIENT": 8,
         "LIVE_STREAMS_MAX": 4000,

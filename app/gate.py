@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import select
 import socket
 import threading
 import time
@@ -60,6 +61,24 @@ def stop_reading(environ: WSGIEnvironment) -> None:
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RD)
+
+
+def client_gone(environ: WSGIEnvironment) -> Callable[[], bool] | None:
+    """A check that the client closed its connection (a stream's reader left), without
+    waiting: its socket reads as ended. None where the app cannot see the socket (tests,
+    ``flask run``): there a stream notices only when a write fails."""
+    sock = environ.get("gunicorn.socket")
+    if sock is None:
+        return None
+
+    def gone() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):  # reset, or already closed
+            return True
+
+    return gone
 
 
 class DeadlineInput:

@@ -184,6 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         migrate()
         return 0
     directory = prepare(args.data)
+    if args.worker_class == "gevent":  # the workers' stream cap leaves room (app.live.slots)
+        os.environ["MINE_DEVIL_WORKER_CONNECTIONS"] = str(args.worker_connections)
     print(
         f"mine-devil: serving on http://{args.host}:{args.port}/ with {args.workers} "
         f"{args.worker_class} worker(s), data in {directory}",

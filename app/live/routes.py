@@ -35,7 +35,8 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
-from app.live.slots import StreamSlots
+from app.gate import client_gone
+from app.live.slots import Departure, StreamSlots, releasing, stream_room, wait_or_leave
 from app.live.spec import PATHS
 from app.notify import Notifier, get_notifier
 from app.openapi import publish
@@ -64,12 +65,16 @@ def updates(
     notifier: Notifier,
     max_seconds: float,
     heartbeat: float = HEARTBEAT_SECONDS,
+    gone: Callable[[], bool] | None = None,
 ) -> Iterator[str]:
     """The event stream: one ``move`` event per change of the log's end, ``end`` at the end.
 
-    Reads the log's end on connect and after each wake-up of the game's topic, never else."""
+    Reads the log's end on connect and after each wake-up of the game's topic, never else.
+    ``gone``: whether the client left (``app.gate.client_gone``): the stream then ends
+    within ``GONE_POLL_SECONDS``, freeing its slot."""
     started = time.monotonic()
     seen = -1
+    departure = Departure(gone) if gone is not None else None
     with notifier.subscribe(game_topic(game_id)) as subscription:
         while True:
             head = store.get_head(game_id)
@@ -87,7 +92,10 @@ def updates(
                 remaining = max_seconds - (time.monotonic() - started)
                 if remaining <= 0 or notifier.closed:
                     return
-                if subscription.wait(min(heartbeat, remaining)):
+                woke = wait_or_leave(subscription, min(heartbeat, remaining), departure)
+                if woke is None:
+                    return  # the client went away
+                if woke:
                     break
                 if time.monotonic() - started < max_seconds:
                     yield ": keep-alive\n\n"
@@ -108,8 +116,9 @@ def events(game_id: str) -> ResponseReturnValue:
             get_notifier(),
             float(config.get("LIVE_MAX_SECONDS", 300)),
             float(config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)),
+            client_gone(request.environ),
         )
-        response = Response(_closing(stream, release), mimetype="text/event-stream")
+        response = Response(releasing(stream, release), mimetype="text/event-stream")
     except BaseException:
         release()
         raise
@@ -123,13 +132,6 @@ def _headers(response: Response) -> Response:
     return response
 
 
-def _closing(stream: Iterator[str], release: Callable[[], None]) -> Iterator[str]:
-    try:
-        yield from stream
-    finally:
-        release()
-
-
 def stream_slots() -> StreamSlots:
     slots: StreamSlots = current_app.extensions[SLOTS]
     return slots
@@ -140,4 +142,5 @@ def init_app(app: Flask) -> None:
     app.extensions[SLOTS] = StreamSlots(
         int(app.config.get("LIVE_STREAMS_PER_CLIENT", 8)),
         int(app.config.get("LIVE_STREAMS_MAX", 4000)),
+        within=stream_room(app),  # with the world's streams, what the worker can hold
     )

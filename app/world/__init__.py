@@ -18,7 +18,25 @@ config or the environment):
 ``WORLD_JUDGE_NODES_PER_MOVE`` judging work charged to the move rate limits: every this many
                               units spent count as one more move (default 2000)
 ``WORLD_STREAMS_PER_CLIENT``  open event streams per client address (default 20)
-``WORLD_STREAMS_MAX``         open event streams per process (default 4000)
+``WORLD_STREAMS_MAX``         open event streams per process (default 4000; never more than the
+                              process's ``app.live.slots.stream_room``)
+``WORLD_JOIN_CLIENT_RATE_LIMIT``  ``MINE_DEVIL_RATELIMIT_WORLD_JOIN_CLIENT``, new players per
+                              client address (default ``10 per minute;200 per day``)
+``WORLD_JOIN_RATE_LIMIT``     ``MINE_DEVIL_RATELIMIT_WORLD_JOIN``, new players per world
+                              (default ``120 per minute;5000 per day``)
+``WORLD_TEAM_CLIENT_RATE_LIMIT``  ``MINE_DEVIL_RATELIMIT_WORLD_TEAM_CLIENT``, new teams per
+                              client address (default ``3 per minute;30 per day``)
+``WORLD_NEW_TEAM_RATE_LIMIT`` ``MINE_DEVIL_RATELIMIT_WORLD_NEW_TEAM``, new teams per world
+                              (default ``30 per minute;1000 per day``)
+``WORLD_DROP_CLIENT_RATE_LIMIT``  ``MINE_DEVIL_RATELIMIT_WORLD_DROP_CLIENT``, drops per client
+                              address (default ``6 per minute;120 per hour``)
+``WORLD_VIEW_RATE_LIMIT``     ``MINE_DEVIL_RATELIMIT_WORLD_VIEW``, views and stream openings per
+                              client address, in 64x64-cell units (default
+                              ``40 per second;1200 per minute``: a 256x256 view costs 16)
+``WORLD_WHO_RATE_LIMIT``      ``MINE_DEVIL_RATELIMIT_WORLD_WHO``, ``who`` lookups per client
+                              address (default ``10 per second;300 per minute``)
+``WORLD_IDEMPOTENCY_SECONDS`` ``MINE_DEVIL_WORLD_IDEMPOTENCY_SECONDS``, how long a raft's
+                              ``Idempotency-Key`` answers its retries (default 86400)
 ``WORLD_PRESENCE_RATE_LIMIT`` ``MINE_DEVIL_RATELIMIT_WORLD_PRESENCE``, presence reports per
                               player (default ``4 per second;150 per minute``)
 
@@ -32,12 +50,15 @@ import os
 
 from flask import Flask
 
+from app.live.slots import StreamSlots, stream_room
+from app.lru import Lru
 from app.world.api import bp
 from app.world.feedcache import FeedCache
-from app.world.limits import StreamSlots
 from app.world.orientation import bp as orientation
+from app.world.pages import ACTIVITY_CACHE
 from app.world.pages import bp as pages
 from app.world.presence import DEFAULT_RATE_LIMIT, PresenceBoard
+from app.world.scoreboard import ScoreboardCache
 from app.world.service import Colourings
 from app.world.store import WorldStore
 
@@ -56,6 +77,26 @@ DEFAULTS = {
     "WORLD_STREAMS_PER_CLIENT": ("MINE_DEVIL_WORLD_STREAMS_PER_CLIENT", "20"),
     "WORLD_STREAMS_MAX": ("MINE_DEVIL_WORLD_STREAMS_MAX", "4000"),
     "WORLD_PRESENCE_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_PRESENCE", DEFAULT_RATE_LIMIT),
+    "WORLD_JOIN_CLIENT_RATE_LIMIT": (
+        "MINE_DEVIL_RATELIMIT_WORLD_JOIN_CLIENT",
+        "10 per minute;200 per day",
+    ),
+    "WORLD_JOIN_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_JOIN", "120 per minute;5000 per day"),
+    "WORLD_TEAM_CLIENT_RATE_LIMIT": (
+        "MINE_DEVIL_RATELIMIT_WORLD_TEAM_CLIENT",
+        "3 per minute;30 per day",
+    ),
+    "WORLD_NEW_TEAM_RATE_LIMIT": (
+        "MINE_DEVIL_RATELIMIT_WORLD_NEW_TEAM",
+        "30 per minute;1000 per day",
+    ),
+    "WORLD_DROP_CLIENT_RATE_LIMIT": (
+        "MINE_DEVIL_RATELIMIT_WORLD_DROP_CLIENT",
+        "6 per minute;120 per hour",
+    ),
+    "WORLD_VIEW_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_VIEW", "40 per second;1200 per minute"),
+    "WORLD_WHO_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_WHO", "10 per second;300 per minute"),
+    "WORLD_IDEMPOTENCY_SECONDS": ("MINE_DEVIL_WORLD_IDEMPOTENCY_SECONDS", "86400"),
 }
 
 
@@ -71,11 +112,17 @@ def init_app(app: Flask, engine: object) -> None:
     app.extensions["mine_devil.world.feeds"] = FeedCache(store)
     app.extensions["mine_devil.world.colourings"] = Colourings()
     app.extensions["mine_devil.world.presence"] = PresenceBoard()
+    app.extensions["mine_devil.world.scoreboards"] = ScoreboardCache(
+        store.scoreboard, store.standings_probe
+    )
     app.extensions["mine_devil.world.streams"] = StreamSlots(
-        int(app.config["WORLD_STREAMS_PER_CLIENT"]), int(app.config["WORLD_STREAMS_MAX"])
+        int(app.config["WORLD_STREAMS_PER_CLIENT"]),
+        int(app.config["WORLD_STREAMS_MAX"]),
+        within=stream_room(app),  # with the games' streams, what the worker can hold
     )
     app.register_blueprint(bp, url_prefix="/api/worlds")
     app.register_blueprint(orientation, url_prefix="/api/worlds")  # map, presence, time-lapse
+    app.extensions[ACTIVITY_CACHE] = Lru(64)
     app.register_blueprint(pages)  # the browser side: /world/<w> (app.world.pages)
 
 

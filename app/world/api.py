@@ -30,14 +30,17 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Forbidden, NotFound, TooManyRequests, Unauthorized
 
 from app.errors import InputError
+from app.gate import client_gone
 from app.jsonbody import json_body, parse_json
+from app.live.slots import releasing
 from app.notify import get_notifier
 from app.openapi import publish
 from app.security import client_key
-from app.world import limits
+from app.world import idempotency, limits
 from app.world.feed import event_stream
 from app.world.records import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists
 from app.world.schemas import COLOUR, MAX_NAME, NEW_PLAYER, NEW_WORLD, RAFT
+from app.world.scoreboard import ScoreboardCache, pareto_frontier
 from app.world.service import (
     MAX_VIEW_SIDE,
     Colourings,
@@ -139,6 +142,11 @@ def world_store() -> WorldStore:
     return store
 
 
+def scoreboards() -> ScoreboardCache:
+    found: ScoreboardCache = current_app.extensions["mine_devil.world.scoreboards"]
+    return found
+
+
 def colourings() -> Colourings:
     found: Colourings = current_app.extensions["mine_devil.world.colourings"]
     return found
@@ -216,7 +224,9 @@ def join(world: str) -> ResponseReturnValue:
     name = text_field(data, "name", None)
     team = text_field(data, "team", TEAM)
     colour = json_int(data.get("colour", 0), "colour", 0, colours - 1)
+    limits.check_join(world, new_team=not world_store().team_known(world, team))
     created = world_store().add_player(world, name, team, colour)
+    scoreboards().changed(world)
     response = jsonify({**player_json(created.player), "token": created.token})
     response.status_code = 201
     return response
@@ -236,12 +246,31 @@ def moves(world: str) -> ResponseReturnValue:
     known_world(world)
     player = authenticated(world)
     request.max_content_length = MOVES_BODY_BYTES
-    raft = parse_moves(json_body(RAFT))
-    limits.check_moves(player, len(raft))
+    return answer_raft(player, json_body(RAFT))
+
+
+def drop_seconds() -> float:
+    """One drop per player per this many seconds (0: rate limits are off)."""
     config = current_app.config
-    drop_seconds = (
-        float(config["WORLD_DROP_SECONDS"]) if config.get("RATELIMIT_ENABLED", True) else 0.0
-    )
+    if not config.get("RATELIMIT_ENABLED", True):
+        return 0.0
+    return float(config["WORLD_DROP_SECONDS"])
+
+
+def answer_raft(player: PlayerRow, data: dict[str, Any]) -> Response:
+    """Play the raft of a body ``RAFT`` accepted, for ``player``: its limits, its
+    idempotency key (``app.world.idempotency``: a retry gets the first answer), the answer."""
+    world = player.world
+    raft = parse_moves(data)
+    text = idempotency.key_of(request, data)
+    window = float(current_app.config["WORLD_IDEMPOTENCY_SECONDS"])
+    key = idempotency.raft_key(text, data["moves"], window) if text is not None else None
+    if key is not None:
+        played = world_store().raft_answer(world, player.id, key)
+        if played is not None:
+            return replayed(played)
+    limits.check_moves(player, len(raft))
+    limits.check_drops(world, sum(1 for m in raft if m.kind == "drop"))
     timings: dict[str, float] = g.setdefault("world_timings", {})  # for Server-Timing
     try:
         answers = play_raft(
@@ -250,14 +279,25 @@ def moves(world: str) -> ResponseReturnValue:
             colourings(),
             player,
             raft,
-            drop_seconds=drop_seconds,
+            drop_seconds=drop_seconds(),
             timings=timings,
-            judging=Judging.from_settings(config),
+            key=key,
+            judging=Judging.from_settings(current_app.config),
         )
     except DropTooSoon as exc:
         raise limits.RateLimited(str(exc), exc.retry_after) from exc
+    except idempotency.RaftReplayed as exc:
+        return replayed(exc.remembered)
     limits.charge_judging(player, sum(a.work for a in answers))
+    scoreboards().changed(world)
     return jsonify({"results": [a.to_json() for a in answers]})
+
+
+def replayed(played: idempotency.Remembered) -> Response:
+    """A keyed raft's first answer, again."""
+    response = jsonify({"results": played.answer()})
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 def viewport(world: str, team: str) -> Viewport:
@@ -279,6 +319,7 @@ def viewport(world: str, team: str) -> Viewport:
 @bp.get("/<world>/teams/<team>/view")
 def team_view(world: str, team: str) -> ResponseReturnValue:
     port = viewport(world, team)
+    limits.check_view(limits.view_cost(port.width, port.height))
     seq, rows = view(
         world_store(), world, team, port.colour, port.x0, port.y0, port.width, port.height
     )
@@ -298,22 +339,26 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
         raise WorldInputError(
             "Last-Event-ID", f"must be a seq (an ASCII integer), got {last[:40]!r}"
         )
-    slots = limits.stream_slots(current_app)
-    client = client_key()
-    slots.acquire(client)
-    stream = event_stream(
-        current_app.extensions["mine_devil.world.feeds"],
-        store,
-        get_notifier(),
-        world,
-        team,
-        port,
-        after,
-        max_seconds=float(current_app.config.get("LIVE_MAX_SECONDS", 300)),
-        presences=current_app.extensions["mine_devil.world.presence"],
-    )
-    response = Response(stream, mimetype="text/event-stream")
-    response.call_on_close(lambda: slots.release(client))
+    limits.check_view(1)
+    release = limits.stream_slots(current_app).take(client_key())
+    try:
+        stream = event_stream(
+            current_app.extensions["mine_devil.world.feeds"],
+            store,
+            get_notifier(),
+            world,
+            team,
+            port,
+            after,
+            max_seconds=float(current_app.config.get("LIVE_MAX_SECONDS", 300)),
+            gone=client_gone(request.environ),
+            presences=current_app.extensions["mine_devil.world.presence"],
+        )
+        response = Response(releasing(stream, release), mimetype="text/event-stream")
+    except BaseException:
+        release()
+        raise
+    response.call_on_close(release)  # also when the client left before the first byte
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
@@ -321,43 +366,17 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
 
 @bp.get("/<world>/scoreboard")
 def scoreboard(world: str) -> ResponseReturnValue:
+    """The whole world's standings, from the process's cache (``app.world.scoreboard``):
+    built once per change, encoded once, whoever asks."""
     known_world(world)
-    team_rows, people = world_store().scoreboard(world)
-
-    def counts(c: Any) -> dict[str, int]:
-        return {
-            "moves": c.moves,
-            "revealed": c.revealed,
-            "flags": c.flags,
-            "errors": c.errors,
-            "drops": c.drops,
-        }
-
-    frontier = pareto(
-        [(t.name, t.counts.revealed, t.counts.flags, t.counts.errors) for t in team_rows]
-    )
-    return jsonify(
-        {
-            "world": world,
-            "teams": [{"team": t.name, **counts(t.counts)} for t in team_rows],
-            "players": [
-                {"player": p.player, "name": p.name, "team": p.team, **counts(p.counts)}
-                for p in people
-            ],
-            "pareto": frontier,
-        }
-    )
+    board = scoreboards().get(world)
+    return Response(board.json_bytes, mimetype="application/json")
 
 
 def pareto(teams: list[tuple[str, int, int, int]]) -> list[str]:
     """Teams no other team beats: at least as many cells revealed and flags, no more
-    errors, and better in one of the three."""
-
-    def beats(a: tuple[str, int, int, int], b: tuple[str, int, int, int]) -> bool:
-        at_least = a[1] >= b[1] and a[2] >= b[2] and a[3] <= b[3]
-        return at_least and (a[1], a[2], a[3]) != (b[1], b[2], b[3])
-
-    return sorted(t[0] for t in teams if not any(beats(o, t) for o in teams))
+    errors, and better in one of the three (``app.world.scoreboard.pareto_frontier``)."""
+    return pareto_frontier(teams)
 
 
 # -- timing ----------------------------------------------------------------------------
@@ -425,6 +444,11 @@ def busy(exc: sa.exc.TimeoutError) -> ResponseReturnValue:
     response.status_code = 503
     response.headers["Retry-After"] = "1"
     return response
+
+
+@bp.errorhandler(idempotency.KeyReused)
+def key_reused(exc: idempotency.KeyReused) -> ResponseReturnValue:
+    return _json_error(422, str(exc), field=idempotency.HEADER)
 
 
 @bp.errorhandler(WorldExists)

@@ -15,15 +15,26 @@ ends after ``max_seconds`` and the browser's ``EventSource`` reconnects with
 Teammates' presence (``app.world.presence``) rides on the same topic: a notification with a
 presence is sent on as ``event: presence`` (no ``id``, no read of the log); a stream opens with
 the presences its process knows.
+
+A stream whose client went away ends within half a second (``app.live.slots.wait_or_leave``;
+its slot is freed then, not at the next heartbeat's failed write): given the check
+(``app.gate.client_gone``), it waits in slices that long. A stream that meets a database
+outage ends cleanly, after a ``retry:`` line asking the browser to reconnect in
+``OUTAGE_RETRY_MS`` (with ``Last-Event-ID``, so nothing is lost), and logs one line, no
+traceback.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import sqlalchemy as sa
+
+from app.live.slots import Departure, wait_or_leave
 from app.notify import Notifier
 from app.world import presence
 from app.world.feedcache import FeedCache
@@ -32,6 +43,11 @@ from app.world.store import WorldStore
 
 BATCH = 256
 HEARTBEAT_SECONDS = 15.0
+OUTAGE_RETRY_MS = 3000
+OUTAGES = (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError)
+"""What a database that went away (or a pool with no free connection) raises."""
+
+log = logging.getLogger(__name__)
 
 
 def sse_cells(seq: int, cells: list[tuple[int, int, str]]) -> str:
@@ -79,15 +95,42 @@ def event_stream(
     after: int,
     max_seconds: float,
     heartbeat: float = HEARTBEAT_SECONDS,
+    gone: Callable[[], bool] | None = None,
     presences: presence.PresenceBoard | None = None,
 ) -> Iterator[str]:
     """The stream's text chunks. It subscribes when first advanced, before its first read,
     so nothing committed after ``after`` can slip between reading and waiting. Reads go
-    through the process's ``FeedCache``: one query per change, not one per stream."""
+    through the process's ``FeedCache``: one query per change, not one per stream.
+    ``gone``: whether the client left (checked every half second while waiting)."""
+    try:
+        yield from _stream(cache, store, notifier, world, team, port, after, max_seconds,
+                           heartbeat, gone, presences)  # fmt: skip
+    except OUTAGES as exc:
+        log.warning(
+            "world %s team %s: a live stream ended on a database error (%s); the client "
+            "resumes with Last-Event-ID", world, team, type(exc).__name__,
+        )  # fmt: skip
+        yield f"retry: {OUTAGE_RETRY_MS}\n: the database is unavailable: reconnecting\n\n"
+
+
+def _stream(
+    cache: FeedCache,
+    store: WorldStore,
+    notifier: Notifier,
+    world: str,
+    team: str,
+    port: Viewport,
+    after: int,
+    max_seconds: float,
+    heartbeat: float,
+    gone: Callable[[], bool] | None,
+    presences: presence.PresenceBoard | None,
+) -> Iterator[str]:
     started = time.monotonic()
     last = after
     known: int | None = None
     first = read = True
+    departure = Departure(gone) if gone is not None else None
     with notifier.subscribe(topic(world, team)) as subscription:
         yield ": stream open\n\n"
         for seen in presences.recent(world, team) if presences is not None else ():
@@ -106,7 +149,10 @@ def event_stream(
             remaining = max_seconds - (time.monotonic() - started)
             if remaining <= 0 or notifier.closed:
                 return
-            if not subscription.wait(min(heartbeat, remaining)):
+            woke = wait_or_leave(subscription, min(heartbeat, remaining), departure)
+            if woke is None:
+                return  # the client went away: let the slot go now
+            if not woke:
                 read = False
                 yield ": keep-alive\n\n"  # nothing moved: no read
                 continue

@@ -7,20 +7,29 @@ Flask-Limiter storage (``RATELIMIT_STORAGE_URI``: per process with the default
 refused whole (429 with ``Retry-After``), so one busy bot cannot starve its team mates, and
 one busy team cannot starve the others (each team has its own bucket).
 
+Identities and reads (issue 17): new players and new teams per client address and per world;
+drops per client address (besides one per player per ``WORLD_DROP_SECONDS``); views and
+stream openings per client address in 64x64-cell units; ``who`` lookups per client address.
+Each refusal is a 429 naming the limit, with ``Retry-After``.
+
 Streams: at most ``WORLD_STREAMS_PER_CLIENT`` open event streams per client address and
-``WORLD_STREAMS_MAX`` per process; each stream lives at most ``LIVE_MAX_SECONDS``.
+``WORLD_STREAMS_MAX`` per process (``app.live.slots.StreamSlots``, inside the process's
+``stream_room`` shared with the games' streams); each stream lives at most
+``LIVE_MAX_SECONDS`` and lets its slot go within ``app.live.slots.GONE_POLL_SECONDS`` of its client
+leaving.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
 
 from flask import Flask, current_app
-from limits import parse_many
-from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
+from limits import RateLimitItem, parse_many
+from werkzeug.exceptions import TooManyRequests
 
+from app.live.slots import StreamSlots
+from app.security import client_key
 from app.world.records import PlayerRow
 
 
@@ -29,28 +38,41 @@ class RateLimited(TooManyRequests):
         super().__init__(description, retry_after=max(1, math.ceil(retry_after)))
 
 
-def check_moves(player: PlayerRow, moves: int) -> None:
-    """Count ``moves`` against the player's and the team's limits, or raise 429."""
-    config = current_app.config
-    if not config.get("RATELIMIT_ENABLED", True):
+Bucket = tuple[RateLimitItem, str, str, str]
+"""(limit, scope, key, who: the words naming it in a refusal)."""
+
+
+def _buckets(setting: str, scope: str, key: str, who: str) -> list[Bucket]:
+    return [(item, scope, key, who) for item in parse_many(str(current_app.config[setting]))]
+
+
+def charge(buckets: list[Bucket], cost: int = 1, what: str = "requests") -> None:
+    """Count ``cost`` against every bucket, or raise 429 (nothing counted) when one of them
+    would go over: the limiter's storage (``RATELIMIT_STORAGE_URI``) keeps the counts."""
+    if not current_app.config.get("RATELIMIT_ENABLED", True) or not buckets:
         return
     strategy = current_app.extensions["mine_devil.limiter"].limiter
-    buckets = [
-        (item, "world-player", f"{player.world}/{player.id}", "player")
-        for item in parse_many(str(config["WORLD_PLAYER_RATE_LIMIT"]))
-    ] + [
-        (item, "world-team", f"{player.world}/{player.team}", "team")
-        for item in parse_many(str(config["WORLD_TEAM_RATE_LIMIT"]))
-    ]
     for item, scope, key, who in buckets:
-        if not strategy.test(item, scope, key, cost=moves):
+        if not strategy.test(item, scope, key, cost=cost):
             reset = strategy.get_window_stats(item, scope, key).reset_time
             raise RateLimited(
-                f"{moves} more moves would exceed the {who}'s limit of {item}",
+                f"{cost} more {what} would exceed the {who}'s limit of {item}",
                 reset - time.time(),
             )
     for item, scope, key, _ in buckets:
-        strategy.hit(item, scope, key, cost=moves)
+        strategy.hit(item, scope, key, cost=cost)
+
+
+def check_moves(player: PlayerRow, moves: int) -> None:
+    """Count ``moves`` against the player's and the team's limits, or raise 429."""
+    charge(
+        _buckets("WORLD_PLAYER_RATE_LIMIT", "world-player", f"{player.world}/{player.id}",
+                 "player")
+        + _buckets("WORLD_TEAM_RATE_LIMIT", "world-team", f"{player.world}/{player.team}",
+                   "team"),
+        moves,
+        "moves",
+    )  # fmt: skip
 
 
 def charge_judging(player: PlayerRow, units: int) -> None:
@@ -72,42 +94,57 @@ def charge_judging(player: PlayerRow, units: int) -> None:
             strategy.hit(item, scope, key, cost=extra)
 
 
-class StreamSlots:
-    """Open event streams per client address in this process (and in all)."""
+def check_drops(world: str, drops: int) -> None:
+    """A raft's drops against the client address's limit (the one drop per player per
+    ``WORLD_DROP_SECONDS`` bounds nobody when players are free)."""
+    if drops:
+        client = client_key()
+        charge(
+            _buckets("WORLD_DROP_CLIENT_RATE_LIMIT", "world-drop-client",
+                     f"{world}/{client}", "client address"),
+            drops,
+            "drops",
+        )  # fmt: skip
 
-    def __init__(self, per_client: int, total: int):
-        self.per_client = per_client
-        self.total = total
-        self._lock = threading.Lock()
-        self._open: dict[str, int] = {}
-        self._count = 0
 
-    def acquire(self, client: str) -> None:
-        with self._lock:
-            if self._count >= self.total:
-                raise ServiceUnavailable(
-                    f"this server holds its maximum of {self.total} event streams: retry later"
-                )
-            mine = self._open.get(client, 0)
-            if mine >= self.per_client:
-                raise RateLimited(
-                    f"at most {self.per_client} open event streams per client: close one", 5
-                )
-            self._open[client] = mine + 1
-            self._count += 1
+def check_join(world: str, new_team: bool) -> None:
+    """A new player (and a new team when ``new_team``): limited per client address and per
+    world, so identities cost something."""
+    client = client_key()
+    buckets = _buckets("WORLD_JOIN_CLIENT_RATE_LIMIT", "world-join-client", client,
+                       "client address") + _buckets(
+        "WORLD_JOIN_RATE_LIMIT", "world-join", world, "world")  # fmt: skip
+    if new_team:
+        buckets += _buckets(
+            "WORLD_TEAM_CLIENT_RATE_LIMIT", "world-team-client", client, "client address"
+        ) + _buckets("WORLD_NEW_TEAM_RATE_LIMIT", "world-new-team", world, "world")
+    charge(buckets, 1, "new teams" if new_team else "new players")
 
-    def release(self, client: str) -> None:
-        with self._lock:
-            mine = self._open.get(client, 0) - 1
-            if mine <= 0:
-                self._open.pop(client, None)
-            else:
-                self._open[client] = mine
-            self._count = max(0, self._count - 1)
 
-    def open(self) -> int:
-        with self._lock:
-            return self._count
+VIEW_UNIT = 64 * 64
+"""A view costs one per 64x64 cells it covers (at least one)."""
+
+
+def view_cost(width: int, height: int) -> int:
+    return max(1, -(-width * height // VIEW_UNIT))
+
+
+def check_view(cost: int) -> None:
+    """Views (and stream openings) of a client address, in 64x64-cell units."""
+    charge(
+        _buckets("WORLD_VIEW_RATE_LIMIT", "world-view", client_key(), "client address"),
+        cost,
+        "view units (64x64 cells each)",
+    )
+
+
+def check_who(world: str) -> None:
+    """``who`` lookups of a client address."""
+    charge(
+        _buckets("WORLD_WHO_RATE_LIMIT", "world-who", client_key(), "client address"),
+        1,
+        "lookups",
+    )
 
 
 def stream_slots(app: Flask) -> StreamSlots:

@@ -49,6 +49,9 @@ from devil.world.cells import MAX_COORD
 bp = Blueprint("world_orientation", __name__)
 
 PRESENCE_BODY_BYTES = 1024
+MAP_COST = 16
+"""A map counts against the view limit as a 256x256 view (it reads at most 81 chunks' cells
+of a few layers, and 49x49 chunks' keys)."""
 MAX_SEQ = 2**63 - 1
 
 
@@ -85,6 +88,7 @@ def team_map(world: str, team: str) -> ResponseReturnValue:
     colours = known_team(world, team)
     x = query_int("x", -MAX_COORD, MAX_COORD)
     y = query_int("y", -MAX_COORD, MAX_COORD)
+    limits.check_view(MAP_COST)
     response = jsonify(atlas(world_store(), world, team, colours, x, y))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -104,6 +108,7 @@ def team_timelapse(world: str, team: str) -> ResponseReturnValue:
         raise WorldInputError("height", "the region would end beyond y = 2**62")
     after = query_int("after", 0, MAX_SEQ, 0)
     port = Viewport(colour, x0, y0, width, height)
+    limits.check_view(limits.view_cost(width, height))
     return jsonify(timelapse_page(world_store(), world, team, port, after))
 
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from app.notify import Notifier
 from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
+from app.world.idempotency import PendingRaft, RaftKey, RaftReplayed, packed, recall
 from app.world.records import Cell, Move, PlayerRow, WorldEvent
 from app.world.store import WorldStore
 from devil.budget import Meter
@@ -165,13 +166,16 @@ def play_raft(
     drop_seconds: float = 30.0,
     now: datetime | None = None,
     timings: dict[str, float] | None = None,
+    key: RaftKey | None = None,
     judging: Judging = Judging(),
 ) -> list[MoveAnswer]:
     """Judge and apply ``moves`` in order for ``player`` (one transaction, one event per
     decided move; an ``undecided`` one logs nothing and the others still stand).
 
     Raises ``DropTooSoon`` (nothing applied) when the raft drops within ``drop_seconds`` of
-    the player's last drop, or drops twice."""
+    the player's last drop, or drops twice. With an idempotency ``key`` the answer is stored
+    with the events; ``RaftReplayed`` (nothing applied) when the key was played already
+    (``app.world.idempotency``)."""
     if not 1 <= len(moves) <= MAX_RAFT:
         raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
     colouring = colourings.get(store, player.world)
@@ -185,6 +189,10 @@ def play_raft(
         store.team(player.world, player.team, timings, player.id, keys) as tx,
     ):
         me = tx.player(player.id)  # its colour now, under the team's lock
+        if key is not None:
+            played = recall(tx.conn, player.world, me.id, key)
+            if played is not None:  # a copy of this raft got here first
+                raise RaftReplayed(played)
         _check_drops(me, moves, drop_seconds, now or tx.at)
         k = tx.knowledge
         k.prefetch_around(me.colour, cells)
@@ -203,6 +211,16 @@ def play_raft(
                 )
             answers.append((move, result, raft.used - before))
         judged = time.perf_counter()
+        unnumbered = [
+            MoveAnswer(
+                move.kind, move.x, move.y, r.outcome, r.cells, None, r.witness, r.truncated,
+                r.at, r.reason, work,
+            )
+            for move, r, work in answers
+        ]  # fmt: skip
+        if key is not None:
+            logged = sum(1 for a in unnumbered if a.outcome != "undecided")
+            tx.raft = PendingRaft(me.id, key, packed([a.to_json() for a in unnumbered]), logged)
         about = topic(player.world, player.team)
         payload = {"w": player.world, "t": player.team, "c": me.colour}
         wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
@@ -212,14 +230,7 @@ def play_raft(
     taken = iter(seqs)
     if timings is not None:
         timings["judge"] = (judged - started) * 1e3
-    return [
-        MoveAnswer(
-            move.kind, move.x, move.y, r.outcome, r.cells,
-            None if r.outcome == "undecided" else next(taken),
-            r.witness, r.truncated, r.at, r.reason, work,
-        )
-        for move, r, work in answers
-    ]  # fmt: skip
+    return [a if a.outcome == "undecided" else replace(a, seq=next(taken)) for a in unnumbered]
 
 
 def _raft_spent(judging: Judging) -> str:
