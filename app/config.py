@@ -11,7 +11,9 @@ Environment variables (all optional):
 ``MINE_DEVIL_RATELIMIT``        ``0`` switches rate limiting off (benchmarks)
 ``MINE_DEVIL_RATELIMIT_MOVES``  limit per client on moves (default ``30 per second;600 per minute``)
 ``MINE_DEVIL_RATELIMIT_CREATE`` limit per client on new games (default ``60 per minute``)
-``MINE_DEVIL_RATELIMIT_STORAGE`` Flask-Limiter storage URI (default ``memory://``, per process)
+``MINE_DEVIL_RATELIMIT_STORAGE`` where limits count (default ``sqlite:///<data>/ratelimits.sqlite3``,
+                                shared by the host's workers; ``redis://host:port/0`` for several
+                                hosts; ``memory://`` per process): see ``app/limitstore.py``
 ``MINE_DEVIL_PROXY_HOPS``       number of trusted proxies in front (``X-Forwarded-For``), default 0
 ``MINE_DEVIL_CLIENT_REQUESTS``  requests one client may have in the app at once per process
                                 (default 128; see ``app/gate.py``); benchmarks whose many simulated
@@ -25,6 +27,8 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from app.limitstore import default_uri
 
 MAX_CONTENT_LENGTH = 16 * 1024
 """Largest request body accepted (bytes); larger bodies get 413."""
@@ -98,7 +102,7 @@ def defaults(
         "WTF_CSRF_TIME_LIMIT": None,
         "WTF_CSRF_SSL_STRICT": secure,
         "RATELIMIT_ENABLED": env_flag("MINE_DEVIL_RATELIMIT", True, env),
-        "RATELIMIT_STORAGE_URI": env.get("MINE_DEVIL_RATELIMIT_STORAGE") or "memory://",
+        "RATELIMIT_STORAGE_URI": env.get("MINE_DEVIL_RATELIMIT_STORAGE") or default_uri(directory),
         "RATELIMIT_HEADERS_ENABLED": True,
         "MOVE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_MOVES") or "30 per second;600 per minute",
         "CREATE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_CREATE") or "60 per minute",

@@ -1,8 +1,8 @@
 """Bounds on world clients: move rate limits per player and per team, open streams per client.
 
 Move limits count *moves* (a raft of 40 costs 40), per player and per team, with the app's
-Flask-Limiter storage (``RATELIMIT_STORAGE_URI``: per process with the default
-``memory://``; a shared store such as Redis makes them global). ``RATELIMIT_ENABLED``
+Flask-Limiter storage (``RATELIMIT_STORAGE_URI``: shared by the host's workers by default,
+by every host with Redis; see ``app/limitstore.py``). ``RATELIMIT_ENABLED``
 (``MINE_DEVIL_RATELIMIT=0``) switches them off, as for games. A raft over either limit is
 refused whole (429 with ``Retry-After``), so one busy bot cannot starve its team mates, and
 one busy team cannot starve the others (each team has its own bucket).
