@@ -43,7 +43,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
 
-    from app import duel, errors, hooks, layout, notify, requests_log, security, world
+    from app import duel, errors, hooks, layout, metrics, notify, requests_log, security, world
     from app.api.routes import bp as api
     from app.ledger import setup as ledger_setup
     from app.live.routes import bp as live
@@ -56,6 +56,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(hooks.limit_streamed_body)  # first: before CSRF or a view reads the body
     store_setup.init_app(app)
     engine = store_setup.get_store(app).engine
+    metrics.init_app(app, engine)  # GET /metrics, request timings, the pool's use
     notify.init_app(app, engine)  # live streams wake on it (app/notify.py)
     world.init_app(app, engine)  # Devil World: /api/worlds (app/world/)
     play_setup.init_app(app)

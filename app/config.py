@@ -14,6 +14,7 @@ Environment variables (all optional):
 ``MINE_DEVIL_RATELIMIT_STORAGE`` where limits count (default ``sqlite:///<data>/ratelimits.sqlite3``,
                                 shared by the host's workers; ``redis://host:port/0`` for several
                                 hosts; ``memory://`` per process): see ``app/limitstore.py``
+``MINE_DEVIL_METRICS_TOKEN``    bearer token ``GET /metrics`` asks for (unset: no ``/metrics``)
 ``MINE_DEVIL_PROXY_HOPS``       number of trusted proxies in front (``X-Forwarded-For``), default 0
 ``MINE_DEVIL_CLIENT_REQUESTS``  requests one client may have in the app at once per process
                                 (default 128; see ``app/gate.py``); benchmarks whose many simulated
@@ -106,6 +107,7 @@ def defaults(
         "RATELIMIT_HEADERS_ENABLED": True,
         "MOVE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_MOVES") or "30 per second;600 per minute",
         "CREATE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_CREATE") or "60 per minute",
+        "METRICS_TOKEN": env.get("MINE_DEVIL_METRICS_TOKEN") or "",
         "PROXY_HOPS": int(env.get("MINE_DEVIL_PROXY_HOPS") or 0),
         "CLIENT_REQUESTS": int(env.get("MINE_DEVIL_CLIENT_REQUESTS") or 128),
         "GAME_CACHE_SIZE": 128,

@@ -38,6 +38,7 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
 
+from app import metrics
 from app.requests_log import request_id
 from devil.errors import GameOver, IllegalMove, InvalidMove
 
@@ -149,6 +150,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(InvalidMove)
     def unreadable_move(exc: InvalidMove) -> ResponseReturnValue:
+        metrics.devil_error(exc)
         return respond(400, str(exc))
 
     @app.errorhandler(UnknownGame)
@@ -161,6 +163,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(IllegalMove)
     def illegal_move(exc: IllegalMove) -> ResponseReturnValue:
+        metrics.devil_error(exc)
         return respond(409, str(exc), page=refusal(exc))
 
     @app.errorhandler(OperationalError)
@@ -174,6 +177,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
         code = exc.code or 500
+        if code == 429:
+            metrics.rate_limited(metrics.limit_reason(exc))
         if not wants_json():
             if code >= 500:
                 return exc
@@ -191,4 +196,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(InternalServerError)
     def internal(exc: InternalServerError) -> ResponseReturnValue:
+        original = exc.original_exception
+        if original is not None and type(original).__module__.startswith("devil."):
+            metrics.devil_error(original)
         return server_error(500, "internal server error")

@@ -57,11 +57,6 @@ class Fallback:
         self._down = False
         self._lock = threading.Lock()
 
-    @property
-    def down(self) -> bool:
-        """True while the shared store is considered down (counting in memory)."""
-        return self._down
-
     def call(self, shared: Callable[[], T], local: Callable[[MemoryStorage], T]) -> T:
         """``shared()``, or ``local(memory)`` while the store is down or when it just failed."""
         if self._down and time.monotonic() < self._down_until:

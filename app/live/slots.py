@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from app import metrics
 from app.busy import Busy
 
 
@@ -37,6 +38,7 @@ class StreamSlots:
                 raise Busy(f"the server has {self._count} live streams open: retry later", 5)
             self._open[client] = held + 1
             self._count += 1
+        metrics.STREAMS_OPEN.labels("game").inc()
         released = threading.Event()
 
         def release() -> None:
@@ -50,6 +52,7 @@ class StreamSlots:
                 else:
                     self._open.pop(client, None)
                 self._count -= 1
+            metrics.STREAMS_OPEN.labels("game").dec()
 
         return release
 

@@ -245,7 +245,7 @@ def moves(world: str) -> ResponseReturnValue:
             timings=timings,
         )
     except DropTooSoon as exc:
-        raise limits.RateLimited(str(exc), exc.retry_after) from exc
+        raise limits.RateLimited(str(exc), exc.retry_after, "world-drop") from exc
     return jsonify({"results": [a.to_json() for a in answers]})
 
 

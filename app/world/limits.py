@@ -21,12 +21,15 @@ from flask import Flask, current_app
 from limits import parse_many
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
+from app import metrics
 from app.world.records import PlayerRow
 
 
 class RateLimited(TooManyRequests):
-    def __init__(self, description: str, retry_after: float):
+    def __init__(self, description: str, retry_after: float, reason: str = "world"):
         super().__init__(description, retry_after=max(1, math.ceil(retry_after)))
+        self.reason = reason
+        """What was over its limit (``app.metrics``: ``world-player``, ``streams``...)."""
 
 
 def check_moves(player: PlayerRow, moves: int) -> None:
@@ -48,6 +51,7 @@ def check_moves(player: PlayerRow, moves: int) -> None:
             raise RateLimited(
                 f"{moves} more moves would exceed the {who}'s limit of {item}",
                 reset - time.time(),
+                f"world-{who}",
             )
     for item, scope, key, _ in buckets:
         strategy.hit(item, scope, key, cost=moves)
@@ -72,10 +76,13 @@ class StreamSlots:
             mine = self._open.get(client, 0)
             if mine >= self.per_client:
                 raise RateLimited(
-                    f"at most {self.per_client} open event streams per client: close one", 5
+                    f"at most {self.per_client} open event streams per client: close one",
+                    5,
+                    "streams",
                 )
             self._open[client] = mine + 1
             self._count += 1
+        metrics.STREAMS_OPEN.labels("world").inc()
 
     def release(self, client: str) -> None:
         with self._lock:
@@ -85,6 +92,7 @@ class StreamSlots:
             else:
                 self._open[client] = mine
             self._count = max(0, self._count - 1)
+        metrics.STREAMS_OPEN.labels("world").dec()
 
     def open(self) -> int:
         with self._lock:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from app import metrics
 from app.notify import Notifier
 from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
 from app.world.records import Cell, Move, PlayerRow, WorldEvent
@@ -166,6 +167,8 @@ def play_raft(
             box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
     if timings is not None:
         timings["judge"] = (judged - judging) * 1e3
+    for move, result in answers:
+        metrics.move_judged("world", move.kind, result.outcome)
     return [
         MoveAnswer(
             move.kind, move.x, move.y, r.outcome, r.cells, seq, r.witness, r.truncated, r.at,
