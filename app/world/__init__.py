@@ -23,6 +23,7 @@ import os
 
 from flask import Flask
 
+from app.errors import answer_scripts_in_json
 from app.world.api import bp
 from app.world.feedcache import FeedCache
 from app.world.limits import StreamSlots
@@ -58,6 +59,7 @@ def init_app(app: Flask, engine: object) -> None:
     )
     app.register_blueprint(bp, url_prefix="/api/worlds")
     app.register_blueprint(pages)  # the browser side: /world/<w> (app.world.pages)
+    answer_scripts_in_json(app, pages.name)  # its script reads errors as JSON
 
 
 def exempt_from_csrf(app: Flask) -> None:

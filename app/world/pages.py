@@ -37,7 +37,6 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound, Unauthorized
 
-from app.errors import InputError
 from app.fields import bounded
 from app.jsonbody import json_body
 from app.notify import get_notifier
@@ -45,14 +44,10 @@ from app.world import limits
 from app.world.api import (
     TEAM,
     WorldInputError,
-    bad_body,
-    bad_input,
     body,
     colourings,
     pareto,
     parse_moves,
-    rate_limited,
-    unknown_world,
     world_store,
 )
 from app.world.records import NoSuchWorld, PlayerRow, Standing, WorldEvent
@@ -142,7 +137,10 @@ def default_world() -> ResponseReturnValue:
 
 @bp.get("/world/<world>")
 def page(world: str) -> ResponseReturnValue:
-    return render_page(world)
+    try:
+        return render_page(world)
+    except NoSuchWorld as exc:  # the page of a world that is not: the site's own 404 page
+        return Response(render_template("world_missing.html", world=exc.world), status=404)
 
 
 def render_page(world: str, join_error: WorldInputError | None = None) -> str:
@@ -435,20 +433,3 @@ def who(world: str, team: str) -> ResponseReturnValue:
     response = jsonify(out)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.errorhandler(NoSuchWorld)
-def _unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
-    if request.method == "GET" and request.path.count("/") == 2:
-        return Response(render_template("world_missing.html", world=exc.world), status=404)
-    return unknown_world(exc)
-
-
-bp.register_error_handler(WorldInputError, bad_input)
-bp.register_error_handler(InputError, bad_body)
-bp.register_error_handler(limits.RateLimited, rate_limited)
-
-
-@bp.errorhandler(Unauthorized)
-def _unauthorized(exc: Unauthorized) -> ResponseReturnValue:
-    return jsonify({"error": exc.description}), 401
