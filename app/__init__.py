@@ -42,6 +42,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(config.defaults(test_config))
     if test_config is not None:
         app.config.from_mapping(test_config)
+    from app import settings as settings_setup
+
+    options = settings_setup.init_app(app)  # typed, frozen: what the code reads
 
     from app import duel, errors, hooks, layout, metrics, notify, requests_log, security, world
     from app.api.routes import bp as api
@@ -71,8 +74,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.wsgi_app = ClientGate(  # type: ignore[method-assign]  # inside the proxy fix
         app.wsgi_app,
-        int(app.config.get("CLIENT_REQUESTS", 128)),
-        float(app.config.get("BODY_SECONDS", 10.0)),
+        options.client_requests,
+        options.body_seconds,
         gevent_timeouts(),
     )
     security.init_app(app)  # after the blueprints: wraps the rate-limited views

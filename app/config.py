@@ -1,4 +1,5 @@
-"""Default settings, read from the environment when the app is created (never at import).
+"""Settings from the environment, read when the app is created (never at import); the typed
+object the code reads is ``app.settings.Settings``, frozen from these and the test config.
 
 Environment variables (all optional):
 
@@ -19,6 +20,8 @@ Environment variables (all optional):
 ``MINE_DEVIL_CLIENT_REQUESTS``  requests one client may have in the app at once per process
                                 (default 128; see ``app/gate.py``); benchmarks whose many simulated
                                 people share one address raise it
+``MINE_DEVIL_RATELIMIT_WORLD_PLAYER`` / ``_WORLD_TEAM``, ``MINE_DEVIL_WORLD_DROP_SECONDS``,
+``MINE_DEVIL_WORLD_STREAMS_PER_CLIENT`` / ``_MAX``: Devil World's limits (``app.settings``)
 """
 
 from __future__ import annotations
@@ -77,6 +80,17 @@ def persisted_secret_key(directory: Path) -> str:
     return key
 
 
+WORLD_ENVIRONMENT = {
+    "WORLD_PLAYER_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_PLAYER",
+    "WORLD_TEAM_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_TEAM",
+    "WORLD_DROP_SECONDS": "MINE_DEVIL_WORLD_DROP_SECONDS",
+    "WORLD_STREAMS_PER_CLIENT": "MINE_DEVIL_WORLD_STREAMS_PER_CLIENT",
+    "WORLD_STREAMS_MAX": "MINE_DEVIL_WORLD_STREAMS_MAX",
+}
+"""Devil World's settings that the environment may set (``app.settings`` has their
+defaults and types)."""
+
+
 def defaults(
     overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
@@ -110,10 +124,5 @@ def defaults(
         "METRICS_TOKEN": env.get("MINE_DEVIL_METRICS_TOKEN") or "",
         "PROXY_HOPS": int(env.get("MINE_DEVIL_PROXY_HOPS") or 0),
         "CLIENT_REQUESTS": int(env.get("MINE_DEVIL_CLIENT_REQUESTS") or 128),
-        "GAME_CACHE_SIZE": 128,
-        "LIVE_STREAMS_PER_CLIENT": 8,
-        "LIVE_STREAMS_MAX": 4000,
-        "GAME_QUEUE": 16,
-        "GAME_WAIT_SECONDS": 5.0,
-        "LIVE_MAX_SECONDS": 300,
+        **{key: env[name] for key, name in WORLD_ENVIRONMENT.items() if env.get(name)},
     }

@@ -44,7 +44,7 @@ import os
 import time
 from typing import Any
 
-from flask import Flask, Response, abort, current_app, g, request
+from flask import Flask, Response, abort, g, request
 from flask.typing import ResponseReturnValue
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -56,6 +56,8 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+
+from app.settings import settings
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -136,7 +138,7 @@ def _answered(response: Response) -> Response:
 
 def scrape() -> ResponseReturnValue:
     """``GET /metrics``: 404 unless a token is configured, 403 without it."""
-    token = str(current_app.config.get("METRICS_TOKEN") or "")
+    token = settings().metrics_token
     if not token:
         abort(404)
     scheme, _, given = request.headers.get("Authorization", "").partition(" ")

@@ -34,6 +34,7 @@ from werkzeug.exceptions import Forbidden
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 import app.limitstore  # noqa: F401  # registers the sqlite:// and redis:// limit storages
+from app.settings import settings
 from app.store.records import GameRow, hash_token
 from app.store.setup import get_store
 
@@ -154,7 +155,7 @@ def _apply_limits(app: Flask, limiter: Limiter) -> None:
 def init_app(app: Flask) -> None:
     """CSRF for the app (API exempt), per-app limiter, proxy trust. Call after the
     blueprints are registered: it wraps the views marked with ``limit_*``."""
-    hops = int(app.config.get("PROXY_HOPS", 0))
+    hops = settings(app).proxy_hops
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
 

@@ -1,17 +1,9 @@
 """Devil World's server side: the store, the JSON API and the live feed.
 
-``init_app(app)`` opens the world store on the app's database engine, registers the API
-blueprint at ``/api/worlds`` and sets the world's defaults (each overridable by the test
-config or the environment):
-
-``WORLD_PLAYER_RATE_LIMIT``   ``MINE_DEVIL_RATELIMIT_WORLD_PLAYER``, moves per player
-                              (default ``60 per second;1800 per minute``)
-``WORLD_TEAM_RATE_LIMIT``     ``MINE_DEVIL_RATELIMIT_WORLD_TEAM``, moves per team
-                              (default ``300 per second;9000 per minute``)
-``WORLD_DROP_SECONDS``        ``MINE_DEVIL_WORLD_DROP_SECONDS``, one drop per player per
-                              this many seconds (default 30; off with the rate limits)
-``WORLD_STREAMS_PER_CLIENT``  open event streams per client address (default 20)
-``WORLD_STREAMS_MAX``         open event streams per process (default 4000)
+``init_app(app)`` opens the world store on the app's database engine and registers the API
+blueprint at ``/api/worlds``; the world's settings (rate limits per player and team, the
+drop interval, streams per client and per process) are ``app.settings.Settings``'
+``world_*`` fields.
 
 Call ``exempt_from_csrf(app)`` after ``security.init_app``: the API takes bearer tokens,
 never cookies, like ``/api/games``.
@@ -19,11 +11,10 @@ never cookies, like ``/api/games``.
 
 from __future__ import annotations
 
-import os
-
 from flask import Flask
 
 from app.errors import answer_scripts_in_json
+from app.settings import settings
 from app.world.api import bp
 from app.world.feedcache import FeedCache
 from app.world.limits import StreamSlots
@@ -31,31 +22,18 @@ from app.world.pages import bp as pages
 from app.world.service import Colourings
 from app.world.store import WorldStore
 
-DEFAULTS = {
-    "WORLD_PLAYER_RATE_LIMIT": (
-        "MINE_DEVIL_RATELIMIT_WORLD_PLAYER",
-        "60 per second;1800 per minute",
-    ),
-    "WORLD_TEAM_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_TEAM", "300 per second;9000 per minute"),
-    "WORLD_DROP_SECONDS": ("MINE_DEVIL_WORLD_DROP_SECONDS", "30"),
-    "WORLD_STREAMS_PER_CLIENT": ("MINE_DEVIL_WORLD_STREAMS_PER_CLIENT", "20"),
-    "WORLD_STREAMS_MAX": ("MINE_DEVIL_WORLD_STREAMS_MAX", "4000"),
-}
-
 
 def init_app(app: Flask, engine: object) -> None:
     """The world store on ``engine`` (the app store's), the blueprint, the settings."""
     import sqlalchemy as sa
 
     assert isinstance(engine, sa.Engine)
-    for key, (env, default) in DEFAULTS.items():
-        app.config.setdefault(key, os.environ.get(env) or default)
     store = WorldStore(engine)
     app.extensions["mine_devil.world.store"] = store
     app.extensions["mine_devil.world.feeds"] = FeedCache(store)
     app.extensions["mine_devil.world.colourings"] = Colourings()
     app.extensions["mine_devil.world.streams"] = StreamSlots(
-        int(app.config["WORLD_STREAMS_PER_CLIENT"]), int(app.config["WORLD_STREAMS_MAX"])
+        settings(app).world_streams_per_client, settings(app).world_streams_max
     )
     app.register_blueprint(bp, url_prefix="/api/worlds")
     app.register_blueprint(pages)  # the browser side: /world/<w> (app.world.pages)

@@ -32,6 +32,7 @@ from app.jsonbody import json_body, parse_json
 from app.notify import get_notifier
 from app.openapi import publish
 from app.security import client_key
+from app.settings import settings
 from app.world import limits
 from app.world.feed import event_stream
 from app.world.records import PlayerRow
@@ -220,10 +221,8 @@ def moves(world: str) -> ResponseReturnValue:
     request.max_content_length = MOVES_BODY_BYTES
     raft = parse_moves(json_body(RAFT))
     limits.check_moves(player, len(raft))
-    config = current_app.config
-    drop_seconds = (
-        float(config["WORLD_DROP_SECONDS"]) if config.get("RATELIMIT_ENABLED", True) else 0.0
-    )
+    options = settings()
+    drop_seconds = options.world_drop_seconds if options.ratelimit_enabled else 0.0
     timings: dict[str, float] = g.setdefault("world_timings", {})  # for Server-Timing
     try:
         answers = play_raft(
@@ -289,7 +288,7 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
         team,
         port,
         after,
-        max_seconds=float(current_app.config.get("LIVE_MAX_SECONDS", 300)),
+        max_seconds=settings().live_max_seconds,
     )
     response = Response(stream, mimetype="text/event-stream")
     response.call_on_close(lambda: slots.release(client))

@@ -22,6 +22,7 @@ from limits import parse_many
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from app import metrics
+from app.settings import settings
 from app.world.records import PlayerRow
 
 
@@ -34,16 +35,16 @@ class RateLimited(TooManyRequests):
 
 def check_moves(player: PlayerRow, moves: int) -> None:
     """Count ``moves`` against the player's and the team's limits, or raise 429."""
-    config = current_app.config
-    if not config.get("RATELIMIT_ENABLED", True):
+    options = settings()
+    if not options.ratelimit_enabled:
         return
     strategy = current_app.extensions["mine_devil.limiter"].limiter
     buckets = [
         (item, "world-player", f"{player.world}/{player.id}", "player")
-        for item in parse_many(str(config["WORLD_PLAYER_RATE_LIMIT"]))
+        for item in parse_many(options.world_player_rate_limit)
     ] + [
         (item, "world-team", f"{player.world}/{player.team}", "team")
-        for item in parse_many(str(config["WORLD_TEAM_RATE_LIMIT"]))
+        for item in parse_many(options.world_team_rate_limit)
     ]
     for item, scope, key, who in buckets:
         if not strategy.test(item, scope, key, cost=moves):

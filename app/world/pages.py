@@ -26,7 +26,6 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
-    current_app,
     jsonify,
     redirect,
     render_template,
@@ -40,6 +39,7 @@ from werkzeug.exceptions import NotFound, Unauthorized
 from app.fields import bounded
 from app.jsonbody import json_body
 from app.notify import get_notifier
+from app.settings import settings
 from app.world import limits
 from app.world.api import (
     TEAM,
@@ -104,10 +104,8 @@ def required_player(world: str) -> PlayerRow:
 
 
 def drop_seconds() -> float:
-    config = current_app.config
-    if not config.get("RATELIMIT_ENABLED", True):
-        return 0.0
-    return float(config["WORLD_DROP_SECONDS"])
+    options = settings()
+    return options.world_drop_seconds if options.ratelimit_enabled else 0.0
 
 
 def drop_wait(player: PlayerRow | None) -> float:
