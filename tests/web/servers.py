@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import os
-import re
 import shutil
 import signal
 import socket
@@ -138,57 +137,25 @@ def redis_server(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes]]:
         stop(process, signal.SIGTERM)
 
 
-EDGE_CONFIG = ROOT / "deploy" / "nginx" / "mine-devil.conf"
-
-
-def nginx_binary() -> str:
-    found = shutil.which("nginx") or (
-        "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
-    )
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI is set but nginx is missing (scripts/install-system-deps)")
-        pytest.skip("nginx is not installed (apt-get install nginx-light)")
-    return found
-
-
-def edge_config(port: int, upstreams: list[int]) -> str:
-    """``deploy/nginx/mine-devil.conf`` listening on ``port`` in front of ``upstreams``:
-    only the listen address and the upstream's server lines change."""
-    text = EDGE_CONFIG.read_text()
-    servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n" for p in upstreams)
-    text, listens = re.subn(r"(?m)^    listen 80;$", f"    listen 127.0.0.1:{port};", text)
-    text, lines = re.subn(r"(?m)^    server 127\.0\.0\.1:800\d .*;\n", "", text)
-    assert listens == 1 and lines == 3, "deploy/nginx/mine-devil.conf changed shape"
-    return text.replace("    keepalive 32;\n", servers + "    keepalive 32;\n", 1)
+sys.path.insert(0, str(ROOT / "bench"))
+from edge import EDGE_CONFIG, nginx_binary, start_nginx  # noqa: E402
 
 
 @contextmanager
 def nginx(prefix: Path, port: int, upstreams: list[int]) -> Iterator[subprocess.Popen[bytes]]:
     """Debian's nginx in the foreground with its files under ``prefix``, serving the
-    repository's edge configuration on ``port``."""
-    prefix.mkdir(parents=True, exist_ok=True)
-    (prefix / "mine-devil.conf").write_text(edge_config(port, upstreams))
-    temp = "".join(
-        f"    {kind}_temp_path {prefix / kind};\n"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    user = "user root root;\n" if os.geteuid() == 0 else ""
-    (prefix / "nginx.conf").write_text(
-        f"{user}daemon off;\nworker_processes 1;\npid {prefix / 'nginx.pid'};\n"
-        f"error_log {prefix / 'error.log'} warn;\n"
-        "events { worker_connections 512; }\n"
-        f"http {{\n    access_log off;\n{temp}    include {prefix / 'mine-devil.conf'};\n}}\n"
-    )
-    process = subprocess.Popen(
-        [nginx_binary(), "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
-         "-e", str(prefix / "error.log")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )  # fmt: skip
+    repository's edge configuration on ``port`` (``bench/edge.py``)."""
+    binary = nginx_binary()
+    if binary is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but nginx is missing (scripts/install-system-deps)")
+        pytest.skip("nginx is not installed (apt-get install nginx-light)")
+    process = start_nginx(binary, prefix, port, upstreams)
     try:
         wait_for(port, process, "nginx", seconds=20)
         yield process
     finally:
         stop(process, signal.SIGTERM)
+
+
+__all__ = ["EDGE_CONFIG"]
