@@ -1,14 +1,14 @@
 """Build hook: compile the engine's hot loops with mypyc when a C compiler is there.
 
 ``pip install .`` and ``pip install -e .`` both run it (hatchling's custom hook). It
-copies ``devil/`` to a scratch directory, compiles ``devil.native.MODULES`` there with
-mypyc (one shared library ``devil/_native__mypyc*.so`` plus a small extension per
-module) and then:
+copies ``devil/`` to a scratch directory, compiles every module of ``devil/solve/`` there
+with mypyc (the list is ``devil.native.compiled_modules``, the folder's listing; one shared
+library ``devil/solve/_native__mypyc*.so`` plus a small extension per module) and then:
 
 - regular wheel: adds the extensions to the wheel (the wheel becomes platform specific);
-- editable install: copies them next to the sources in ``devil/``.
+- editable install: copies them next to the sources in ``devil/solve/``.
 
-Either way it writes ``devil/_native.json``: the SHA-256 of every compiled source. At
+Either way it writes ``devil/solve/_native.json``: the SHA-256 of every compiled source. At
 import ``devil.native`` loads the compiled modules only when every hash still matches
 (an edited source falls back to the pure-Python engine instead of running stale code)
 and ``MINE_DEVIL_PURE`` is not set.
@@ -20,6 +20,7 @@ installs the pure-Python engine: same answers, slower.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -27,32 +28,29 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-# keep in step with devil/native.py (the hook cannot import the package it builds)
-MODULES = (
-    "_ask",
-    "_backbone",
-    "_bulk",
-    "_cdcl",
-    "_components",
-    "_count",
-    "_cut",
-    "_dp",
-    "_frontier",
-    "_propagate",
-    "_search",
-    "_small",
-    "bits",
-    "budget",
-    "counted",
-    "piece_facts",
-    "solver",
-    "witness",
-)
-GROUP = "devil._native"
+
+def _load_native() -> ModuleType:
+    """``devil/native.py`` loaded by its path: the hook cannot import the package it builds,
+    and the list of compiled modules is written once, there (the listing of devil/solve/)."""
+    spec = importlib.util.spec_from_file_location(
+        "_mine_devil_native", Path(__file__).resolve().parent / "devil" / "native.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+NATIVE = _load_native()
+PACKAGE = "devil/solve"
+"""Where the compiled modules live, relative to the project root."""
+MODULES: tuple[str, ...] = NATIVE.compiled_modules(Path(__file__).resolve().parent / PACKAGE)
+GROUP = "devil.solve._native"
 STAMP = "_native.json"
 
 _SETUP = """
@@ -72,11 +70,7 @@ def _say(message: str) -> None:
 
 
 def source_hashes(package: Path) -> dict[str, str]:
-    return {
-        m: hashlib.sha256((package / f"{m}.py").read_bytes()).hexdigest()
-        for m in MODULES
-        if (package / f"{m}.py").exists()
-    }
+    return {m: hashlib.sha256((package / f"{m}.py").read_bytes()).hexdigest() for m in MODULES}
 
 
 def _native_files(package: Path) -> list[Path]:
@@ -85,23 +79,31 @@ def _native_files(package: Path) -> list[Path]:
     )
 
 
+def _remove_old_builds(root: Path) -> None:
+    """Never leave extensions of older sources behind (editable installs): the current
+    ones, and those of the layout before devil/solve/ (they sat in devil/ itself, where an
+    extension would shadow a module of the same name)."""
+    for old in [*_native_files(root / PACKAGE), *(root / "devil").glob("*.so")]:
+        old.unlink()
+    (root / PACKAGE / STAMP).unlink(missing_ok=True)
+    (root / "devil" / STAMP).unlink(missing_ok=True)
+
+
 class MypycHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         root = Path(self.root)
-        package = root / "devil"
+        package = root / PACKAGE
         editable = version == "editable"
-        if editable:  # never leave extensions of older sources behind
-            for old in _native_files(package):
-                old.unlink()
-            (package / STAMP).unlink(missing_ok=True)
+        if editable:
+            _remove_old_builds(root)
         if os.environ.get("MINE_DEVIL_PURE_BUILD"):
             _say("MINE_DEVIL_PURE_BUILD is set: installing the pure-Python engine")
             return
         scratch = Path(tempfile.mkdtemp(prefix="mine-devil-mypyc-"))
         try:
-            built = self._compile(package, scratch)
+            built = self._compile(root, scratch)
         except (OSError, subprocess.SubprocessError) as error:
             _say(f"mypyc could not run ({error}): installing the pure-Python engine")
             shutil.rmtree(scratch, ignore_errors=True)
@@ -115,29 +117,29 @@ class MypycHook(BuildHookInterface):  # type: ignore[type-arg]
                 shutil.copy2(path, package / path.name)
             (package / STAMP).write_text(stamp)
         else:
-            (scratch / "devil" / STAMP).write_text(stamp)
-            for path in [*built, scratch / "devil" / STAMP]:
-                build_data["force_include"][str(path)] = f"devil/{path.name}"
+            (scratch / PACKAGE / STAMP).write_text(stamp)
+            for path in [*built, scratch / PACKAGE / STAMP]:
+                build_data["force_include"][str(path)] = f"{PACKAGE}/{path.name}"
             build_data["pure_python"] = False
             build_data["infer_tag"] = True
         self._scratch = scratch
-        _say(f"compiled {len(MODULES)} engine modules with mypyc")
+        _say(f"compiled {len(MODULES)} engine modules of {PACKAGE}/ with mypyc")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         scratch = getattr(self, "_scratch", None)
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
 
-    def _compile(self, package: Path, scratch: Path) -> list[Path] | None:
+    def _compile(self, root: Path, scratch: Path) -> list[Path] | None:
         shutil.copytree(
-            package, scratch / "devil", ignore=shutil.ignore_patterns("*.so", "__pycache__")
+            root / "devil", scratch / "devil", ignore=shutil.ignore_patterns("*.so", "__pycache__")
         )
         # mypy follows the engine's imports into devil/cpsat.py; OR-Tools is an optional extra
         # that the build environment may lack (it is installed after the build on a fresh venv)
         (scratch / "mypy.ini").write_text(
             "[mypy]\n\n[mypy-ortools.*]\nignore_missing_imports = True\n"
         )
-        sources = [f"devil/{m}.py" for m in MODULES if (package / f"{m}.py").exists()]
+        sources = [f"{PACKAGE}/{m}.py" for m in MODULES]
         done = subprocess.run(
             [sys.executable, "-c", _SETUP.format(group=GROUP), *sources],
             cwd=scratch,
@@ -150,4 +152,4 @@ class MypycHook(BuildHookInterface):  # type: ignore[type-arg]
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-8:])
             _say(f"mypyc failed, installing the pure-Python engine:\n{tail}")
             return None
-        return _native_files(scratch / "devil")
+        return _native_files(scratch / PACKAGE)

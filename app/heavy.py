@@ -15,19 +15,20 @@ inline, still under its engine budget.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Flask, copy_current_request_context, current_app
 
 from app.busy import Overloaded
-from app.play.offload import EngineBusy, EnginePool, EngineTimeout, EngineUnavailable, main
+from app.play.offload import EngineBusy, EnginePool, EngineTimeout, EngineUnavailable
 from app.play.runner import cpu_runner
 
 T = TypeVar("T")
 
 POOL = "mine_devil.work_pool"
+CHILD = "app.heavy_child"
+"""The heavy-work children's ``python -m`` module."""
 GRACE_SECONDS = 3.0
 """How long past its own budget a piece of work may run before its child is stopped."""
 
@@ -65,26 +66,6 @@ def init_app(app: Flask, processes: int) -> None:
     """Start ``processes`` heavy-work children for ``app`` (0: run heavy work inline)."""
     if processes < 1:
         return
-    pool = EnginePool(processes, module=__name__)  # named apart from the click children
+    pool = EnginePool(processes, module=CHILD)  # named apart from the click children
     pool.start()
     app.extensions[POOL] = pool
-
-
-def _warm() -> None:
-    """Import what the heavy work runs before the first request (the child's first answer
-    must not spend its time limit importing)."""
-    import app.ledger.imports
-    import app.teach.analysis
-    import app.teach.hints
-    import app.teach.puzzles
-    import app.teach.svg  # noqa: F401
-
-
-NICENESS = 10
-"""Heavy-work children run at a lower CPU priority than the workers and the click children:
-an analysis never takes a core from a player's click."""
-
-if __name__ == "__main__":  # a heavy-work child: the same loop as the click children
-    os.nice(NICENESS)
-    _warm()
-    raise SystemExit(main())

@@ -74,6 +74,19 @@ class Settings:
     """Open game streams per client address, per process."""
     live_streams_max: int = 4000
     """Open game streams per process."""
+    world_judge_move_seconds: float = 0.25
+    """``MINE_DEVIL_WORLD_JUDGE_MOVE_SECONDS``: CPU seconds judging one world move may
+    spend; beyond, the move is ``undecided`` (``app.world.service.Judging``)."""
+    world_judge_move_nodes: int = 20_000
+    """``MINE_DEVIL_WORLD_JUDGE_MOVE_NODES``: budget units judging one move may spend."""
+    world_judge_raft_seconds: float = 1.0
+    """``MINE_DEVIL_WORLD_JUDGE_RAFT_SECONDS``: CPU seconds for a whole raft (the moves after
+    it is spent are ``undecided``)."""
+    world_judge_raft_nodes: int = 100_000
+    """``MINE_DEVIL_WORLD_JUDGE_RAFT_NODES``: budget units for a whole raft."""
+    world_judge_nodes_per_move: int = 2000
+    """``MINE_DEVIL_WORLD_JUDGE_NODES_PER_MOVE``: judging work charged to the move rate
+    limits, one more move per this many units."""
     world_streams_per_client: int = 20
     """``MINE_DEVIL_WORLD_STREAMS_PER_CLIENT``: open world streams per client address."""
     world_streams_max: int = 4000

@@ -1,4 +1,4 @@
-"""Annotating finished games (devil.annotate), printed as a table.
+"""Annotating finished games (devil.ledger.annotate), printed as a table.
 
 A bot plays games through ``devil.game.Game`` (a random provably safe cell each click, a random
 undecided one under fair mercy when none is safe, flagging a proven mine now and then); then
@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from devil.analysis import Verdict
-from devil.annotate import annotate_game
 from devil.game import Game, GameParams, Move
+from devil.ledger.annotate import annotate_game
 from devil.rules import Count, Mercy, Rules
 
 CASES = {

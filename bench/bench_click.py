@@ -54,7 +54,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from devil.analysis import Verdict
-from devil.game import Game, GameParams, Move, Status, _Memo, _Shared
+from devil.game import Game, GameParams, Move, Status
+from devil.game.state import _Memo, _Shared
 from devil.rules import Count, Mercy, Rules
 from devil.solver import Solver
 

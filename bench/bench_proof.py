@@ -5,16 +5,16 @@
 
 Prints three tables:
 
-1. ``devil.proof.prove`` on every frontier cell of the sample positions in
+1. ``devil.teach.proof.prove`` on every frontier cell of the sample positions in
    ``tests/data/positions`` (classes ``inter`` and ``expert``), per count rule:
    median / p90 / max milliseconds per cell and the spread of proof levels.
    Target (issue 4): expert median under 50 ms.
 2. The analysis page (``GET /analyse``) of each expert position, server time through the
    Flask test client (classification, probabilities, every deduction step, a selected
    cell's proof, the template): median / max. Target: under 300 ms.
-3. Generation per preset and level: ``devil.levels.level_layout`` (a no-guess board whose level
-   is exactly L, the "boards by level") and ``devil.levels.make_puzzle``: success rate and
-   median / max seconds per success (failures cost their full time too).
+3. Generation per preset and level: ``devil.teach.puzzles.level_layout`` (a no-guess board
+   whose level is exactly L, the "boards by level") and ``devil.teach.puzzles.make_puzzle``:
+   success rate and median / max seconds per success (failures cost their full time too).
 
 Timings are wall-clock on whatever machine runs this; treat them as noisy on a shared box.
 """
@@ -37,10 +37,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from devil.board import Board  # noqa: E402
-from devil.levels import level_layout, make_puzzle  # noqa: E402
 from devil.position import Position  # noqa: E402
-from devil.proof import prove  # noqa: E402
 from devil.rules import Count  # noqa: E402
+from devil.teach.proof import prove  # noqa: E402
+from devil.teach.puzzles import level_layout, make_puzzle  # noqa: E402
 
 POSITIONS = Path(__file__).resolve().parents[1] / "tests" / "data" / "positions"
 PRESETS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from devil.analysis import Layout, Verdict
 from devil.board import Cell
 from devil.rules import Mercy, Rules
-from devil.solver import PositionAnalysis
+from devil.solve.solver import PositionAnalysis
 
 __all__ = ["Judgement", "Lose", "Redraw", "Safe", "judge", "move_seed"]
 

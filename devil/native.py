@@ -1,7 +1,8 @@
 """Which engine runs: the mypyc-compiled hot loops or the pure-Python sources.
 
 The install (``hatch_build.py``) compiles ``MODULES`` with mypyc when a C compiler is
-there and records the SHA-256 of each compiled source in ``devil/_native.json``.
+there (every module of ``devil/solve/``, read from the folder) and records the SHA-256 of
+each compiled source in ``devil/solve/_native.json``.
 ``devil/__init__.py`` calls ``select()`` before anything imports those modules:
 
 - ``MINE_DEVIL_PURE=1`` in the environment forces the pure-Python sources (the tests
@@ -25,30 +26,23 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-MODULES = (
-    "_ask",
-    "_backbone",
-    "_bulk",
-    "_cdcl",
-    "_components",
-    "_count",
-    "_cut",
-    "_dp",
-    "_frontier",
-    "_propagate",
-    "_search",
-    "_small",
-    "bits",
-    "budget",
-    "counted",
-    "piece_facts",
-    "solver",
-    "witness",
-)
-"""Compiled by ``hatch_build.py`` (keep the two lists equal)."""
-
 PACKAGE = Path(__file__).resolve().parent
-STAMP = PACKAGE / "_native.json"
+COMPILED = PACKAGE / "solve"
+"""The compiled package: every module of ``devil/solve/`` and nothing else."""
+COMPILED_PACKAGE = "devil.solve"
+STAMP = COMPILED / "_native.json"
+
+
+def compiled_modules(folder: Path = COMPILED) -> tuple[str, ...]:
+    """The modules mypyc compiles: the ``.py`` files of ``folder`` but its ``__init__``.
+
+    ``hatch_build.py`` loads this file by path and calls it too, so the list exists once:
+    the folder's listing."""
+    return tuple(sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__"))
+
+
+MODULES = compiled_modules()
+
 PURE_ENV = "MINE_DEVIL_PURE"
 
 ENGINE = "pure"
@@ -56,7 +50,7 @@ REASON = "not selected yet"
 
 
 class _PureFinder(importlib.abc.MetaPathFinder):
-    """Finds ``devil.<module>`` for the compiled modules in their ``.py`` source."""
+    """Finds ``devil.solve.<module>`` for the compiled modules in their ``.py`` source."""
 
     def find_spec(
         self,
@@ -65,9 +59,9 @@ class _PureFinder(importlib.abc.MetaPathFinder):
         target: ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
         package, _, name = fullname.rpartition(".")
-        if package != "devil" or name not in MODULES:
+        if package != COMPILED_PACKAGE or name not in MODULES:
             return None
-        source = PACKAGE / f"{name}.py"
+        source = COMPILED / f"{name}.py"
         return importlib.util.spec_from_file_location(fullname, source)
 
 
@@ -80,13 +74,15 @@ def _built() -> str | None:
     except (OSError, ValueError):
         return "no compiled build (installed without a C compiler or mypyc)"
     for name in MODULES:
-        source = PACKAGE / f"{name}.py"
+        source = COMPILED / f"{name}.py"
         try:
             digest = hashlib.sha256(source.read_bytes()).hexdigest()
         except OSError:
-            return f"devil/{name}.py is missing"
+            return f"devil/solve/{name}.py is missing"
         if recorded.get(name) != digest:
-            return f"devil/{name}.py changed since it was compiled (reinstall to recompile)"
+            return f"devil/solve/{name}.py changed since it was compiled (reinstall to recompile)"
+    if set(recorded) != set(MODULES):
+        return "devil/solve/ has other modules than were compiled (reinstall to recompile)"
     return None
 
 
@@ -109,7 +105,7 @@ def loaded() -> dict[str, bool]:
     """Per compiled module already imported: whether it runs compiled."""
     out = {}
     for name in MODULES:
-        module = sys.modules.get(f"devil.{name}")
+        module = sys.modules.get(f"{COMPILED_PACKAGE}.{name}")
         if module is not None:
             out[name] = not str(getattr(module, "__file__", "")).endswith(".py")
     return out

@@ -22,11 +22,11 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
-from tests.strategies import load_profile
+from tests.helpers.strategies import load_profile
+from tests.helpers.web import Api, app_config, postgres_base_url
 
-load_profile()  # hypothesis: no deadline anywhere; ``ci`` derandomized (tests/strategies.py)
+load_profile()  # hypothesis: no deadline anywhere; ``ci`` derandomized (tests.helpers.strategies)
 
-POSTGRES_ENV = "MINE_DEVIL_TEST_POSTGRES_URL"
 SAMPLE_POSITIONS = Path(__file__).resolve().parent / "data" / "positions"
 
 
@@ -37,19 +37,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             f"CI is set but the sample positions are missing at {SAMPLE_POSITIONS}: "
             "the truth-file tests would be skipped"
         )
-
-
-def app_config(data_dir: Path, **overrides: Any) -> dict[str, Any]:
-    config: dict[str, Any] = {
-        "TESTING": True,
-        "SECRET_KEY": "test-secret-key",
-        "DATA_DIR": str(data_dir),
-        "DATABASE_URL": f"sqlite:///{data_dir / 'test.sqlite3'}",
-        "RATELIMIT_ENABLED": False,
-        "LIVE_MAX_SECONDS": 0,  # event streams send the current state and close
-    }
-    config.update(overrides)
-    return config
 
 
 @pytest.fixture
@@ -82,16 +69,6 @@ def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
 
 
-def postgres_base_url() -> str | None:
-    url = os.environ.get(POSTGRES_ENV, "").strip()
-    if url:
-        return url
-    if os.environ.get("CI"):
-        pytest.fail(f"CI is set but {POSTGRES_ENV} is not: the PostgreSQL tests cannot run")
-    pytest.skip(f"{POSTGRES_ENV} is not set: PostgreSQL tests skipped (they run in CI)")
-    return None
-
-
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A database URL with an empty database: a SQLite file or a fresh PostgreSQL schema."""
@@ -116,90 +93,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 # -- playing through the JSON API ------------------------------------------------------
 
 
-class Api:
-    """Small helper over a test client for the JSON API."""
-
-    def __init__(self, client: FlaskClient):
-        self.client = client
-
-    def create(self, expect: int = 201, **params: Any) -> dict[str, Any]:
-        response = self.client.post("/api/games", json=params)
-        assert response.status_code == expect, response.get_data(as_text=True)
-        body: dict[str, Any] = response.get_json()
-        return body
-
-    def state(self, game_id: str, expect: int = 200) -> dict[str, Any]:
-        response = self.client.get(f"/api/games/{game_id}")
-        assert response.status_code == expect, response.get_data(as_text=True)
-        body: dict[str, Any] = response.get_json()
-        return body
-
-    def move(
-        self,
-        game: dict[str, Any],
-        kind: str,
-        row: Any,
-        col: Any,
-        expect: int = 200,
-        token: str | None = None,
-    ) -> dict[str, Any]:
-        response = self.client.post(
-            f"/api/games/{game['id']}/{kind}",
-            json={"row": row, "col": col},
-            headers={"Authorization": f"Bearer {token or game['token']}"},
-        )
-        assert response.status_code == expect, response.get_data(as_text=True)
-        body: dict[str, Any] = response.get_json()
-        return body
-
-    def log(self, game_id: str) -> list[dict[str, Any]]:
-        response = self.client.get(f"/api/games/{game_id}/moves")
-        assert response.status_code == 200, response.get_data(as_text=True)
-        moves: list[dict[str, Any]] = response.get_json()["moves"]
-        return moves
-
-
 @pytest.fixture
 def api(client: FlaskClient) -> Api:
     return Api(client)
-
-
-def visible(state: dict[str, Any]):  # -> devil.position.Position
-    """The position a player sees in an API state (for the brute-force oracle)."""
-    from devil.board import Topology
-    from devil.position import Position
-
-    return Position.from_rows(state["board"], Topology(state["topology"]), state["mines"])
-
-
-def oracle_verdicts(state: dict[str, Any]) -> dict[tuple[int, int], str]:
-    """(row, col) -> 'S'/'M'/'?' for every covered cell, from ``devil.oracle`` (not the solver)."""
-    from devil import oracle
-    from devil.rules import Count
-
-    position = visible(state)
-    classification = oracle.classify(position, Count(state["count"]))
-    board = position.board
-    return {board.coord(c): v.letter for c, v in classification.verdicts.items()}
-
-
-def safe_unflagged(state: dict[str, Any]) -> list[tuple[int, int]]:
-    return [
-        rc
-        for rc, v in sorted(oracle_verdicts(state).items())
-        if v == "S" and state["board"][rc[0]][rc[1]] == "."
-    ]
-
-
-def play_to_win(api: Api, game: dict[str, Any], first: tuple[int, int]) -> list[dict[str, Any]]:
-    """Reveal ``first``, then only oracle-proven safe cells until the game is won.
-
-    Returns every state seen. Needs a no-guess game small enough for the oracle."""
-    states = [api.move(game, "reveal", *first)]
-    while states[-1]["status"] == "playing":
-        safe = safe_unflagged(states[-1])
-        assert safe, "stuck: no provably safe cell on a no-guess board\n" + "\n".join(
-            states[-1]["board"]
-        )
-        states.append(api.move(game, "reveal", *safe[0]))
-    return states

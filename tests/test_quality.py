@@ -85,7 +85,7 @@ def test_vulture_finds_no_dead_code_in_the_web_layer(tmp_path: Path) -> None:
     used.write_text(template_names())
     result = run(
         sys.executable, "-m", "vulture", "app", "tests/web", "tests/world_server",
-        "tests/conftest.py", str(used),
+        "tests/conftest.py", "tests/helpers/web.py", str(used),
         "--min-confidence", "0", "--exclude", "app/migrations",
         "--ignore-decorators", ",".join(VULTURE_FRAMEWORK_DECORATORS),
         "--ignore-names", ",".join(["test_*", "pytest_*", *VULTURE_KEEPS]),
@@ -99,6 +99,69 @@ def test_no_web_module_is_over_500_lines() -> None:
         for path in sorted((ROOT / "app").rglob("*.py"))
     }
     assert {path: n for path, n in sizes.items() if n > 500} == {}
+
+
+def test_no_module_is_over_600_lines() -> None:
+    sizes = {
+        str(path.relative_to(ROOT)): len(path.read_text().splitlines())
+        for package in ("devil", "app")
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+    assert {path: n for path, n in sizes.items() if n > 600} == {}
+
+
+def test_the_engine_keeps_at_most_16_modules_at_its_top() -> None:
+    """Everything else lives in a feature package (solve, teach, ledger, cli, formats, ...)."""
+    top = sorted(path.name for path in (ROOT / "devil").glob("*.py"))
+    assert len(top) <= 16, top
+
+
+def _imports(path: Path, module: str, modules: set[str]) -> set[str]:
+    """The project modules ``path`` imports, type-only imports (``if TYPE_CHECKING:``) left out."""
+    import ast
+
+    tree = ast.parse(path.read_text())
+    type_only = {
+        id(node)
+        for branch in ast.walk(tree)
+        if isinstance(branch, ast.If) and "TYPE_CHECKING" in ast.unparse(branch.test)
+        for node in ast.walk(branch)
+    }
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            for alias in node.names:
+                name = f"{base}.{alias.name}"
+                found.add(name if name in modules else base)
+    return (found & modules) - {module}
+
+
+def test_no_import_circles() -> None:
+    """No module imports (directly or through others) a module that imports it back; a
+    type-only import under ``TYPE_CHECKING`` does not count."""
+    import graphlib
+
+    paths = {}
+    for package in ("devil", "app"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = {module: _imports(path, module, set(paths)) for module, path in paths.items()}
+    try:
+        tuple(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as circle:
+        raise AssertionError(f"import circle: {' -> '.join(circle.args[1])}") from None
 
 
 def test_engine_never_imports_the_web_layer() -> None:

@@ -1,7 +1,7 @@
 """The luck ledger on the web: annotations of finished games, records, exports and imports.
 
-The engine side is ``devil.annotate`` (judgements, luck, metrics) and ``devil.replays``
-(formats). Here: ``service`` computes a finished game's annotation once, in the background
+The engine side is ``devil.ledger`` (``annotate``: judgements, luck, metrics; ``replays``:
+formats). Here: ``service`` computes a finished game's annotation once, in the background
 when the game ends, and keeps it (memory and the ``ledger`` table, keyed by the annotation
 version, so a new engine recomputes); ``store`` holds the ledger rows and players' display
 names; ``routes`` serves the JSON API (``/api/games/<id>/annotations``, ``/api/records``), the

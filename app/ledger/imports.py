@@ -15,15 +15,15 @@ from app.errors import InputError
 from app.heavy import run_heavy
 from app.ledger.notes import note_text
 from app.teach.query import analyse_url
-from devil.annotate import AnnotationError, annotate
-from devil.board_replay import replay_on_board
 from devil.errors import MoveError
 from devil.game import Move
 from devil.generate import mine_counts
-from devil.luck import luck_sentence
+from devil.ledger.annotate import AnnotationError, annotate
+from devil.ledger.board_replay import replay_on_board
+from devil.ledger.luck import luck_sentence
+from devil.ledger.replays import Replay, ReplayFormatError, read_replay
+from devil.ledger.replays.evf import SOFTWARE
 from devil.position import Position
-from devil.replays import Replay, ReplayFormatError, read_replay
-from devil.replays.evf import SOFTWARE
 from devil.rules import Count
 
 MAX_IMPORT_CELLS = 10_000

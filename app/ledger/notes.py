@@ -13,8 +13,8 @@ from app.play.service import GameService
 from app.teach.query import analyse_url, position_param
 from devil.board import Board
 from devil.game import Status
-from devil.luck import bits_text, odds
-from devil.proof import LEVEL_NAMES
+from devil.ledger.luck import bits_text, odds
+from devil.teach.proof import LEVEL_NAMES
 
 JUDGEMENT_TEXT = {
     "proof": "a proof",

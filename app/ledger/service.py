@@ -1,7 +1,7 @@
 """A finished game's annotation, computed once and kept.
 
 ``Ledger.entry(game_id)`` answers from memory, else from the ``ledger`` table, else computes
-it (``devil.annotate.annotate_game`` on the game replayed from its log, with the seconds from
+it (``devil.ledger.annotate.annotate_game`` on the game replayed from its log, with the seconds from
 the first move's event to the last and the hints the log holds) and saves it. Entries carry
 ``ANNOTATION_VERSION``: an entry from an older engine is recomputed. ``warm(game_id)`` does
 the same in the background, and ``init_app`` calls it when a move ends a game, so the end
@@ -24,9 +24,14 @@ from app.ledger.store import LedgerRow, LedgerStore
 from app.lru import Lru
 from app.play.params import PRESETS
 from app.play.service import GameService
-from devil.annotate import ANNOTATION_VERSION, AnnotationTooLong, GameAnnotation, annotate_game
 from devil.board import Topology
 from devil.game import Game, GameParams, Status
+from devil.ledger.annotate import (
+    ANNOTATION_VERSION,
+    AnnotationTooLong,
+    GameAnnotation,
+    annotate_game,
+)
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +47,7 @@ MAX_CELLS = 40_000
 """Boards up to this many cells (200x200) are annotated; bigger ones are refused (422)."""
 
 MAX_SECONDS = 10.0
-"""The most one annotation may compute (``devil.annotate.AnnotationTooLong`` beyond)."""
+"""The most one annotation may compute (``devil.ledger.annotate.AnnotationTooLong`` beyond)."""
 
 
 class TooBig(UnprocessableEntity):

@@ -10,8 +10,8 @@ from devil.analysis import Classification, Verdict
 from devil.board import Board, Cell
 from devil.budget import BudgetExceeded
 from devil.position import Position
-from devil.proof import LEVEL_NAMES, Proof, prove
 from devil.rules import Count
+from devil.teach.proof import LEVEL_NAMES, Proof, prove
 
 PROOF_CANDIDATES = 40
 """How many safe cells the hint ladder compares to find the easiest proof."""

@@ -17,8 +17,8 @@ from devil.board import Board, Cell
 from devil.budget import Budget, BudgetExceeded, metering
 from devil.game import Status
 from devil.position import Position
-from devil.proof import Proof
 from devil.rules import Count, Rules
+from devil.teach.proof import Proof
 
 RUNGS = (
     "Is there a safe cell at all?",

@@ -13,10 +13,10 @@ from devil import solver
 from devil.analysis import Verdict
 from devil.board import Cell
 from devil.game import Game, MoveKind
-from devil.levels import grade
 from devil.position import Position
-from devil.proof import LEVEL_NAMES
 from devil.rules import Count
+from devil.teach.levels import grade
+from devil.teach.proof import LEVEL_NAMES
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,11 @@ from devil.analysis import Verdict
 from devil.board import Board, Cell
 from devil.budget import Budget, BudgetExceeded, metering
 from devil.game import Game, GameParams, Move
-from devil.levels import Puzzle, grade, make_puzzle
 from devil.position import Position
-from devil.proof import prove
 from devil.rules import Count, Rules
+from devil.teach.levels import grade
+from devil.teach.proof import prove
+from devil.teach.puzzles import Puzzle, make_puzzle
 
 LEVEL_PRESETS = ("beginner", "intermediate", "expert")
 

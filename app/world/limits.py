@@ -58,6 +58,25 @@ def check_moves(player: PlayerRow, moves: int) -> None:
         strategy.hit(item, scope, key, cost=moves)
 
 
+def charge_judging(player: PlayerRow, units: int) -> None:
+    """Count a raft's judging work against the player's and the team's move limits (every
+    ``WORLD_JUDGE_NODES_PER_MOVE`` units as one move, after the raft, never refusing it):
+    a client whose moves are costly to judge reaches its limits sooner, so undecided
+    moves are not free to repeat."""
+    options = settings()
+    per_move = options.world_judge_nodes_per_move
+    extra = units // per_move if per_move > 0 else 0
+    if not extra or not options.ratelimit_enabled:
+        return
+    strategy = current_app.extensions["mine_devil.limiter"].limiter
+    for limit, scope, key in (
+        (options.world_player_rate_limit, "world-player", f"{player.world}/{player.id}"),
+        (options.world_team_rate_limit, "world-team", f"{player.world}/{player.team}"),
+    ):
+        for item in parse_many(limit):
+            strategy.hit(item, scope, key, cost=extra)
+
+
 class StreamSlots:
     """Open event streams per client address in this process (and in all)."""
 

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.play.setup import get_service
-from tests.conftest import Api, oracle_verdicts, play_to_win
+from tests.helpers.web import Api, oracle_verdicts, play_to_win
 
 STATE_FIELDS = {
     "id", "width", "height", "mines", "topology", "count", "mercy", "no_guess", "status",

@@ -14,7 +14,7 @@ from app.play.service import GameService
 from app.store.log import Store
 from app.store.records import SequenceConflict
 from devil.game import Game, GameParams, Move, MoveKind
-from tests.conftest import Api
+from tests.helpers.web import Api
 
 THREADS = 16
 TOGGLES = 6

@@ -24,7 +24,7 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode, checks
 
 from app import create_app
-from tests.conftest import app_config
+from tests.helpers.web import app_config
 
 EXAMPLES = 25
 """Examples per operation, mode and target game."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,11 +15,11 @@ from flask.testing import FlaskClient
 
 from app.ledger.store import LedgerRow
 from devil import oracle
-from devil.annotate import ANNOTATION_VERSION
-from devil.replays.evf import read_evf
-from devil.replays.movelist import read_movelist
+from devil.ledger.annotate import ANNOTATION_VERSION
+from devil.ledger.replays.evf import read_evf
+from devil.ledger.replays.movelist import read_movelist
 from devil.rules import Count
-from tests.conftest import Api, oracle_verdicts, play_to_win, safe_unflagged, visible
+from tests.helpers.web import Api, oracle_verdicts, play_to_win, safe_unflagged, visible
 
 SMALL = {"width": 6, "height": 6, "mines": 4, "seed": 11}
 MOVE_FIELDS = {"n", "kind", "row", "col", "judgement", "level", "p_safe", "bits", "opened"}
@@ -78,6 +79,16 @@ def test_the_end_panel_asks_for_the_luck_line(api: Api, client: FlaskClient) -> 
     assert luck.status_code == 200
     text = luck.get_data(as_text=True)
     assert "You needed no luck" in text and "3BV" in text
+    # the two levels of a won game are stated in one voice: what the player's hardest click
+    # needed (from what was open then) and what the board needs at its easiest, and why the
+    # first can be higher
+    hardest = re.search(r"your hardest click needed level (\d)", text)
+    assert hardest is not None, text
+    assert "the board's own level, below, opens every easier cell first" in text
+    board = re.search(r"The board needed <strong>level (\d)</strong>", page)
+    assert board is not None
+    assert int(board.group(1)) <= int(hardest.group(1))
+    assert "Your hardest click (above) can" in page and "need a higher level" in page
 
 
 def test_a_lost_games_end_panel_counts_only_the_3bv_it_solved(

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.conftest import Api, safe_unflagged
+from tests.helpers.web import Api, safe_unflagged
 from tests.web.test_api import SMALL
 
 

@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 
 from app.requests_log import HEADER
-from tests.conftest import Api
+from tests.helpers.web import Api
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +26,7 @@ GEVENT_SCRIPT = textwrap.dedent(
     monkey.patch_all()
     import sys
     from app import create_app
-    from tests.conftest import app_config
+    from tests.helpers.web import app_config
     from pathlib import Path
 
     app = create_app(app_config(Path(sys.argv[1]), ENGINE_OFFLOAD=False))

@@ -25,7 +25,7 @@ from werkzeug.routing import Rule
 from app.play.service import GameService
 from app.security import ensure_owner
 from devil.game import Game, GameParams, Move, Status
-from tests.conftest import Api, safe_unflagged
+from tests.helpers.web import Api, safe_unflagged
 
 SEED_BASE = 7_340_000_000_000  # long seeds: an accidental match in a page is impossible
 ID_ARGS = re.compile(r"(^|_)id$|^game$|^gid$")

@@ -19,7 +19,7 @@ from flask import Flask, session
 
 from app import create_app
 from app.security import ensure_owner
-from tests.conftest import Api, play_to_win, safe_unflagged
+from tests.helpers.web import Api, play_to_win, safe_unflagged
 
 PARAMS = {"width": 8, "height": 8, "mines": 8, "seed": 21}
 

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 
 from app.play.moves import Action, Click, parse_click
-from tests.conftest import Api, play_to_win
+from tests.helpers.web import Api, play_to_win
 from tests.web.test_api import SMALL, safe_or_any
 
 

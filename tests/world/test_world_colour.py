@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from devil.world import Colouring, OutOfWorld, cell_colour
 from devil.world.colour import ColourError, encode
-from tests.strategies import profile
+from tests.helpers.strategies import profile
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(1, 33))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from devil.world import deduce
 from devil.world.component import InconsistentKnowledge
 from devil.world.knowledge import KnowledgeError
-from tests.strategies import profile
+from tests.helpers.strategies import profile
 from tests.world.worlds import Scene, answer, oracle, scenes
 
 

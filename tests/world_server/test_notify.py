@@ -21,7 +21,7 @@ from app.notify import (
     make_notifier,
 )
 from app.notify.wire import MAX_PAYLOAD_BYTES, decode, encode
-from tests.conftest import postgres_base_url
+from tests.helpers.web import postgres_base_url
 
 ROOT = Path(__file__).resolve().parents[2]
 

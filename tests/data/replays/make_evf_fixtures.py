@@ -25,12 +25,12 @@ def record(name: str) -> None:
     sys.path.insert(0, str(ROOT))
     import ms_toollib as ms
 
-    from devil.annotate import final_board
     from devil.game import GameParams, MoveKind, Status
-    from devil.replays.mouse import click_events
-    from devil.replays.movelist import write_movelist
+    from devil.ledger.annotate import final_board
+    from devil.ledger.replays.mouse import click_events
+    from devil.ledger.replays.movelist import write_movelist
     from devil.rules import Mercy, Rules
-    from tests.test_annotate import random_game
+    from tests.helpers.games import random_game
 
     height, width, mines, seed = SEEDS[name]
     mercy = Mercy.FAIR if name == "fair" else Mercy.STRICT

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.conftest import oracle_verdicts
+from tests.helpers.web import oracle_verdicts
 
 HX = {"HX-Request": "true"}
 

@@ -247,7 +247,7 @@ def test_damaged_compressed_link_is_400(client: FlaskClient) -> None:
 def test_analysis_proof_is_word_for_word_the_devil_check_proof(
     client: FlaskClient, tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from devil import cli
+    from devil.cli import check as cli
 
     line = "121/...;mines=2"
     position = Position.from_line(line)

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import oracle_verdicts
+from tests.helpers.web import oracle_verdicts
 from tests.web.teach.helpers import (
     HX,
     NUMBER_AT,

@@ -9,9 +9,9 @@ import re
 from flask.testing import FlaskClient
 
 from devil.board import Board
-from devil.levels import grade
 from devil.rules import Count
-from tests.conftest import oracle_verdicts
+from devil.teach.levels import grade
+from tests.helpers.web import oracle_verdicts
 from tests.web.teach.helpers import (
     HX,
     NAMED,

@@ -1,0 +1,30 @@
+"""A game of Mine Devil: ``Game`` (an immutable value, ``devil.game.state``), its
+``GameParams`` (``devil.game.params``) and its ``Move`` values (``devil.game.moves``).
+
+The devil rule itself is ``devil.devil_rule.judge``; ``Game.play`` asks it about every
+cell a reveal opens."""
+
+from devil.game.moves import Move, MoveKind, Status
+from devil.game.params import (
+    NO_GUESS_CELL_LIMIT,
+    UNIFORM_CELL_LIMIT,
+    GameParams,
+    ParamsError,
+    no_guess_method,
+    no_guess_tries,
+)
+from devil.game.state import Game, changed_between
+
+__all__ = [
+    "NO_GUESS_CELL_LIMIT",
+    "UNIFORM_CELL_LIMIT",
+    "Game",
+    "GameParams",
+    "Move",
+    "MoveKind",
+    "ParamsError",
+    "Status",
+    "changed_between",
+    "no_guess_method",
+    "no_guess_tries",
+]

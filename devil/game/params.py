@@ -1,0 +1,158 @@
+"""A game's parameters (``GameParams``: board, mines, rules, no-guess, seed) and the limits
+that decide how its first layout is drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from devil.board import MAX_CELLS, Board, BoardError, Cell, Topology
+from devil.generate import Method
+from devil.rules import Count, Mercy, Rules
+
+
+class ParamsError(ValueError):
+    """Game parameters that cannot make a game (the message names the bad field)."""
+
+
+# -- parameters ---------------------------------------------------------------------------
+
+_KEEP_FREE = {Topology.SQUARE: 9, Topology.TORUS: 9, Topology.HEX: 7}
+"""Most cells a first click keeps mine-free (the cell and its neighbours)."""
+
+NO_GUESS_CELL_LIMIT = 10_000
+"""Boards with more cells than this skip no-guess generation (it would take many seconds)."""
+
+UNIFORM_CELL_LIMIT = 1_000
+"""Boards up to this size get uniform no-guess boards (``redraw``); bigger ones ``perturb``."""
+
+
+def no_guess_tries(board: Board) -> int:
+    """How many layouts no-guess generation may try on this board (deterministic)."""
+    return max(1, min(1000, 500_000 // max(1, board.cell_count)))
+
+
+def no_guess_method(board: Board) -> Method:
+    """Rejection sampling (uniform) on boards up to expert size, perturbation beyond."""
+    return "redraw" if board.cell_count <= UNIFORM_CELL_LIMIT else "perturb"
+
+
+def _require_int(name: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ParamsError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class GameParams:
+    """What a player chooses when starting a game. Validated on construction.
+
+    ``seed`` decides the layout: keep it on the server while the game runs (it is left
+    out of ``repr``).
+    """
+
+    height: int = 16
+    width: int = 30
+    mines: int = 99
+    topology: Topology = Topology.SQUARE
+    holes: frozenset[Cell] = frozenset()
+    rules: Rules = field(default_factory=Rules)
+    no_guess: bool = True
+    seed: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        height = _require_int("height", self.height)
+        width = _require_int("width", self.width)
+        mines = _require_int("mines", self.mines)
+        _require_int("seed", self.seed)
+        if not isinstance(self.topology, Topology):
+            raise ParamsError(f"topology must be a Topology, not {self.topology!r}")
+        if not isinstance(self.rules, Rules):
+            raise ParamsError(f"rules must be Rules, not {self.rules!r}")
+        if not isinstance(self.no_guess, bool):
+            raise ParamsError(f"no_guess must be true or false, not {self.no_guess!r}")
+        if not isinstance(self.holes, frozenset):
+            object.__setattr__(self, "holes", frozenset(self.holes))
+        for hole in self.holes:
+            _require_int("hole", hole)
+        if height < 1 or width < 1:
+            raise ParamsError(f"board size {height}x{width}: height and width must be at least 1")
+        if height * width > MAX_CELLS:
+            raise ParamsError(f"board size {height}x{width} has more than {MAX_CELLS} cells")
+        try:
+            board = self.board()
+        except BoardError as e:
+            raise ParamsError(str(e)) from None
+        if mines < 0:
+            raise ParamsError(f"mines {mines} is negative")
+        keep = min(_KEEP_FREE[self.topology], board.cell_count)
+        room = board.cell_count - keep
+        if mines > room:
+            raise ParamsError(
+                f"{mines} mines do not fit on the {height}x{width} board: the first click and "
+                f"its neighbours (up to {keep} cells) are always kept free of mines, so its "
+                f"{board.cell_count} cells hold at most {room} mines"
+            )
+
+    def board(self) -> Board:
+        return self._board
+
+    @cached_property
+    def _board(self) -> Board:
+        return Board(self.height, self.width, self.topology, self.holes)
+
+    # -- storage ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form for the store (includes the secret ``seed``)."""
+        return {
+            "height": self.height,
+            "width": self.width,
+            "mines": self.mines,
+            "topology": self.topology.value,
+            "holes": sorted(self.holes),
+            "count": self.rules.count.value,
+            "mercy": self.rules.mercy.value,
+            "no_guess": self.no_guess,
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> GameParams:
+        """Inverse of ``to_dict``; missing keys take the defaults. Errors name the key."""
+        known = {"height", "width", "mines", "topology", "holes", "count", "mercy",
+                 "no_guess", "seed"}  # fmt: skip
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ParamsError(f"unknown game parameter {unknown[0]!r}")
+        default = cls()
+        try:
+            topology = Topology(d.get("topology", default.topology.value))
+        except ValueError:
+            raise ParamsError(f"unknown topology {d.get('topology')!r}") from None
+        try:
+            count = Count(d.get("count", default.rules.count.value))
+        except ValueError:
+            raise ParamsError(f"unknown count rule {d.get('count')!r}") from None
+        try:
+            mercy = Mercy(d.get("mercy", default.rules.mercy.value))
+        except ValueError:
+            raise ParamsError(f"unknown mercy rule {d.get('mercy')!r}") from None
+        holes = d.get("holes", [])
+        if not isinstance(holes, list | tuple | set | frozenset):
+            raise ParamsError(f"holes must be a list of cells, not {holes!r}")
+        return cls(
+            height=d.get("height", default.height),
+            width=d.get("width", default.width),
+            mines=d.get("mines", default.mines),
+            topology=topology,
+            holes=frozenset(_require_int("hole", h) for h in holes),
+            rules=Rules(count, mercy),
+            no_guess=d.get("no_guess", default.no_guess),
+            seed=d.get("seed", default.seed),
+        )
+
+
+# -- moves --------------------------------------------------------------------------------

@@ -1,0 +1,324 @@
+"""The plain-text move list (docs/annotations.md): a game's parameters and moves, one a line.
+
+```
+# Mine Devil move list 1
+board 9x9 square
+mines 10
+rules classic/strict
+no-guess yes
+layout 0,3 1,7 2,2 4,4 5,0 6,6 7,1 8,8 8,2 3,5
+moves
+0.000 reveal 4 4
+1.250 flag 0 3
+2.031 chord 1 3
+```
+
+The first line is the header (``# Mine Devil move list 1``; the number is the format version).
+Then ``key value`` lines, in any order, until the line ``moves``: ``board HxW [topology]`` and
+``mines N`` are required; ``rules COUNT/MERCY``, ``no-guess yes|no``, ``seed N``, ``holes
+R,C ...`` and ``layout R,C ...`` (the final board's mines: needed to annotate, since a seed
+only replays on the same engine version; after a loss under the classic rule the devil's
+witness may hold a different number of mines than ``mines``) are optional. After ``moves``,
+one move a line: an optional time in seconds from the first move (non-decreasing, all lines
+or none), then ``reveal|flag|unflag|chord ROW COL`` counting from 0 as everywhere in Mine
+Devil. Blank lines and lines starting with ``#`` are ignored. Errors name the line and
+column (from 1).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from devil.analysis import Layout
+from devil.board import Board, Cell, Topology
+from devil.game import GameParams, Move, MoveKind, ParamsError
+from devil.ledger.replays.model import Replay, ReplayFormatError
+from devil.rules import Count, Mercy, Rules
+
+HEADER = "# Mine Devil move list 1"
+SOFTWARE = "Mine Devil"
+"""What a move list says recorded it (``Replay.software``): it is Mine Devil's own format."""
+_HEADER_RE = re.compile(r"#\s*Mine Devil move list\s+(\S+)\s*$", re.IGNORECASE)
+_BOARD_RE = re.compile(r"(\d+)x(\d+)$")
+_KEYS = ("board", "mines", "rules", "no-guess", "seed", "holes", "layout")
+MAX_MOVES = 1_000_000
+
+
+@dataclass(frozen=True)
+class _Field:
+    value: str
+    line: int
+    column: int  # of the value
+
+
+def write_movelist(
+    params: GameParams,
+    moves: Sequence[Move],
+    times: Sequence[float | None] | None = None,
+    layout: Layout | None = None,
+    *,
+    seed: bool = False,
+) -> str:
+    """The move list of a game. ``seed``: include ``params.seed`` (only once the game is over:
+    it decides the layout)."""
+    board = params.board()
+    lines = [
+        HEADER,
+        f"board {params.height}x{params.width} {params.topology.value}",
+        f"mines {params.mines}",
+        f"rules {params.rules.count.value}/{params.rules.mercy.value}",
+        f"no-guess {'yes' if params.no_guess else 'no'}",
+    ]
+    if seed:
+        lines.append(f"seed {params.seed}")
+    if params.holes:
+        lines.append("holes " + _cells_text(board, params.holes))
+    if layout is not None:
+        lines.append("layout " + _cells_text(board, layout))
+    lines.append("moves")
+    stamped = times is not None and all(t is not None for t in times)
+    for i, move in enumerate(moves):
+        if stamped:
+            assert times is not None
+            t = times[i]
+            assert t is not None
+            lines.append(f"{t:.3f} {move}")
+        else:
+            lines.append(str(move))
+    return "\n".join(lines) + "\n"
+
+
+def _cells_text(board: Board, cells: Iterable[Cell]) -> str:
+    return " ".join("{},{}".format(*board.coord(c)) for c in sorted(cells))
+
+
+def read_movelist(text: str) -> Replay:
+    """Read a move list; ``ReplayFormatError`` names the line and column of the first error."""
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise ReplayFormatError("empty move list: expected the header " + repr(HEADER), line=1)
+    match = _HEADER_RE.match(lines[first].strip())
+    if match is None:
+        raise ReplayFormatError(f"expected the header {HEADER!r}", line=first + 1, column=1)
+    if match.group(1) != "1":
+        column = lines[first].index(match.group(1)) + 1
+        raise ReplayFormatError(
+            f"move list version {match.group(1)!r} is not known (this reader knows 1)",
+            line=first + 1,
+            column=column,
+        )
+    fields: dict[str, _Field] = {}
+    index = first + 1
+    while True:
+        if index >= len(lines):
+            raise ReplayFormatError("no 'moves' line: the moves start after it", line=index + 1)
+        raw = lines[index]
+        index += 1
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.lower() == "moves":
+            break
+        key, _, value = stripped.partition(" ")
+        key_column = raw.index(key) + 1
+        if key.lower() not in _KEYS:
+            raise ReplayFormatError(
+                f"unknown field {key!r} (known: {', '.join(_KEYS)}, then 'moves')",
+                line=index,
+                column=key_column,
+            )
+        if key.lower() in fields:
+            raise ReplayFormatError(f"field {key!r} given twice", line=index, column=key_column)
+        value = value.strip()
+        value_column = raw.index(value, key_column) + 1 if value else len(raw) + 1
+        fields[key.lower()] = _Field(value, index, value_column)
+    params = _params(fields, first + 2)
+    board = params.board()
+    layout = _cells(board, fields["layout"]) if "layout" in fields else None
+    if layout is not None and params.rules.count is Count.COUNTED and len(layout) != params.mines:
+        f = fields["layout"]
+        raise ReplayFormatError(
+            f"the layout has {len(layout)} mines but 'mines' says {params.mines}: under the "
+            "counted rule the final board holds exactly the game's mines",
+            line=f.line,
+            column=f.column,
+        )
+    moves, times = _moves(lines, index)
+    return Replay(params, layout, moves, times, software=SOFTWARE)
+
+
+def _need(fields: dict[str, _Field], key: str, header_line: int) -> _Field:
+    if key not in fields:
+        raise ReplayFormatError(f"missing field {key!r} before 'moves'", line=header_line)
+    return fields[key]
+
+
+def _params(fields: dict[str, _Field], header_line: int) -> GameParams:
+    board_field = _need(fields, "board", header_line)
+    size, _, topo = board_field.value.partition(" ")
+    match = _BOARD_RE.match(size)
+    if match is None:
+        raise ReplayFormatError(
+            f"board {size!r}: expected HEIGHTxWIDTH, e.g. 16x30",
+            line=board_field.line,
+            column=board_field.column,
+        )
+    height, width = int(match.group(1)), int(match.group(2))
+    topology = Topology.SQUARE
+    if topo.strip():
+        try:
+            topology = Topology(topo.strip().lower())
+        except ValueError:
+            raise ReplayFormatError(
+                f"unknown topology {topo.strip()!r} (square, torus or hex)",
+                line=board_field.line,
+                column=board_field.column + len(size) + 1,
+            ) from None
+    mines = _integer(_need(fields, "mines", header_line), "mines")
+    rules = Rules()
+    if "rules" in fields:
+        rules = _rules(fields["rules"])
+    no_guess = False
+    if "no-guess" in fields:
+        f = fields["no-guess"]
+        if f.value.lower() not in ("yes", "no"):
+            raise ReplayFormatError(
+                f"no-guess {f.value!r}: expected yes or no", line=f.line, column=f.column
+            )
+        no_guess = f.value.lower() == "yes"
+    seed = _integer(fields["seed"], "seed") if "seed" in fields else 0
+    try:
+        bare = Board(height, width, topology)
+    except ValueError as e:
+        raise ReplayFormatError(str(e), line=board_field.line, column=board_field.column) from None
+    holes = _cells(bare, fields["holes"]) if "holes" in fields else frozenset()
+    try:
+        return GameParams(height, width, mines, topology, holes, rules, no_guess, seed)
+    except ParamsError as e:
+        raise ReplayFormatError(str(e), line=board_field.line, column=board_field.column) from None
+
+
+def _integer(f: _Field, name: str) -> int:
+    if not f.value.isdigit() or not f.value.isascii():
+        raise ReplayFormatError(
+            f"{name} {f.value!r} is not a whole number >= 0", line=f.line, column=f.column
+        )
+    return int(f.value)
+
+
+def _rules(f: _Field) -> Rules:
+    count_text, _, mercy_text = f.value.partition("/")
+    try:
+        count = Count(count_text.strip().lower())
+    except ValueError:
+        raise ReplayFormatError(
+            f"unknown count rule {count_text!r} (classic or counted)", line=f.line, column=f.column
+        ) from None
+    try:
+        mercy = Mercy(mercy_text.strip().lower() or "strict")
+    except ValueError:
+        raise ReplayFormatError(
+            f"unknown mercy rule {mercy_text!r} (strict or fair)",
+            line=f.line,
+            column=f.column + len(count_text) + 1,
+        ) from None
+    return Rules(count, mercy)
+
+
+def _cells(board: Board, f: _Field) -> frozenset[Cell]:
+    out: set[Cell] = set()
+    for match in re.finditer(r"\S+", f.value):
+        token = match.group()
+        column = f.column + match.start()
+        parts = token.split(",")
+        if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
+            raise ReplayFormatError(
+                f"cell {token!r}: expected ROW,COL counting from 0", line=f.line, column=column
+            )
+        row, col = int(parts[0]), int(parts[1])
+        if row >= board.height or col >= board.width:
+            raise ReplayFormatError(
+                f"cell {token!r} is off the {board.height}x{board.width} board",
+                line=f.line,
+                column=column,
+            )
+        cell = board.cell(row, col)
+        if cell in out:
+            raise ReplayFormatError(f"cell {token!r} given twice", line=f.line, column=column)
+        out.add(cell)
+    return frozenset(out)
+
+
+def _move(tokens: list[tuple[str, int]], line: int) -> Move:
+    (word, word_col), (row, row_col), (col, col_col) = tokens
+    try:
+        kind = MoveKind(word.lower())
+    except ValueError:
+        kinds = ", ".join(k.value for k in MoveKind)
+        raise ReplayFormatError(
+            f"unknown move {word!r} (expected {kinds})", line=line, column=word_col
+        ) from None
+    for name, text, column in (("row", row, row_col), ("column", col, col_col)):
+        if not text.isdigit() or not text.isascii():
+            raise ReplayFormatError(
+                f"{name} {text!r} is not a whole number >= 0", line=line, column=column
+            )
+    return Move(kind, int(row), int(col))
+
+
+def _moves(lines: list[str], start: int) -> tuple[tuple[Move, ...], tuple[float | None, ...]]:
+    moves: list[Move] = []
+    times: list[float | None] = []
+    stamped: bool | None = None
+    last = 0.0
+    for index in range(start, len(lines)):
+        raw = lines[index]
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        line = index + 1
+        tokens = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", raw)]
+        has_time = len(tokens) == 4
+        if len(tokens) not in (3, 4):
+            raise ReplayFormatError(
+                "expected a move: [SECONDS] KIND ROW COL, e.g. '1.250 reveal 3 4'",
+                line=line,
+                column=tokens[0][1],
+            )
+        if stamped is None:
+            stamped = has_time
+        elif stamped != has_time:
+            what = "has no time" if stamped else "has a time"
+            other = "others do not" if has_time else "earlier moves have one"
+            raise ReplayFormatError(
+                f"this move {what} but {other}: give times on all moves or none",
+                line=line,
+                column=tokens[0][1],
+            )
+        t: float | None = None
+        if has_time:
+            text, column = tokens.pop(0)
+            try:
+                t = float(text)
+            except ValueError:
+                t = None
+            if t is None or not t >= 0 or t == float("inf"):
+                raise ReplayFormatError(
+                    f"time {text!r} is not a number of seconds >= 0", line=line, column=column
+                )
+            if t < last:
+                raise ReplayFormatError(
+                    f"time {text} is earlier than the move before ({last:g})",
+                    line=line,
+                    column=column,
+                )
+            last = t
+        move = _move(tokens, line)
+        if len(moves) >= MAX_MOVES:
+            raise ReplayFormatError(f"more than {MAX_MOVES} moves", line=line, column=1)
+        moves.append(move)
+        times.append(t)
+    return tuple(moves), tuple(times)

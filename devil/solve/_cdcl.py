@@ -1,0 +1,477 @@
+"""Conflict-driven search for pieces where plain backtracking thrashes (2-D lattices).
+
+Cells are boolean variables; each group of ``size`` interchangeable cells is
+ordered (``x0 >= x1 >= ...``) so a group value ``a`` has exactly one cell
+pattern. Constraints are cardinalities ``lo <= sum(vars) <= hi`` (a number:
+``lo == hi == need``; the window on a piece's total: one constraint on every
+cell). On a conflict the solver learns a clause (first unique implication point)
+and jumps back, so a wrong early choice is not retried in every combination of
+the choices after it. Learned clauses follow from the constraints alone, so
+they are kept across calls on the same instance; calls differ by assumptions.
+
+Literals: ``2 * var`` is "var is a mine", ``2 * var + 1`` "var is safe".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from devil.solve._search import GroupProblem, TooHard, Window
+from devil.solve.budget import current
+
+_UNSET = -1
+
+
+class Cdcl:
+    """A CDCL solver over one piece, optionally restricted to a window of totals."""
+
+    def __init__(self, problem: GroupProblem, window: Window | None = None) -> None:
+        self.problem = problem
+        sizes = problem.sizes
+        self.first: list[int] = []  # first cell variable of each group
+        n_vars = 0
+        for size in sizes:
+            self.first.append(n_vars)
+            n_vars += size
+        self.n = n_vars
+        cards: list[tuple[list[int], int, int]] = []
+        for groups, need in problem.cons:
+            cells = [self.first[g] + i for g in groups for i in range(sizes[g])]
+            cards.append((cells, need, need))
+        if window is not None:
+            cards.append((list(range(n_vars)), window[0], window[1]))
+        self.card_vars = [c[0] for c in cards]
+        self.card_lo = [c[1] for c in cards]
+        self.card_hi = [c[2] for c in cards]
+        self.card_size = [len(c[0]) for c in cards]
+        self.var_cards: list[list[int]] = [[] for _ in range(n_vars)]
+        for ci, vs in enumerate(self.card_vars):
+            for v in vs:
+                self.var_cards[v].append(ci)
+        self.value = [_UNSET] * n_vars
+        self.level = [0] * n_vars
+        self.reason: list[tuple[int, int] | None] = [None] * n_vars  # (kind, index)
+        self.trail_pos = [0] * n_vars
+        self.trail: list[int] = []  # literals
+        self.limits: list[int] = []  # trail length at each decision level
+        self.n_true = [0] * len(cards)
+        self.n_false = [0] * len(cards)
+        self.clauses: list[list[int]] = []
+        self.watches: list[list[int]] = [[] for _ in range(2 * n_vars)]
+        self.phase = [1] * n_vars  # 1: try safe first
+        self.activity = [0.0] * n_vars
+        self.bump = 1.0
+        self.order = [self.first[g] + i for g in problem.order for i in range(sizes[g])]
+        self.order_at = [0] * n_vars
+        for i, var in enumerate(self.order):
+            self.order_at[var] = i
+        self.scan = 0
+        self.head = 0
+        self.ok = all(
+            lo <= hi and hi >= 0 and lo <= len(vs)
+            for vs, lo, hi in zip(self.card_vars, self.card_lo, self.card_hi, strict=True)
+        )
+        for g, size in enumerate(sizes):  # symmetry: x[i+1] -> x[i]
+            base = self.first[g]
+            for i in range(size - 1):
+                self._add_clause([2 * (base + i + 1) + 1, 2 * (base + i)])
+
+    # -- clauses ---------------------------------------------------------------------------
+
+    def _add_clause(self, lits: list[int]) -> int:
+        idx = len(self.clauses)
+        self.clauses.append(lits)
+        if len(lits) >= 2:
+            self.watches[lits[0]].append(idx)
+            self.watches[lits[1]].append(idx)
+        return idx
+
+    def _lit_value(self, lit: int) -> int:
+        """1 true, 0 false, -1 unset."""
+        v = self.value[lit >> 1]
+        if v == _UNSET:
+            return _UNSET
+        return 1 if v == (1 - (lit & 1)) else 0
+
+    # -- assignment ------------------------------------------------------------------------
+
+    def _assign(self, lit: int, reason: tuple[int, int] | None) -> None:
+        var = lit >> 1
+        self.value[var] = 1 - (lit & 1)
+        self.level[var] = len(self.limits)
+        self.reason[var] = reason
+        self.trail_pos[var] = len(self.trail)
+        self.trail.append(lit)
+
+    def _backtrack(self, level: int) -> None:
+        if len(self.limits) <= level:
+            return
+        keep = self.limits[level]
+        value = self.value
+        n_true, n_false = self.n_true, self.n_false
+        var_cards = self.var_cards
+        trail = self.trail
+        for p in range(len(trail) - 1, keep - 1, -1):
+            var = trail[p] >> 1
+            if p < self.head:  # counted by _propagate
+                if value[var] == 1:
+                    for c in var_cards[var]:
+                        n_true[c] -= 1
+                else:
+                    for c in var_cards[var]:
+                        n_false[c] -= 1
+            self.phase[var] = 1 - value[var]  # 0: try "mine" first next time
+            value[var] = _UNSET
+            at = self.order_at[var]
+            if at < self.scan:
+                self.scan = at
+        del trail[keep:]
+        del self.limits[level:]
+        self.head = min(self.head, keep)
+
+    # -- propagation -----------------------------------------------------------------------
+
+    def _propagate(self) -> tuple[int, int] | None:
+        """Unit propagation from ``self.head``; a conflict as (kind, index) or None."""
+        value = self.value
+        n_true, n_false = self.n_true, self.n_false
+        card_vars, card_lo, card_hi = self.card_vars, self.card_lo, self.card_hi
+        card_size = self.card_size
+        var_cards = self.var_cards
+        trail = self.trail
+        clauses = self.clauses
+        watches = self.watches
+        assign = self._assign
+        while self.head < len(trail):
+            lit = trail[self.head]
+            self.head += 1
+            var = lit >> 1
+            cards = var_cards[var]
+            if value[var] == 1:
+                for c in cards:
+                    n_true[c] += 1
+            else:
+                for c in cards:
+                    n_false[c] += 1
+            for c in cards:
+                size = card_size[c]
+                t = n_true[c]
+                f = n_false[c]
+                hi = card_hi[c]
+                room = size - card_lo[c]
+                if t > hi or f > room:
+                    return (0, c)
+                if t + f < size:
+                    if t == hi:
+                        for w in card_vars[c]:
+                            if value[w] == _UNSET:
+                                assign(2 * w + 1, (0, c))
+                    elif f == room:
+                        for w in card_vars[c]:
+                            if value[w] == _UNSET:
+                                assign(2 * w, (0, c))
+            # clauses watching the literal that just became false
+            false_lit = lit ^ 1
+            watching = watches[false_lit]
+            if not watching:
+                continue
+            i = 0
+            while i < len(watching):
+                ci = watching[i]
+                clause = clauses[ci]
+                if clause[0] == false_lit:
+                    clause[0], clause[1] = clause[1], clause[0]
+                first = clause[0]
+                fv = value[first >> 1]
+                if fv != _UNSET and fv == 1 - (first & 1):
+                    i += 1
+                    continue
+                moved = False
+                for k in range(2, len(clause)):
+                    other = clause[k]
+                    ov = value[other >> 1]
+                    if ov == _UNSET or ov == 1 - (other & 1):
+                        clause[1], clause[k] = other, clause[1]
+                        watches[other].append(ci)
+                        watching[i] = watching[-1]
+                        watching.pop()
+                        moved = True
+                        break
+                if moved:
+                    continue
+                if fv != _UNSET:
+                    return (1, ci)
+                assign(first, (1, ci))
+                i += 1
+        return None
+
+    def _explain(self, reason: tuple[int, int], lit: int | None) -> list[int]:
+        """The false literals that, with ``reason``, force ``lit`` (or the conflict)."""
+        kind, idx = reason
+        if kind == 1:
+            return [x for x in self.clauses[idx] if x != lit]
+        value = self.value
+        limit = self.trail_pos[lit >> 1] if lit is not None else len(self.trail)
+        pos = self.trail_pos
+        vars_ = self.card_vars[idx]
+        if lit is not None:
+            want_mine = (lit & 1) == 1  # lit "safe" was forced by enough mines
+        else:
+            t = sum(1 for w in vars_ if value[w] == 1 and pos[w] < limit)
+            want_mine = t > self.card_hi[idx]
+        out = []
+        for w in vars_:
+            if value[w] == _UNSET or pos[w] >= limit:
+                continue
+            if want_mine and value[w] == 1:
+                out.append(2 * w + 1)
+            elif not want_mine and value[w] == 0:
+                out.append(2 * w)
+        return out
+
+    def _analyse(self, conflict: tuple[int, int]) -> tuple[list[int], int]:
+        """First-UIP learned clause and the level to jump back to."""
+        seen = set()
+        learned: list[int] = []
+        current = len(self.limits)
+        counter = 0
+        lits = self._explain(conflict, None)
+        index = len(self.trail) - 1
+        pivot: int | None = None
+        while True:
+            for x in lits:
+                var = x >> 1
+                if var in seen or self.level[var] == 0:
+                    continue
+                seen.add(var)
+                self.activity[var] += self.bump
+                if self.level[var] == current:
+                    counter += 1
+                else:
+                    learned.append(x)
+            while (self.trail[index] >> 1) not in seen:
+                index -= 1
+            pivot = self.trail[index]
+            index -= 1
+            counter -= 1
+            if counter == 0:
+                break
+            reason = self.reason[pivot >> 1]
+            assert reason is not None
+            lits = self._explain(reason, pivot)
+        learned.insert(0, pivot ^ 1)
+        self.bump *= 1.05
+        if len(learned) == 1:
+            return learned, 0
+        best = max(range(1, len(learned)), key=lambda k: self.level[learned[k] >> 1])
+        learned[1], learned[best] = learned[best], learned[1]
+        return learned, self.level[learned[1] >> 1]
+
+    # -- solving ---------------------------------------------------------------------------
+
+    def solve(
+        self, assumptions: Sequence[int] = (), max_conflicts: int | None = None
+    ) -> list[int] | None:
+        """Group values of a solution with every assumption literal true, or None.
+
+        Raises ``TooHard`` after ``max_conflicts`` conflicts.
+        """
+        self._backtrack(0)
+        if not self.ok:
+            return None
+        conflict = self._propagate()
+        if conflict is not None:
+            self.ok = False
+            return None
+        conflicts = 0
+        restart_at = 100
+        meter = current()
+        while True:
+            if meter is not None and meter.spend():
+                self._backtrack(0)
+                meter.check()
+            conflict = self._propagate()
+            if conflict is not None:
+                if not self.limits:
+                    self.ok = False
+                    return None
+                if len(self.limits) <= len(assumptions):
+                    self._backtrack(0)
+                    return None
+                conflicts += 1
+                if max_conflicts is not None and conflicts > max_conflicts:
+                    self._backtrack(0)
+                    raise TooHard
+                learned, jump = self._analyse(conflict)
+                self._backtrack(jump)
+                if len(learned) == 1:
+                    self._backtrack(0)
+                    self._assign(learned[0], None)
+                else:
+                    ci = self._add_clause(learned)
+                    self._assign(learned[0], (1, ci))
+                if conflicts >= restart_at:
+                    restart_at = int(restart_at * 1.5)
+                    self._backtrack(0)
+                continue
+            depth = len(self.limits)
+            if depth < len(assumptions):
+                lit = assumptions[depth]
+                val = self._lit_value(lit)
+                if val == 0:
+                    self._backtrack(0)
+                    return None
+                self.limits.append(len(self.trail))
+                if val == _UNSET:
+                    self._assign(lit, None)
+                continue
+            var = self._pick()
+            if var < 0:
+                out = self._groups()
+                self._backtrack(0)
+                return out
+            self.limits.append(len(self.trail))
+            self._assign(2 * var + self.phase[var], None)
+
+    def _pick(self) -> int:
+        """The first open cell in the graph order (a pointer that backtracking rewinds)."""
+        value = self.value
+        order = self.order
+        i = self.scan
+        n = len(order)
+        while i < n and value[order[i]] != _UNSET:
+            i += 1
+        self.scan = i
+        return order[i] if i < n else -1
+
+    def _groups(self) -> list[int]:
+        value = self.value
+        out = []
+        for g, size in enumerate(self.problem.sizes):
+            base = self.first[g]
+            out.append(sum(value[base + i] for i in range(size)))
+        return out
+
+    # -- queries in group terms --------------------------------------------------------------
+
+    def group_literal(self, group: int, mine: bool) -> int:
+        """The literal "group ``group`` has a mine" (first cell) or "has a safe cell" (last)."""
+        base = self.first[group]
+        if mine:
+            return 2 * base
+        return 2 * (base + self.problem.sizes[group] - 1) + 1
+
+    def fix(self, lit: int) -> None:
+        """Make ``lit`` true for good (a proven fact)."""
+        self._backtrack(0)
+        if self._lit_value(lit) == 0:
+            self.ok = False
+        elif self._lit_value(lit) == _UNSET:
+            self._assign(lit, None)
+
+
+class CdclBackbone:
+    """The backbone of a piece by one CDCL solver, asked one group at a time.
+
+    ``low``/``high``: per group the lowest and highest value seen in a solution so far (a
+    value seen answers a question without a search); ``first``: the first solution, None
+    when the piece has none (within ``window``). Each question a search answers "no" is
+    fixed in the solver for good, and its learned clauses serve every later question, so
+    asking every group (``finish``) costs what one backbone run does, and a click that
+    asks one group pays for at most two searches.
+
+    ``lo``/``hi``: group values already proven impossible outside these bounds (only the
+    all-safe ``hi == 0`` and all-mine ``lo == size`` cases are used). Raises ``TooHard``
+    after ``max_conflicts`` conflicts in one search.
+    """
+
+    __slots__ = ("first", "high", "low", "max_conflicts", "problem", "solver")
+
+    def __init__(
+        self,
+        problem: GroupProblem,
+        window: Window | None = None,
+        lo: Sequence[int] | None = None,
+        hi: Sequence[int] | None = None,
+        max_conflicts: int | None = None,
+    ) -> None:
+        self.problem = problem
+        self.max_conflicts = max_conflicts
+        solver = self.solver = Cdcl(problem, window)
+        for g, size in enumerate(problem.sizes):
+            base = solver.first[g]
+            if hi is not None and hi[g] == 0:
+                for i in range(size):
+                    solver.fix(2 * (base + i) + 1)
+            if lo is not None and lo[g] == size:
+                for i in range(size):
+                    solver.fix(2 * (base + i))
+        self.first = solver.solve((), max_conflicts)
+        seen = self.first if self.first is not None else [0] * problem.n
+        self.low = list(seen)
+        self.high = list(seen)
+
+    def can_mine(self, g: int) -> bool:
+        """Whether some solution has a mine in group ``g``."""
+        if self.first is None:
+            return False
+        if self.high[g] >= 1:
+            return True
+        return self._ask(self.solver.group_literal(g, True))
+
+    def can_be_safe(self, g: int) -> bool:
+        """Whether some solution has a safe cell in group ``g``."""
+        if self.first is None:
+            return False
+        if self.low[g] <= self.problem.sizes[g] - 1:
+            return True
+        return self._ask(self.solver.group_literal(g, False))
+
+    def finish(self) -> tuple[list[int], list[int], list[int]] | None:
+        """Every group asked: (low, high, first solution), as ``cdcl_backbone``."""
+        if self.first is None:
+            return None
+        for g in self.problem.order:
+            self.can_mine(g)
+            self.can_be_safe(g)
+        return self.low, self.high, self.first
+
+    def _ask(self, lit: int) -> bool:
+        self._steer()
+        sol = self.solver.solve([lit], self.max_conflicts)
+        if sol is None:
+            self.solver.fix(lit ^ 1)
+            return False
+        low, high = self.low, self.high
+        for g, a in enumerate(sol):
+            if a < low[g]:
+                low[g] = a
+            if a > high[g]:
+                high[g] = a
+        return True
+
+    def _steer(self) -> None:
+        """Try the values not seen yet first, so each solution shows many new ones."""
+        phase = self.solver.phase
+        first_cell = self.solver.first
+        low, high = self.low, self.high
+        for g, size in enumerate(self.problem.sizes):
+            base = first_cell[g]
+            if high[g] == 0:
+                for i in range(size):
+                    phase[base + i] = 0
+            elif low[g] == size:
+                for i in range(size):
+                    phase[base + i] = 1
+
+
+def cdcl_backbone(
+    problem: GroupProblem,
+    window: Window | None = None,
+    lo: Sequence[int] | None = None,
+    hi: Sequence[int] | None = None,
+    max_conflicts: int | None = None,
+) -> tuple[list[int], list[int], list[int]] | None:
+    """Like ``devil.solve._search.backbone``: per group lowest and highest value, and a solution
+    (``CdclBackbone`` with every group asked)."""
+    return CdclBackbone(problem, window, lo, hi, max_conflicts).finish()

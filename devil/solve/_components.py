@@ -1,0 +1,91 @@
+"""Step 3 of the solver: split the residual constraints into independent pieces.
+
+Two residual constraints belong to the same piece when they share an undecided
+cell. Each piece is condensed into *group form* (``devil.solve._search.GroupProblem``):
+cells lying in exactly the same constraints form one group. A piece is identified
+by its *content*, the set of its residual ``(cells, need)`` pairs, so results can be
+cached across positions and games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from devil.board import Cell
+from devil.solve._search import GroupProblem, make_problem
+
+Residual = tuple[frozenset[Cell], int]
+PieceKey = frozenset[Residual]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One independent component of the residual constraints, in group form."""
+
+    key: PieceKey
+    sources: tuple[Cell, ...]
+    """The revealed numbers whose residual constraints make up the piece (sorted)."""
+    groups: tuple[tuple[Cell, ...], ...]
+    problem: GroupProblem
+
+    @property
+    def cell_count(self) -> int:
+        return sum(self.problem.sizes)
+
+
+def connected_sources(
+    starts: Iterable[Cell],
+    cons: Mapping[Cell, Residual],
+    sources_of: Mapping[Cell, set[Cell]],
+) -> list[list[Cell]]:
+    """The connected groups of constraint sources reachable from ``starts``."""
+    seen: set[Cell] = set()
+    out: list[list[Cell]] = []
+    for start in starts:
+        if start in seen or start not in cons:
+            continue
+        seen.add(start)
+        comp = [start]
+        i = 0
+        while i < len(comp):
+            s = comp[i]
+            i += 1
+            for c in cons[s][0]:
+                for t in sources_of[c]:
+                    if t not in seen:
+                        seen.add(t)
+                        comp.append(t)
+        comp.sort()
+        out.append(comp)
+    return out
+
+
+def make_piece(sources: list[Cell], cons: Mapping[Cell, Residual]) -> Piece:
+    """Condense the constraints at ``sources`` (one connected component) into a piece."""
+    signature: dict[Cell, list[int]] = {}
+    for i, s in enumerate(sources):
+        for c in cons[s][0]:
+            got = signature.get(c)
+            if got is None:
+                signature[c] = [i]
+            else:
+                got.append(i)
+    by_sig: dict[tuple[int, ...], list[Cell]] = {}
+    for c, sig in signature.items():
+        t = tuple(sig)
+        got_cells = by_sig.get(t)
+        if got_cells is None:
+            by_sig[t] = [c]
+        else:
+            got_cells.append(c)
+    groups = sorted([tuple(sorted(cs)) for cs in by_sig.values()])  # lists: no generators
+    index = {c: g for g, cells in enumerate(groups) for c in cells}
+    group_cons: list[tuple[tuple[int, ...], int]] = []
+    for s in sources:
+        cells, need = cons[s]
+        gs = sorted({index[c] for c in cells})
+        group_cons.append((tuple(gs), need))
+    problem = make_problem([len(g) for g in groups], group_cons)
+    key = frozenset([cons[s] for s in sources])
+    return Piece(key, tuple(sources), tuple(groups), problem)
