@@ -46,17 +46,11 @@ from app.world.api import (
     TEAM,
     WorldInputError,
     answer_raft,
-    bad_body,
-    bad_input,
     body,
     drop_seconds,
-    key_reused,
-    rate_limited,
     scoreboards,
-    unknown_world,
     world_store,
 )
-from app.world.idempotency import KeyReused
 from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME, RAFT
@@ -135,7 +129,10 @@ def default_world() -> ResponseReturnValue:
 
 @bp.get("/world/<world>")
 def page(world: str) -> ResponseReturnValue:
-    return render_page(world)
+    try:
+        return render_page(world)
+    except NoSuchWorld as exc:  # the page of a world that is not: the site's own 404 page
+        return Response(render_template("world_missing.html", world=exc.world), status=404)
 
 
 def render_page(world: str, join_error: WorldInputError | None = None) -> str:
@@ -428,21 +425,3 @@ def who(world: str, team: str) -> ResponseReturnValue:
     response = jsonify(out)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.errorhandler(NoSuchWorld)
-def _unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
-    if request.method == "GET" and request.path.count("/") == 2:
-        return Response(render_template("world_missing.html", world=exc.world), status=404)
-    return unknown_world(exc)
-
-
-bp.register_error_handler(WorldInputError, bad_input)
-bp.register_error_handler(InputError, bad_body)
-bp.register_error_handler(limits.RateLimited, rate_limited)
-bp.register_error_handler(KeyReused, key_reused)
-
-
-@bp.errorhandler(Unauthorized)
-def _unauthorized(exc: Unauthorized) -> ResponseReturnValue:
-    return jsonify({"error": exc.description}), 401
