@@ -660,9 +660,9 @@ def test_a_stray_x_in_a_native_board_names_it(capsys: pytest.CaptureFixture[str]
     assert code == 2 and out == ""
     assert err == (
         "devil-check: <stdin>: line 4, column 4: unexpected character 'x' (expected 0-8, '.', "
-        "'?', 'F' or '#'); read as native, not minesweepr ('x' covered, '.' a revealed 0): as "
-        "minesweepr its 2 at line 3, column 2 would have only 0 covered neighbours "
-        "(--input-format minesweepr forces that reading)\n"
+        "'?', 'F' or '#'): for a covered cell write '.' (not minesweepr: as minesweepr ('x' "
+        "covered, '.' a revealed 0) its 2 at line 3, column 2 would have only 0 covered "
+        "neighbours)\n"
     )
 
 
