@@ -155,8 +155,7 @@ def _impossible_number(body: tuple[Line, ...], topology: Topology) -> tuple[str,
             line, column = body[row].number, body[row].column(col)
             noun = "neighbour" if covered == 1 else "neighbours"
             phrase = (
-                f"its {ch} at line {line}, column {column} would have only {covered} "
-                f"covered {noun}"
+                f"its {ch} at line {line}, column {column} would have only {covered} covered {noun}"
             )
             return phrase, line, column
     return None
