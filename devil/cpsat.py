@@ -210,7 +210,7 @@ def classify(
     one solve takes longer than ``time_limit`` seconds.
     """
     if count is Count.COUNTED:
-        InconsistentPosition.check_total(position)  # first, as the search backend does
+        position.check_total()  # first, as the search backend does
     m = _build(position, count, time_limit=time_limit)
     first = _solve(m, [])
     if first is None:

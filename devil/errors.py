@@ -28,17 +28,10 @@ class InconsistentPosition(ValueError):
         return cls(f"the {value} at {position.where(cell)} has only {covered} covered {noun}", cell)
 
     @classmethod
-    def check_total(cls, position: Position) -> None:
-        """Under the counted rule, before anything about the numbers: a total larger than the
-        covered cells (flagged ones included) is said in plain words."""
-        from devil.position import COVERED, FLAG  # devil.position imports this module
-
-        if position.mines is None:
-            return
-        covered = position.grid.count(COVERED) + position.grid.count(FLAG)
-        if position.mines > covered:
-            cells = "covered cell" if covered == 1 else "covered cells"
-            raise cls(f"{position.mines} mines do not fit: there are only {covered} {cells}")
+    def too_many_mines(cls, mines: int, covered: int) -> InconsistentPosition:
+        """A total larger than the covered cells (``Position.check_total``)."""
+        cells = "covered cell" if covered == 1 else "covered cells"
+        return cls(f"{mines} mines do not fit: there are only {covered} {cells}")
 
     @classmethod
     def unsatisfiable(cls, position: Position, cell: Cell) -> InconsistentPosition:

@@ -89,7 +89,7 @@ class Solver:
         clock starts now); None for the exact answer however long it takes.
         """
         if self.count is Count.COUNTED:
-            InconsistentPosition.check_total(position)  # before any number, in plain words
+            position.check_total()  # before any number, in plain words
         if self.backend == "cpsat":
             return self._analyse_cpsat(position)
         meter = None if budget is None or budget.unbounded else budget.start()
