@@ -186,7 +186,7 @@ def analyse_page(view: Analysis, paste: PasteForm) -> str:
         "analyse.html",
         a=view,
         paste=paste,
-        topologies=[t.value for t in Topology],
+        topologies=[t.value for t in Topology.grids()],
         formats=FORMATS,
         max_text=ANALYSE_MAX_TEXT,
     )

@@ -61,6 +61,8 @@ class Report:
         return frozenset(out)
 
     def where(self, cell: Cell) -> str:
+        if self.position.board.graph is not None:
+            return self.position.board.graph.id(cell)
         row, col = self.position.board.coord(cell)
         return f"{row},{col}"
 
@@ -282,12 +284,22 @@ SECTIONS: list[Callable[[Report], Section]] = [
 """The output, in order. Text prints each section's lines; JSON merges their fields."""
 
 
+def sections_of(report: Report) -> list[Callable[[Report], Section]]:
+    """``SECTIONS``, or on a graph board ``devil.cli.graph_sections.GRAPH_SECTIONS``."""
+    if report.position.board.graph is None:
+        return SECTIONS
+    from devil.cli.graph_sections import GRAPH_SECTIONS
+
+    return GRAPH_SECTIONS
+
+
 def render_text(report: Report) -> str:
-    return "\n".join(line for section in SECTIONS for line in section(report).lines) + "\n"
+    lines = (line for section in sections_of(report) for line in section(report).lines)
+    return "\n".join(lines) + "\n"
 
 
 def render_json(report: Report) -> str:
     out: dict[str, object] = {}
-    for section in SECTIONS:
+    for section in sections_of(report):
         out.update(section(report).fields)
     return json.dumps(out) + "\n"
