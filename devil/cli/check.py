@@ -37,8 +37,9 @@ from collections.abc import Sequence
 from devil.analysis import Classification, Layout
 from devil.board import Cell, Coord, Topology
 from devil.budget import Budget, Meter
+from devil.cli.graph_sections import GRAPH_SECTIONS
 from devil.cli.reading import UsageError, read_text
-from devil.cli.sections import UNDECIDED, Report, render_json, render_text
+from devil.cli.sections import SECTIONS, UNDECIDED, Report, render_json, render_text
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.formats import FORMATS, MAX_DIGITS, FormatReport, Reading, non_ascii_digit, read
 from devil.graphs.fileformat import GraphFileError, looks_like_graph, read_graph
@@ -478,8 +479,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.format != "json":
         _print_notes(report.notes)
     render = render_json if args.format == "json" else render_text
+    sections = SECTIONS if report.position.board.graph is None else GRAPH_SECTIONS
     try:
-        sys.stdout.write(render(report))
+        sys.stdout.write(render(report, sections))
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. `devil-check big.txt | head`
         sys.stderr.close()

@@ -284,22 +284,13 @@ SECTIONS: list[Callable[[Report], Section]] = [
 """The output, in order. Text prints each section's lines; JSON merges their fields."""
 
 
-def sections_of(report: Report) -> list[Callable[[Report], Section]]:
-    """``SECTIONS``, or on a graph board ``devil.cli.graph_sections.GRAPH_SECTIONS``."""
-    if report.position.board.graph is None:
-        return SECTIONS
-    from devil.cli.graph_sections import GRAPH_SECTIONS
-
-    return GRAPH_SECTIONS
-
-
-def render_text(report: Report) -> str:
-    lines = (line for section in sections_of(report) for line in section(report).lines)
+def render_text(report: Report, sections: list[Callable[[Report], Section]] = SECTIONS) -> str:
+    lines = (line for section in sections for line in section(report).lines)
     return "\n".join(lines) + "\n"
 
 
-def render_json(report: Report) -> str:
+def render_json(report: Report, sections: list[Callable[[Report], Section]] = SECTIONS) -> str:
     out: dict[str, object] = {}
-    for section in sections_of(report):
+    for section in sections:
         out.update(section(report).fields)
     return json.dumps(out) + "\n"
