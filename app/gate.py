@@ -29,6 +29,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from werkzeug.exceptions import RequestTimeout
 
+from app import metrics
+
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
@@ -166,6 +168,7 @@ class ClientGate:
             if admitted:
                 self._inflight[client] = count + 1
         if not admitted:
+            metrics.rate_limited("client-requests")
             stop_reading(environ)
             return self._refuse(environ, start_response)
         if self.timeouts is not None and "wsgi.input" in environ:

@@ -42,6 +42,7 @@ from app.notify import Notifier, get_notifier
 from app.openapi import publish
 from app.play.setup import game_topic, get_service
 from app.security import client_key
+from app.settings import settings
 from app.store.log import Store
 
 bp = Blueprint("live", __name__)
@@ -109,13 +110,13 @@ def events(game_id: str) -> ResponseReturnValue:
         return _headers(Response(mimetype="text/event-stream"))
     release = stream_slots().take(client_key())
     try:
-        config = current_app.config
+        options = settings()
         stream = updates(
             service.store,
             game_id,
             get_notifier(),
-            float(config.get("LIVE_MAX_SECONDS", 300)),
-            float(config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)),
+            options.live_max_seconds,
+            options.live_heartbeat_seconds,
             client_gone(request.environ),
         )
         response = Response(releasing(stream, release), mimetype="text/event-stream")
@@ -140,7 +141,8 @@ def stream_slots() -> StreamSlots:
 def init_app(app: Flask) -> None:
     """The app's stream caps (``LIVE_STREAMS_PER_CLIENT``, ``LIVE_STREAMS_MAX``)."""
     app.extensions[SLOTS] = StreamSlots(
-        int(app.config.get("LIVE_STREAMS_PER_CLIENT", 8)),
-        int(app.config.get("LIVE_STREAMS_MAX", 4000)),
+        settings(app).live_streams_per_client,
+        settings(app).live_streams_max,
         within=stream_room(app),  # with the world's streams, what the worker can hold
+        kind="game",
     )

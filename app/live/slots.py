@@ -17,20 +17,31 @@ from collections.abc import Callable, Iterator
 
 from flask import Flask
 
+from app import metrics
 from app.busy import Busy
 from app.notify.board import Subscription
+from app.settings import settings
 
 
 class StreamSlots:
     """A counter of open streams per client key (thread- and greenlet-safe)."""
 
-    def __init__(self, per_client: int, total: int, within: StreamSlots | None = None) -> None:
+    def __init__(
+        self,
+        per_client: int,
+        total: int,
+        within: StreamSlots | None = None,
+        kind: str | None = None,
+    ) -> None:
         if per_client < 1 or total < 1:
             raise ValueError(f"stream caps must be >= 1, not {per_client} / {total}")
         self.per_client = per_client
         self.total = total
         self.within = within
         """A wider count each slot also takes (the process's ``stream_room``)."""
+        self.kind = kind
+        """The ``mine_devil_streams_open`` label it counts under (None: not counted, e.g.
+        the process's room, which every kind's slot also takes)."""
         self._open: dict[str, int] = {}
         self._count = 0
         self._lock = threading.Lock()
@@ -55,6 +66,8 @@ class StreamSlots:
         except BaseException:
             self._give_back(client)
             raise
+        if self.kind is not None:
+            metrics.STREAMS_OPEN.labels(self.kind).inc()
         released = threading.Event()
 
         def release() -> None:
@@ -64,6 +77,8 @@ class StreamSlots:
             if outer is not None:
                 outer()
             self._give_back(client)
+            if self.kind is not None:
+                metrics.STREAMS_OPEN.labels(self.kind).dec()
 
         return release
 
@@ -150,8 +165,7 @@ def stream_room(app: Flask) -> StreamSlots:
     """The app's (process's) count of open streams of every kind (made on first use)."""
     room = app.extensions.get(ROOM)
     if room is None:
-        raw = app.config.get("WORKER_CONNECTIONS")
-        size = stream_room_size(int(raw) if raw else None)
+        size = stream_room_size(settings(app).worker_connections)
         room = app.extensions[ROOM] = StreamSlots(UNBOUNDED, size)
     assert isinstance(room, StreamSlots)
     return room

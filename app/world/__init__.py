@@ -1,44 +1,10 @@
 """Devil World's server side: the store, the JSON API and the live feed.
 
-``init_app(app)`` opens the world store on the app's database engine, registers the API
-blueprint at ``/api/worlds`` and sets the world's defaults (each overridable by the test
-config or the environment):
-
-``WORLD_PLAYER_RATE_LIMIT``   ``MINE_DEVIL_RATELIMIT_WORLD_PLAYER``, moves per player
-                              (default ``60 per second;1800 per minute``)
-``WORLD_TEAM_RATE_LIMIT``     ``MINE_DEVIL_RATELIMIT_WORLD_TEAM``, moves per team
-                              (default ``300 per second;9000 per minute``)
-``WORLD_DROP_SECONDS``        ``MINE_DEVIL_WORLD_DROP_SECONDS``, one drop per player per
-                              this many seconds (default 30; off with the rate limits)
-``WORLD_JUDGE_MOVE_SECONDS``  ``MINE_DEVIL_WORLD_JUDGE_MOVE_SECONDS`` / ``..._NODES``: the
-``WORLD_JUDGE_MOVE_NODES``    most CPU seconds / budget units judging one move may spend
-                              (default 0.25 s / 20000); beyond, the move is ``undecided``
-``WORLD_JUDGE_RAFT_SECONDS``  the same for a whole raft (default 1 s / 100000): the moves
-``WORLD_JUDGE_RAFT_NODES``    after it is spent are ``undecided`` (``app.world.service``)
-``WORLD_JUDGE_NODES_PER_MOVE`` judging work charged to the move rate limits: every this many
-                              units spent count as one more move (default 2000)
-``WORLD_STREAMS_PER_CLIENT``  open event streams per client address (default 20)
-``WORLD_STREAMS_MAX``         open event streams per process (default 4000; never more than the
-                              process's ``app.live.slots.stream_room``)
-``WORLD_JOIN_CLIENT_RATE_LIMIT``  ``MINE_DEVIL_RATELIMIT_WORLD_JOIN_CLIENT``, new players per
-                              client address (default ``10 per minute;200 per day``)
-``WORLD_JOIN_RATE_LIMIT``     ``MINE_DEVIL_RATELIMIT_WORLD_JOIN``, new players per world
-                              (default ``120 per minute;5000 per day``)
-``WORLD_TEAM_CLIENT_RATE_LIMIT``  ``MINE_DEVIL_RATELIMIT_WORLD_TEAM_CLIENT``, new teams per
-                              client address (default ``3 per minute;30 per day``)
-``WORLD_NEW_TEAM_RATE_LIMIT`` ``MINE_DEVIL_RATELIMIT_WORLD_NEW_TEAM``, new teams per world
-                              (default ``30 per minute;1000 per day``)
-``WORLD_DROP_CLIENT_RATE_LIMIT``  ``MINE_DEVIL_RATELIMIT_WORLD_DROP_CLIENT``, drops per client
-                              address (default ``6 per minute;120 per hour``)
-``WORLD_VIEW_RATE_LIMIT``     ``MINE_DEVIL_RATELIMIT_WORLD_VIEW``, views and stream openings per
-                              client address, in 64x64-cell units (default
-                              ``40 per second;1200 per minute``: a 256x256 view costs 16)
-``WORLD_WHO_RATE_LIMIT``      ``MINE_DEVIL_RATELIMIT_WORLD_WHO``, ``who`` lookups per client
-                              address (default ``10 per second;300 per minute``)
-``WORLD_IDEMPOTENCY_SECONDS`` ``MINE_DEVIL_WORLD_IDEMPOTENCY_SECONDS``, how long a raft's
-                              ``Idempotency-Key`` answers its retries (default 86400)
-``WORLD_PRESENCE_RATE_LIMIT`` ``MINE_DEVIL_RATELIMIT_WORLD_PRESENCE``, presence reports per
-                              player (default ``4 per second;150 per minute``)
+``init_app(app)`` opens the world store on the app's database engine and registers the API
+blueprint at ``/api/worlds``; the world's settings (rate limits per player and team, the
+drop interval, judging budgets, identity, view and ``who`` limits, streams per client and per
+process, the idempotency window, presence reports per player) are ``app.settings.Settings``'
+``world_*`` fields.
 
 Call ``exempt_from_csrf(app)`` after ``security.init_app``: the API takes bearer tokens,
 never cookies, like ``/api/games``.
@@ -46,58 +12,21 @@ never cookies, like ``/api/games``.
 
 from __future__ import annotations
 
-import os
-
 from flask import Flask
 
+from app.errors import answer_scripts_in_json
 from app.live.slots import StreamSlots, stream_room
 from app.lru import Lru
+from app.settings import settings
 from app.world.api import bp
 from app.world.feedcache import FeedCache
 from app.world.orientation import bp as orientation
 from app.world.pages import ACTIVITY_CACHE
 from app.world.pages import bp as pages
-from app.world.presence import DEFAULT_RATE_LIMIT, PresenceBoard
+from app.world.presence import PresenceBoard
 from app.world.scoreboard import ScoreboardCache
 from app.world.service import Colourings
 from app.world.store import WorldStore
-
-DEFAULTS = {
-    "WORLD_PLAYER_RATE_LIMIT": (
-        "MINE_DEVIL_RATELIMIT_WORLD_PLAYER",
-        "60 per second;1800 per minute",
-    ),
-    "WORLD_TEAM_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_TEAM", "300 per second;9000 per minute"),
-    "WORLD_DROP_SECONDS": ("MINE_DEVIL_WORLD_DROP_SECONDS", "30"),
-    "WORLD_JUDGE_MOVE_SECONDS": ("MINE_DEVIL_WORLD_JUDGE_MOVE_SECONDS", "0.25"),
-    "WORLD_JUDGE_MOVE_NODES": ("MINE_DEVIL_WORLD_JUDGE_MOVE_NODES", "20000"),
-    "WORLD_JUDGE_RAFT_SECONDS": ("MINE_DEVIL_WORLD_JUDGE_RAFT_SECONDS", "1"),
-    "WORLD_JUDGE_RAFT_NODES": ("MINE_DEVIL_WORLD_JUDGE_RAFT_NODES", "100000"),
-    "WORLD_JUDGE_NODES_PER_MOVE": ("MINE_DEVIL_WORLD_JUDGE_NODES_PER_MOVE", "2000"),
-    "WORLD_STREAMS_PER_CLIENT": ("MINE_DEVIL_WORLD_STREAMS_PER_CLIENT", "20"),
-    "WORLD_STREAMS_MAX": ("MINE_DEVIL_WORLD_STREAMS_MAX", "4000"),
-    "WORLD_PRESENCE_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_PRESENCE", DEFAULT_RATE_LIMIT),
-    "WORLD_JOIN_CLIENT_RATE_LIMIT": (
-        "MINE_DEVIL_RATELIMIT_WORLD_JOIN_CLIENT",
-        "10 per minute;200 per day",
-    ),
-    "WORLD_JOIN_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_JOIN", "120 per minute;5000 per day"),
-    "WORLD_TEAM_CLIENT_RATE_LIMIT": (
-        "MINE_DEVIL_RATELIMIT_WORLD_TEAM_CLIENT",
-        "3 per minute;30 per day",
-    ),
-    "WORLD_NEW_TEAM_RATE_LIMIT": (
-        "MINE_DEVIL_RATELIMIT_WORLD_NEW_TEAM",
-        "30 per minute;1000 per day",
-    ),
-    "WORLD_DROP_CLIENT_RATE_LIMIT": (
-        "MINE_DEVIL_RATELIMIT_WORLD_DROP_CLIENT",
-        "6 per minute;120 per hour",
-    ),
-    "WORLD_VIEW_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_VIEW", "40 per second;1200 per minute"),
-    "WORLD_WHO_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_WHO", "10 per second;300 per minute"),
-    "WORLD_IDEMPOTENCY_SECONDS": ("MINE_DEVIL_WORLD_IDEMPOTENCY_SECONDS", "86400"),
-}
 
 
 def init_app(app: Flask, engine: object) -> None:
@@ -105,8 +34,6 @@ def init_app(app: Flask, engine: object) -> None:
     import sqlalchemy as sa
 
     assert isinstance(engine, sa.Engine)
-    for key, (env, default) in DEFAULTS.items():
-        app.config.setdefault(key, os.environ.get(env) or default)
     store = WorldStore(engine)
     app.extensions["mine_devil.world.store"] = store
     app.extensions["mine_devil.world.feeds"] = FeedCache(store)
@@ -116,14 +43,16 @@ def init_app(app: Flask, engine: object) -> None:
         store.scoreboard, store.standings_probe
     )
     app.extensions["mine_devil.world.streams"] = StreamSlots(
-        int(app.config["WORLD_STREAMS_PER_CLIENT"]),
-        int(app.config["WORLD_STREAMS_MAX"]),
+        settings(app).world_streams_per_client,
+        settings(app).world_streams_max,
         within=stream_room(app),  # with the games' streams, what the worker can hold
+        kind="world",
     )
     app.register_blueprint(bp, url_prefix="/api/worlds")
     app.register_blueprint(orientation, url_prefix="/api/worlds")  # map, presence, time-lapse
     app.extensions[ACTIVITY_CACHE] = Lru(64)
     app.register_blueprint(pages)  # the browser side: /world/<w> (app.world.pages)
+    answer_scripts_in_json(app, pages.name)  # its script reads errors as JSON
 
 
 def exempt_from_csrf(app: Flask) -> None:

@@ -24,10 +24,9 @@ import re
 import time
 from typing import Any
 
-import sqlalchemy as sa
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import Forbidden, NotFound, TooManyRequests, Unauthorized
+from werkzeug.exceptions import Forbidden, NotFound, Unauthorized
 
 from app.errors import InputError
 from app.gate import client_gone
@@ -36,9 +35,10 @@ from app.live.slots import releasing
 from app.notify import get_notifier
 from app.openapi import publish
 from app.security import client_key
+from app.settings import settings
 from app.world import idempotency, limits
 from app.world.feed import event_stream
-from app.world.records import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists
+from app.world.records import PlayerRow
 from app.world.schemas import COLOUR, MAX_NAME, NEW_PLAYER, NEW_WORLD, RAFT
 from app.world.scoreboard import ScoreboardCache, pareto_frontier
 from app.world.service import (
@@ -62,18 +62,16 @@ bp = Blueprint("world_api", __name__)
 WORLD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 TEAM = re.compile(r"[A-Za-z0-9_-]{1,32}")
 DECIMAL = re.compile(r"-?[0-9]{1,20}")
-RAFT_FIELD = re.compile(r"moves\[([0-9]+)\]")
 MOVES_BODY_BYTES = 64 * 1024
 """A raft of 256 moves with 19-digit coordinates is about 19 KB."""
 
 
-class WorldInputError(ValueError):
-    """Bad input: ``field`` names it (``moves[3].x``), ``move`` the raft index if any."""
+class WorldInputError(InputError):
+    """Bad input: ``field`` names it (``moves[3].x``), ``move`` the raft index if any; the
+    message starts with the field. Answered by ``app.errors`` (400)."""
 
     def __init__(self, field: str, message: str, move: int | None = None):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.move = move
+        super().__init__(field, f"{field}: {message}", move)
 
 
 # -- parsing ---------------------------------------------------------------------------
@@ -126,12 +124,6 @@ def text_field(data: dict[str, Any], name: str, pattern: re.Pattern[str] | None)
 def parse_moves(data: dict[str, Any]) -> list[MoveRequest]:
     """The raft of a body ``RAFT`` accepted: every move's kind and coordinates are checked."""
     return [MoveRequest(m["kind"], m["x"], m["y"]) for m in data["moves"]]
-
-
-def raft_index(field: str) -> int | None:
-    """The raft index a bad field names: ``moves[3].x`` -> 3; None for any other field."""
-    found = RAFT_FIELD.match(field)
-    return int(found.group(1)) if found else None
 
 
 # -- context ---------------------------------------------------------------------------
@@ -251,10 +243,8 @@ def moves(world: str) -> ResponseReturnValue:
 
 def drop_seconds() -> float:
     """One drop per player per this many seconds (0: rate limits are off)."""
-    config = current_app.config
-    if not config.get("RATELIMIT_ENABLED", True):
-        return 0.0
-    return float(config["WORLD_DROP_SECONDS"])
+    options = settings()
+    return options.world_drop_seconds if options.ratelimit_enabled else 0.0
 
 
 def answer_raft(player: PlayerRow, data: dict[str, Any]) -> Response:
@@ -263,7 +253,7 @@ def answer_raft(player: PlayerRow, data: dict[str, Any]) -> Response:
     world = player.world
     raft = parse_moves(data)
     text = idempotency.key_of(request, data)
-    window = float(current_app.config["WORLD_IDEMPOTENCY_SECONDS"])
+    window = settings().world_idempotency_seconds
     key = idempotency.raft_key(text, data["moves"], window) if text is not None else None
     if key is not None:
         played = world_store().raft_answer(world, player.id, key)
@@ -282,10 +272,10 @@ def answer_raft(player: PlayerRow, data: dict[str, Any]) -> Response:
             drop_seconds=drop_seconds(),
             timings=timings,
             key=key,
-            judging=Judging.from_settings(current_app.config),
+            judging=Judging.from_settings(settings()),
         )
     except DropTooSoon as exc:
-        raise limits.RateLimited(str(exc), exc.retry_after) from exc
+        raise limits.RateLimited(str(exc), exc.retry_after, "world-drop") from exc
     except idempotency.RaftReplayed as exc:
         return replayed(exc.remembered)
     limits.charge_judging(player, sum(a.work for a in answers))
@@ -350,7 +340,7 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
             team,
             port,
             after,
-            max_seconds=float(current_app.config.get("LIVE_MAX_SECONDS", 300)),
+            max_seconds=settings().live_max_seconds,
             gone=client_gone(request.environ),
             presences=current_app.extensions["mine_devil.world.presence"],
         )
@@ -399,68 +389,6 @@ def _server_timing(response: Response) -> Response:
         parts = [f"app;dur={wall:.2f}", f"cpu;dur={cpu:.2f}"]
         parts += [f"{k};dur={v:.2f}" for k, v in g.get("world_timings", {}).items()]
         response.headers["Server-Timing"] = ", ".join(parts)
-    return response
-
-
-# -- errors ----------------------------------------------------------------------------
-
-
-def _json_error(status: int, message: str, **extra: Any) -> ResponseReturnValue:
-    return jsonify({"error": message, **extra}), status
-
-
-@bp.errorhandler(WorldInputError)
-def bad_input(exc: WorldInputError) -> ResponseReturnValue:
-    extra: dict[str, Any] = {"field": exc.field}
-    if exc.move is not None:
-        extra["move"] = exc.move
-    return _json_error(400, str(exc), **extra)
-
-
-@bp.errorhandler(InputError)
-def bad_body(exc: InputError) -> ResponseReturnValue:
-    """A body the schema refused: the world's 400, with the raft index of a bad move."""
-    extra: dict[str, Any] = {"field": exc.field}
-    index = raft_index(exc.field)
-    if index is not None:
-        extra["move"] = index
-    return _json_error(400, str(exc), **extra)
-
-
-@bp.errorhandler(NoSuchWorld)
-def unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
-    return _json_error(404, str(exc))
-
-
-@bp.errorhandler(NoSuchPlayer)
-def unknown_player(exc: NoSuchPlayer) -> ResponseReturnValue:
-    return _json_error(404, str(exc))
-
-
-@bp.errorhandler(sa.exc.TimeoutError)
-def busy(exc: sa.exc.TimeoutError) -> ResponseReturnValue:
-    """Every database connection of this process is in use: come back in a moment."""
-    response = jsonify({"error": "the server is busy (no free database connection): retry"})
-    response.status_code = 503
-    response.headers["Retry-After"] = "1"
-    return response
-
-
-@bp.errorhandler(idempotency.KeyReused)
-def key_reused(exc: idempotency.KeyReused) -> ResponseReturnValue:
-    return _json_error(422, str(exc), field=idempotency.HEADER)
-
-
-@bp.errorhandler(WorldExists)
-def world_exists(exc: WorldExists) -> ResponseReturnValue:
-    return _json_error(409, str(exc))
-
-
-@bp.errorhandler(limits.RateLimited)
-def rate_limited(exc: TooManyRequests) -> ResponseReturnValue:
-    response = exc.get_response()
-    response.set_data(json.dumps({"error": exc.description}))
-    response.mimetype = "application/json"
     return response
 
 

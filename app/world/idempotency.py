@@ -33,7 +33,7 @@ import sqlalchemy as sa
 from flask import Request
 from sqlalchemy.engine import Connection
 
-from app.errors import InputError
+from app.errors import Conflicting, InputError
 from app.world.records import utcnow
 from app.world.schema import rafts
 
@@ -46,12 +46,12 @@ UNDECIDED = "undecided"
 """The outcome of a move the judging budget left undecided: it logs no event."""
 
 
-class KeyReused(ValueError):
-    """The key was used for other moves (HTTP 422)."""
+class KeyReused(Conflicting):
+    """The key was used for other moves (HTTP 422, ``app.errors``)."""
 
     def __init__(self, key: str):
         super().__init__(
-            f"{HEADER} {key!r} was used for a different raft: send a new key for new moves"
+            HEADER, f"{HEADER} {key!r} was used for a different raft: send a new key for new moves"
         )
         self.key = key
 

@@ -21,7 +21,6 @@ from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 
-from app.errors import InputError
 from app.jsonbody import parse_json
 from app.notify import get_notifier
 from app.openapi import publish
@@ -30,18 +29,13 @@ from app.world.api import (
     TEAM,
     WorldInputError,
     authenticated,
-    bad_body,
-    bad_input,
     known_world,
     query_int,
-    rate_limited,
-    unknown_world,
     world_store,
 )
 from app.world.atlas import atlas
 from app.world.orientation_spec import PATHS, SCHEMAS
 from app.world.presence import KEY, PresenceBoard, PresenceError, check_rate, gone, parse_report
-from app.world.records import NoSuchWorld
 from app.world.service import Viewport, topic
 from app.world.timelapse import MAX_SIDE, timelapse_page
 from devil.world.cells import MAX_COORD
@@ -111,10 +105,5 @@ def team_timelapse(world: str, team: str) -> ResponseReturnValue:
     limits.check_view(limits.view_cost(width, height))
     return jsonify(timelapse_page(world_store(), world, team, port, after))
 
-
-bp.register_error_handler(WorldInputError, bad_input)
-bp.register_error_handler(InputError, bad_body)
-bp.register_error_handler(NoSuchWorld, unknown_world)
-bp.register_error_handler(limits.RateLimited, rate_limited)
 
 publish(bp, PATHS, SCHEMAS)

@@ -43,23 +43,18 @@ from app.errors import InputError
 from app.fields import bounded
 from app.lru import Lru
 from app.notify import get_notifier
+from app.settings import settings
 from app.world import limits
 from app.world.api import (
     TEAM,
     WorldInputError,
-    bad_body,
-    bad_input,
     body,
     colourings,
     drop_seconds,
-    key_reused,
-    rate_limited,
     scoreboards,
-    unknown_world,
     world_store,
 )
 from app.world.frontier import liveliest, opening_drop, team_spot
-from app.world.idempotency import KeyReused
 from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME
@@ -124,7 +119,10 @@ def default_world() -> ResponseReturnValue:
 
 @bp.get("/world/<world>")
 def page(world: str) -> ResponseReturnValue:
-    return render_page(world)
+    try:
+        return render_page(world)
+    except NoSuchWorld as exc:  # the page of a world that is not: the site's own 404 page
+        return Response(render_template("world_missing.html", world=exc.world), status=404)
 
 
 def render_page(world: str, join_error: WorldInputError | None = None) -> str:
@@ -225,7 +223,7 @@ def joined(world: str) -> ResponseReturnValue:
                 colourings(),
                 created.player,
                 *(x, y, drop_seconds()),
-                judging=Judging.from_settings(current_app.config),
+                judging=Judging.from_settings(settings()),
             )
         except limits.RateLimited:
             at = None  # the team's moves are over their limit: joined, without the drop
@@ -421,51 +419,3 @@ def who(world: str, team: str) -> ResponseReturnValue:
     response = jsonify(out)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.errorhandler(NoSuchWorld)
-def _unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
-    if request.method == "GET" and request.path.count("/") == 2:
-        return Response(render_template("world_missing.html", world=exc.world), status=404)
-    return unknown_world(exc)
-
-
-bp.register_error_handler(WorldInputError, bad_input)
-bp.register_error_handler(InputError, bad_body)
-bp.register_error_handler(limits.RateLimited, rate_limited)
-bp.register_error_handler(KeyReused, key_reused)
-
-
-@bp.errorhandler(Unauthorized)
-def _unauthorized(exc: Unauthorized) -> ResponseReturnValue:
-    return jsonify({"error": exc.description}), 401
-
-
-@bp.get("/world/<world>/timelapse")
-def timelapse(world: str) -> ResponseReturnValue:
-    """A region's time-lapse (``static/world/timelapse.js`` reads it from the API in pages):
-    ``?team=&colour=&x0=&y0=&width=&height=``, a region of at most 256x256 cells; without a
-    place, the team's busiest spot. Anyone may open it: it shows the team's knowledge only."""
-    row = world_store().world(world)
-    team = request.args.get("team", "")
-    if not TEAM.fullmatch(team) or not world_store().team_known(world, team):
-        raise NotFound(f"world {world!r} has no team {team[:40]!r}")
-    colour = colour_field(request.args.get("colour", "0"), row.colours)
-    side = {k: bounded(request.args.get(k, "128"), k, 1, LAPSE_SIDE) for k in ("width", "height")}
-    spot = team_spot(world_store(), world, team, colour) or (0, 0)
-    corner = {
-        "x0": spot[0] - side["width"] // 2,
-        "y0": spot[1] - side["height"] // 2,
-    }
-    for k in ("x0", "y0"):
-        if k in request.args:
-            corner[k] = bounded(request.args[k], k, -LAPSE_LIMIT, LAPSE_LIMIT)
-    return render_template(
-        "world_timelapse.html",
-        world=world,
-        team=team,
-        colour=colour,
-        colour_name=COLOUR_NAMES[colour],
-        **corner,
-        **side,
-    )

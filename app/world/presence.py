@@ -25,10 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
-from limits import parse_many
-
-from app.world.limits import RateLimited
+from app.settings import settings
+from app.world.limits import _buckets, charge
 from app.world.records import PlayerRow
 
 KEY = "pr"
@@ -40,7 +38,6 @@ MAX_XY = 2**53
 TTL = 45.0
 MAX_PER_TEAM = 64
 MAX_TEAMS = 512
-DEFAULT_RATE_LIMIT = "4 per second;150 per minute"
 
 
 class PresenceError(ValueError):
@@ -113,18 +110,9 @@ def gone(player: PlayerRow) -> dict[str, Any]:
 
 def check_rate(player: PlayerRow) -> None:
     """Count one report against the player's presence limit, or raise 429."""
-    config = current_app.config
-    if not config.get("RATELIMIT_ENABLED", True):
-        return
-    strategy = current_app.extensions["mine_devil.limiter"].limiter
+    limit = settings().world_presence_rate_limit
     key = f"{player.world}/{player.id}"
-    items = parse_many(str(config.get("WORLD_PRESENCE_RATE_LIMIT", DEFAULT_RATE_LIMIT)))
-    for item in items:
-        if not strategy.test(item, "world-presence", key):
-            reset = strategy.get_window_stats(item, "world-presence", key).reset_time
-            raise RateLimited(f"presence: at most {item} per player", max(0.0, reset - time.time()))
-    for item in items:
-        strategy.hit(item, "world-presence", key)
+    charge(_buckets(limit, "world-presence", key, "player"), 1, "presence reports")
 
 
 def valid_payload(payload: Any) -> dict[str, Any] | None:

@@ -17,12 +17,14 @@ it. The witness of a devil error is computed from knowledge alone.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from app import metrics
 from app.notify import Notifier
+from app.settings import Settings
 from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
 from app.world.idempotency import PendingRaft, RaftKey, RaftReplayed, packed, recall
 from app.world.records import Cell, Move, PlayerRow, WorldEvent
@@ -57,13 +59,13 @@ class Judging:
     raft_nodes: int = 100_000
 
     @classmethod
-    def from_settings(cls, config: Mapping[str, object]) -> Judging:
-        """From the app's ``WORLD_JUDGE_*`` settings (``app.world``)."""
+    def from_settings(cls, options: Settings) -> Judging:
+        """From the app's ``world_judge_*`` settings (``app.settings``)."""
         return cls(
-            float(str(config["WORLD_JUDGE_MOVE_SECONDS"])),
-            int(str(config["WORLD_JUDGE_MOVE_NODES"])),
-            float(str(config["WORLD_JUDGE_RAFT_SECONDS"])),
-            int(str(config["WORLD_JUDGE_RAFT_NODES"])),
+            options.world_judge_move_seconds,
+            options.world_judge_move_nodes,
+            options.world_judge_raft_seconds,
+            options.world_judge_raft_nodes,
         )
 
     def raft(self) -> Meter:
@@ -230,6 +232,8 @@ def play_raft(
     taken = iter(seqs)
     if timings is not None:
         timings["judge"] = (judged - started) * 1e3
+    for move, result, _ in answers:
+        metrics.move_judged("world", move.kind, result.outcome)
     return [a if a.outcome == "undecided" else replace(a, seq=next(taken)) for a in unnumbered]
 
 

@@ -26,6 +26,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from app import metrics
 from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk, chunk_range
 from app.world.flight import open_team
 from app.world.idempotency import RaftKey, Remembered, recall
@@ -275,6 +276,8 @@ class WorldStore:
                 yield tx
                 t3 = time.perf_counter()
             t4 = time.perf_counter()
+        metrics.WORLD_LOCK_SECONDS.observe(t2 - t1)
+        metrics.WORLD_COMMIT_SECONDS.observe(t4 - t3)
         if timings is not None:
             timings.update(
                 queue=(t1 - t0) * 1e3,
