@@ -419,3 +419,33 @@ def who(world: str, team: str) -> ResponseReturnValue:
     response = jsonify(out)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/world/<world>/timelapse")
+def timelapse(world: str) -> ResponseReturnValue:
+    """A region's time-lapse (``static/world/timelapse.js`` reads it from the API in pages):
+    ``?team=&colour=&x0=&y0=&width=&height=``, a region of at most 256x256 cells; without a
+    place, the team's busiest spot. Anyone may open it: it shows the team's knowledge only."""
+    row = world_store().world(world)
+    team = request.args.get("team", "")
+    if not TEAM.fullmatch(team) or not world_store().team_known(world, team):
+        raise NotFound(f"world {world!r} has no team {team[:40]!r}")
+    colour = colour_field(request.args.get("colour", "0"), row.colours)
+    side = {k: bounded(request.args.get(k, "128"), k, 1, LAPSE_SIDE) for k in ("width", "height")}
+    spot = team_spot(world_store(), world, team, colour) or (0, 0)
+    corner = {
+        "x0": spot[0] - side["width"] // 2,
+        "y0": spot[1] - side["height"] // 2,
+    }
+    for k in ("x0", "y0"):
+        if k in request.args:
+            corner[k] = bounded(request.args[k], k, -LAPSE_LIMIT, LAPSE_LIMIT)
+    return render_template(
+        "world_timelapse.html",
+        world=world,
+        team=team,
+        colour=colour,
+        colour_name=COLOUR_NAMES[colour],
+        **corner,
+        **side,
+    )
