@@ -39,11 +39,11 @@ from devil.board import Board, Cell
 from devil.budget import Budget
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
-from devil.generate import neighbours_fn
 from devil.ledger.board_replay import ReplayStep, replay_on_board
 from devil.ledger.metrics import Metrics, bbbv, solved_bbbv
 from devil.position import COVERED, Position
 from devil.rules import Count
+from devil.solve.grid import neighbour_fn
 from devil.solve.solver import PositionAnalysis, Solver
 from devil.teach.move_level import proof_level
 
@@ -166,7 +166,7 @@ class _Judge:
         self._classic_last: tuple[Position, PositionAnalysis] | None = None
         self._last: tuple[Position, PositionAnalysis] | None = None
         self.started = False
-        self.nb = neighbours_fn(params.board())
+        self.nb = neighbour_fn(params.board())
 
     def budget(self) -> Budget | None:
         """What is left of the deadline, for one analysis and every query on it."""

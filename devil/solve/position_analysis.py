@@ -33,7 +33,7 @@ import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from devil.analysis import Classification, ExactProbabilities, Layout, Probabilities, Verdict
+from devil.analysis import Classification, Layout, Probabilities, Verdict
 from devil.board import Cell
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.position import Position
@@ -348,13 +348,11 @@ class PositionAnalysis:
 
     # -- probabilities -----------------------------------------------------------------
 
-    def probabilities(self) -> Probabilities:
-        exact = self.exact_probabilities()
-        floats = {c: float(p) for c, p in exact.items()}
-        return Probabilities(floats, exact.undecided, exact.reason)
+    def probabilities(self) -> Probabilities[float]:
+        return self.exact_probabilities().floats()
 
-    def exact_probabilities(self) -> ExactProbabilities:
-        """Exact probabilities; under a budget, partial (see ``ExactProbabilities``)."""
+    def exact_probabilities(self) -> Probabilities[Fraction]:
+        """Exact probabilities; under a budget, partial (see ``Probabilities``)."""
         out: dict[Cell, Fraction] = {}
         for c, value in self._known.items():
             out[c] = _CERTAIN[value]
@@ -384,7 +382,7 @@ class PositionAnalysis:
             else:
                 out[c] = deep_p
         reason = self._stopped if undecided else None
-        return ExactProbabilities(out, frozenset(undecided), reason)
+        return Probabilities(out, frozenset(undecided), reason)
 
     def _classic_pieces(self, out: dict[Cell, Fraction], skipped: set[Cell]) -> Fraction:
         """Each piece on its own; a piece the budget stops goes to ``skipped`` and the
