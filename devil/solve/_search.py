@@ -1,13 +1,13 @@
-"""Exact search on one component in *group form*.
+"""Exact search on one piece in *group form*.
 
-A component's cells are condensed into groups (cells that lie in exactly the same
+A piece's cells are condensed into groups (cells that lie in exactly the same
 constraints). A group of ``size`` cells is one integer variable ``0..size``: how
 many of its cells are mines; which ones does not matter to any constraint. Each
 constraint says: the values of its groups sum to ``need``.
 
 ``Search.solve`` is a depth-first search with propagation on those sums (a sum
 already at its cap or floor fixes every open variable in it; a sum with one open
-variable fixes that one) plus an optional window on the component's total, in a
+variable fixes that one) plus an optional window on the piece's total, in a
 static variable order that follows the constraint graph. The search is iterative
 (no recursion limit), all state in flat lists of ints.
 
@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from devil.solve.budget import current
 
 Window = tuple[int, int, int | None]
-"""``(lowest, highest, allowed)``: the component's mine total must lie in the range and,
+"""``(lowest, highest, allowed)``: the piece's mine total must lie in the range and,
 when ``allowed`` is given, be a set bit of that bitmask."""
 
 
 @dataclass(frozen=True, slots=True)
 class GroupProblem:
-    """A component in group form."""
+    """A piece in group form."""
 
     sizes: tuple[int, ...]
     cons: tuple[tuple[tuple[int, ...], int], ...]
@@ -303,7 +303,7 @@ def backbone(
 ) -> Backbone | None:
     """Which groups can hold a mine (``high > 0``) and a safe cell (``low < size``).
 
-    None when the component has no solution (within ``window``). Raises ``TooHard`` when
+    None when the piece has no solution (within ``window``). Raises ``TooHard`` when
     one search tries more than ``budget`` values.
     """
     sizes = problem.sizes

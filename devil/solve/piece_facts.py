@@ -1,6 +1,6 @@
 """What is known about one piece of the frontier, computed on first use and cached by content.
 
-A piece (``devil.solve._components.Piece``) is an independent part of the residual constraints.
+A piece (``devil.solve._pieces.Piece``) is an independent part of the residual constraints.
 ``PieceInfo`` holds its facts: the backbone (which groups can hold a mine or a safe cell),
 the backbone inside a window on its total (counted rule), its fewest and most mines, its
 achievable totals and its layout counts. Each is computed once, by the cheapest engine that
@@ -22,8 +22,8 @@ from devil.solve import _cut, _dp, bits
 from devil.solve._ask import Questions
 from devil.solve._backbone import SEARCH_BUDGET, backbone_of, extreme, windowed_backbone
 from devil.solve._cdcl import Cdcl
-from devil.solve._components import Piece, PieceKey, make_piece
 from devil.solve._count import PieceCounts, count_by_search
+from devil.solve._pieces import Piece, PieceKey, make_piece
 from devil.solve._propagate import Frontier
 from devil.solve._search import Backbone, Search, TooHard, Window
 from devil.solve._small import (

@@ -5,8 +5,8 @@ The pipeline (each step its own module):
 1. ``devil.solve._frontier``: read the revealed numbers that touch covered cells.
 2. ``devil.solve._propagate``: counting, subset and overlap rules; decided cells are
    substituted out of the constraints (known mines stay covered in a position, so
-   without this every component would grow into the whole board).
-3. ``devil.solve._components``: split what is left into independent pieces and condense
+   without this every piece would grow into the whole board).
+3. ``devil.solve._pieces``: split what is left into independent pieces and condense
    each piece into groups of cells with identical constraints.
 4. ``devil.solve.piece_facts``: per piece, a backbone computation by exact search
    (``devil.solve._search``, then ``devil.solve._cdcl``) decides for each group whether it can hold
@@ -40,11 +40,11 @@ from devil.position import Position
 from devil.rules import Count
 from devil.solve import counted
 from devil.solve import witness as _witness
-from devil.solve._components import Piece
 from devil.solve._frontier import (
     covered_list,
     deep_list,
 )
+from devil.solve._pieces import Piece
 from devil.solve._search import Backbone, Search, TooHard, Window, make_problem
 from devil.solve.bits import interval, lowest
 from devil.solve.budget import Meter, metering

@@ -18,12 +18,12 @@ from devil.errors import InconsistentPosition
 from devil.position import Position
 from devil.rules import Count
 from devil.solve._bulk import settle
-from devil.solve._components import connected_sources
 from devil.solve._frontier import (
     covered_count,
     frontier_sources,
     read_number,
 )
+from devil.solve._pieces import connected_sources
 from devil.solve._propagate import Frontier
 from devil.solve.budget import Budget
 from devil.solve.grid import NeighbourFn, changed_cells, neighbour_fn
