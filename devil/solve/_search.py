@@ -22,12 +22,23 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from devil.solve.bits import interval
 from devil.solve.budget import current
 
-Window = tuple[int, int, int | None]
-"""``(lowest, highest, allowed)``: the piece's mine total must lie in the range and,
-when ``allowed`` is given, be a set bit of that bitmask."""
+
+class TotalWindow(NamedTuple):
+    """Which mine totals a piece may take: between ``low`` and ``high`` and, when
+    ``allowed`` is given, a set bit of that bitmask (counted rule; witnesses' totals)."""
+
+    low: int
+    high: int
+    allowed: int | None = None
+
+    def mask(self) -> int:
+        """The allowed totals as a bitmask."""
+        return interval(self.low, self.high) if self.allowed is None else self.allowed
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +118,7 @@ class Search:
         self,
         lo: Sequence[int],
         hi: Sequence[int],
-        window: Window | None = None,
+        window: TotalWindow | None = None,
         prefer: Sequence[int] | None = None,
         rng: random.Random | None = None,
         on_solution: Callable[[list[int]], bool] | None = None,
@@ -296,7 +307,7 @@ class Backbone:
 
 def backbone(
     problem: GroupProblem,
-    window: Window | None = None,
+    window: TotalWindow | None = None,
     lo: Sequence[int] | None = None,
     hi: Sequence[int] | None = None,
     budget: int | None = None,

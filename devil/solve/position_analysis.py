@@ -45,7 +45,7 @@ from devil.solve._frontier import (
     deep_list,
 )
 from devil.solve._pieces import Piece
-from devil.solve._search import Backbone, Search, TooHard, Window, make_problem
+from devil.solve._search import Backbone, Search, TooHard, TotalWindow, make_problem
 from devil.solve.bits import interval, lowest
 from devil.solve.budget import Meter, metering
 from devil.solve.piece_facts import PieceInfo, dp_totals, has_total
@@ -87,7 +87,7 @@ class PositionAnalysis:
         self.mines_left: int | None = None
         if position.mines is not None:
             self.mines_left = position.mines - sum(known.values())
-        self._windows: list[Window] | None = None
+        self._windows: list[TotalWindow] | None = None
         self._deep_verdict = Verdict.EITHER
         self._override: Classification | None = None
         """Verdicts from another backend (``Solver(backend="cpsat")``)."""
