@@ -34,7 +34,7 @@ from devil.solve._small import (
     small_solutions,
 )
 
-__all__ = ["SEARCH_BUDGET", "PieceCache", "PieceInfo", "dp_totals", "has_total"]
+__all__ = ["SEARCH_BUDGET", "PieceCache", "PieceInfo"]
 
 CACHE_LIMIT = 50_000
 """Pieces a cache holds before it starts again (a bound on memory)."""
@@ -273,6 +273,24 @@ class PieceInfo:
                 self._range = (extreme(problem, lowest=True), extreme(problem, lowest=False))
         return self._range
 
+    def has_total(self, low: int, high: int) -> bool:
+        """Whether some solution of the piece has between ``low`` and ``high`` mines."""
+        if high < low:
+            return False
+        mask = self.dp_totals()
+        if mask is not None:
+            return bool(mask & bits.interval(low, high))
+        first = self.solution()
+        if first is not None:  # a solution found by conditioning on cuts settles it (_cut)
+            sizes = self.piece.problem.sizes
+            seen = _cut.solve(
+                self.piece, self.width, ([0] * len(sizes), list(sizes)),
+                bits.interval(low, high), first,
+            )  # fmt: skip
+            if seen is not None:
+                return True
+        return Cdcl(self.piece.problem, TotalWindow(low, high)).solve() is not None
+
     def totals(self) -> int:
         """Bitmask of the achievable mine totals of the piece."""
         got = self.dp_totals()
@@ -396,30 +414,6 @@ class PieceInfo:
             except _dp.TooWide:
                 self._counts = count_by_search(self.piece.problem)
         return self._counts
-
-
-def dp_totals(info: PieceInfo) -> bool:
-    """Whether the piece's achievable totals are known (computing them by the programme)."""
-    return info.dp_totals() is not None
-
-
-def has_total(info: PieceInfo, low: int, high: int) -> bool:
-    """Whether some solution of the piece has between ``low`` and ``high`` mines."""
-    if high < low:
-        return False
-    mask = info.dp_totals()
-    if mask is not None:
-        return bool(mask & bits.interval(low, high))
-    first = info.solution()
-    if first is not None:  # a solution found by conditioning on cuts settles it (devil.solve._cut)
-        sizes = info.piece.problem.sizes
-        seen = _cut.solve(
-            info.piece, info.width, ([0] * len(sizes), list(sizes)),
-            bits.interval(low, high), first,
-        )  # fmt: skip
-        if seen is not None:
-            return True
-    return Cdcl(info.piece.problem, TotalWindow(low, high)).solve() is not None
 
 
 class PieceCache:

@@ -48,7 +48,7 @@ from devil.solve._pieces import Piece
 from devil.solve._search import Backbone, Search, TooHard, TotalWindow, make_problem
 from devil.solve.bits import interval, lowest
 from devil.solve.budget import Meter, metering
-from devil.solve.piece_facts import PieceInfo, dp_totals, has_total
+from devil.solve.piece_facts import PieceInfo
 from devil.solve.verdicts import Verdicts, spread, verdict_of
 
 __all__ = ["PositionAnalysis"]
@@ -142,7 +142,9 @@ class PositionAnalysis:
         low = 0
         high = sum(info.piece.cell_count for info in self._infos)
         if not (m - high >= 1 and m - low <= d - 1):
-            if len(self._infos) > 1 and not all(dp_totals(info) for info in self._infos):
+            if len(self._infos) > 1 and not all(
+                info.dp_totals() is not None for info in self._infos
+            ):
                 self._merge_pieces()  # some piece is too wide for exact totals
             if len(self._infos) == 1:
                 self._decide_single(m, d)
@@ -193,7 +195,7 @@ class PositionAnalysis:
         self._windows = [window]
         if d:
             self._deep_verdict = verdict_of(
-                has_total(info, max(0, m - d), m - 1), has_total(info, max(0, m - d + 1), m)
+                info.has_total(max(0, m - d), m - 1), info.has_total(max(0, m - d + 1), m)
             )
 
     def _decide_exact(self, m: int, d: int) -> None:
