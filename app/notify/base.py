@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from app.notify.board import Subscription, TopicBoard
+from app.notify.board import Board, Subscription
 from app.notify.wire import Payload, encode
 
 
@@ -38,7 +38,7 @@ class Notifier:
     """Base: subscribers and the outbox protocol; subclasses say how a publication travels."""
 
     def __init__(self) -> None:
-        self._board = TopicBoard()
+        self._board = Board()
         self._closed = False
 
     @property

@@ -31,7 +31,7 @@ class Subscription:
     """One waiter on one topic. ``wait`` returns True when the topic was published since
     the last ``wait`` (or since subscribing); use it as a context manager or ``close`` it."""
 
-    def __init__(self, board: TopicBoard, topic: str, entry: Topic):
+    def __init__(self, board: Board, topic: str, entry: Topic):
         self.topic = topic
         self._board = board
         self._entry = entry
@@ -68,7 +68,7 @@ class Subscription:
         self.close()
 
 
-class TopicBoard:
+class Board:
     """Topics with at least one subscriber; a topic nobody waits on costs nothing."""
 
     def __init__(self) -> None:

@@ -32,7 +32,7 @@ import psycopg
 from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, StoredChunk
-from app.world.records import ChunkRace, LoggedMove, PlayerRow, counts_of, encode_cells, player_row
+from app.world.records import ChunkRace, Move, PlayerRow, counts_of, encode_cells, player_row
 
 SqlWire = tuple[str, str, str]
 """``(channel, head, tail)``: ``pg_notify(channel, head || seq || tail)`` is the wire form."""
@@ -95,7 +95,7 @@ def append_and_commit(
     world: str,
     team: str,
     at: datetime,
-    moves: Sequence[tuple[str, LoggedMove]],
+    moves: Sequence[tuple[str, Move]],
     colours: dict[str, int],
     drops: dict[str, datetime],
     dirty: Mapping[ChunkKey, tuple[bytes, int | None]],
@@ -196,12 +196,12 @@ def _params(
     world: str,
     team: str,
     at: datetime,
-    moves: Sequence[tuple[str, LoggedMove]],
+    moves: Sequence[tuple[str, Move]],
     colours: dict[str, int],
     drops: dict[str, datetime],
 ) -> dict[str, Any]:
     total = counts_of([m for _, m in moves])
-    by_player: dict[str, list[LoggedMove]] = {}
+    by_player: dict[str, list[Move]] = {}
     for player, move in moves:
         by_player.setdefault(player, []).append(move)
     people = {p: counts_of(mine) for p, mine in by_player.items()}

@@ -23,7 +23,7 @@ from typing import Any
 
 from app.notify import Notifier
 from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
-from app.world.records import Cell, LoggedMove, PlayerRow, WorldEvent
+from app.world.records import Cell, Move, PlayerRow, WorldEvent
 from app.world.store import WorldStore
 from devil.world import Colouring, MoveResult, Witness, drop, flag, reveal
 
@@ -154,8 +154,7 @@ def play_raft(
             result = _judge(k, colouring, me.colour, move)
             k.apply(me.colour, result.cells)
             tx.record(
-                me.id,
-                LoggedMove(move.kind, move.x, move.y, result.outcome, me.colour, result.cells),
+                me.id, Move(move.kind, move.x, move.y, result.outcome, me.colour, result.cells)
             )
             answers.append((move, result))
         judged = time.perf_counter()
