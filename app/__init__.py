@@ -45,6 +45,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from app import duel, errors, hooks, layout, notify, requests_log, security, world
     from app.api.routes import bp as api
+    from app.graphs.routes import bp as graphs
     from app.ledger import setup as ledger_setup
     from app.live.routes import bp as live
     from app.live.routes import init_app as live_setup
@@ -65,6 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(live)
     app.register_blueprint(play)
     app.register_blueprint(teach)
+    app.register_blueprint(graphs)
     ledger_setup.init_app(app)
     from app.gate import ClientGate, gevent_timeouts
 

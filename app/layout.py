@@ -32,6 +32,7 @@ HTMX_CONFIG: dict[str, Any] = {
 
 NAV = (
     ("Analyse a position", "teach.analyse"),
+    ("Graph boards", "graphs.analyse_graph"),
     ("Puzzles", "teach.puzzle"),
     ("Records", "ledger.records_page"),
     ("My games", "ledger.my_games"),

@@ -7,6 +7,12 @@
   A provable click is settled from its nearest numbers (``rule.STAGES``); a devil error
   needs the whole component for its witness, so it grows with the ring, not with the
   known area: a click far from the region (``far``) costs the same whatever ``s``.
+- **never flagged** (issue 17, finding 1): a team that reveals every safe cell of a square
+  and flags nothing has one component threading through all its unknown mines. Per click
+  on an unknown cell inside (the attacker's unprovable click): CPU time, budget units
+  spent (cells read + window cells / 16 + solver nodes) and cells read, at 859 / 42k /
+  169k / 409k known cells. ``--before`` judges the whole component as the rule did before
+  the window (``rule.WINDOW_RADIUS`` unbounded) for the comparison.
 - **reveal**: a provably safe click including its cascade (``play.reveal``).
 - **cascade**: 10,000 cells in one move (the limit), with a free truth (engine cost) and
   with the keyed hash (colour 0 recoloured so that the cascade runs to its limit).
@@ -19,6 +25,8 @@ Times are per operation: wall-clock p50 / p99 and the median CPU time of this th
 
     .venv/bin/python bench/bench_world_engine.py           # s = 100, 316, 1000
     .venv/bin/python bench/bench_world_engine.py --quick   # s = 100, 316
+    .venv/bin/python bench/bench_world_engine.py --never-flagged 859,42000 --only-never-flagged
+    .venv/bin/python bench/bench_world_engine.py --only-never-flagged --before  # the old rule
 """
 
 from __future__ import annotations
@@ -33,8 +41,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from devil.budget import Budget
 from devil.world import Colouring, MemoryKnowledge, cell_colour, deduce, drop, judge_reveal
+from devil.world import rule as world_rule
 from devil.world.play import reveal
+from devil.world.shares import Share
 
 KEY = bytes(range(32))
 COLOURS = 6
@@ -177,6 +188,50 @@ def ring_component(side: int, clicks: int, rng: random.Random) -> None:
         )
 
 
+def never_flagged(known: int, clicks: int, rng: random.Random) -> None:
+    """A square with about ``known`` revealed cells (mines 1 in ``COLOURS``, none flagged)
+    and ``clicks`` reveals of its unknown cells (nearest the middle first: the attacker
+    clicks where the component is thickest)."""
+    colouring = Colouring(KEY, "bench", COLOURS)
+    side = max(4, round((known * COLOURS / (COLOURS - 1)) ** 0.5))
+    colours = colouring.region(-1, -1, side + 2, side + 2)
+    w = side + 2
+    mine = [c == 0 for c in colours]
+    k = MemoryKnowledge()
+    board: dict[tuple[int, int], int] = {}
+    unknown: list[tuple[int, int]] = []
+    for y in range(side):
+        for x in range(side):
+            i = (y + 1) * w + x + 1
+            if mine[i]:
+                unknown.append((x, y))
+            else:
+                board[x, y] = sum(mine[i + dy * w + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+    k.numbers[0] = board
+    middle = side // 2
+    unknown.sort(key=lambda c: max(abs(c[0] - middle), abs(c[1] - middle)))
+    picked = unknown[: max(1, clicks // 2)] + rng.sample(unknown, min(len(unknown), clicks // 2))
+    walls, cpus, units, reads = [], [], [], []
+    outcomes: dict[str, int] = {}
+    for x, y in picked:
+        meter = Budget(nodes=10**15).start()
+        wall, cpu, got = timed(lambda x=x, y=y, m=meter: judge_reveal(k, 0, x, y, Share(within=m)))
+        walls.append(wall)
+        cpus.append(cpu)
+        units.append(meter.used)
+        reads.append(got.reads)  # type: ignore[attr-defined]
+        kind = "proved" if got.proved else "undecided" if got.undecided else "devil"  # type: ignore[attr-defined]
+        outcomes[kind] = outcomes.get(kind, 0) + 1
+    mix = ", ".join(f"{n} {kind}" for kind, n in sorted(outcomes.items()))
+    row(
+        f"never flagged, {len(k):,} known cells",
+        walls,
+        cpus,
+        f"units p50 {statistics.median(units):,.0f} max {max(units):,}; cells read max "
+        f"{max(reads):,}; {mix}",
+    )
+
+
 def cascades(runs: int) -> None:
     colouring = Colouring(KEY, "bench", COLOURS)
     walls, cpus = [], []
@@ -243,8 +298,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="sides 100 and 316 only")
     parser.add_argument("--clicks", type=int, default=200, help="clicks per region (200)")
+    parser.add_argument(
+        "--never-flagged",
+        default="859,42000,169000,409000",
+        help="known cells of the never-flagged regions (comma-separated)",
+    )
+    parser.add_argument(
+        "--only-never-flagged", action="store_true", help="run the never-flagged rows only"
+    )
+    parser.add_argument(
+        "--before",
+        action="store_true",
+        help="judge whole components (no window), as the rule did before issue 17",
+    )
     args = parser.parse_args()
     rng = random.Random(1)
+    if args.before:
+        world_rule.WINDOW_RADIUS = 2**62
+    for known in (int(n) for n in args.never_flagged.split(",") if n):
+        never_flagged(known, min(args.clicks, 20), rng)
+    if not args.only_never_flagged:
+        others(args, rng)
+    head = ("measurement", "n", "p50 ms", "p99 ms", "cpu p50 ms", "notes")
+    widths = [max(len(str(r[i])) for r in [head, *ROWS]) for i in range(6)]
+    for r in [head, tuple("-" * w for w in widths), *ROWS]:
+        print(" | ".join(str(v).ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+
+
+def others(args: argparse.Namespace, rng: random.Random) -> None:
     hashing(rng)
     cascades(5)
     drops(50, rng)
@@ -252,10 +333,6 @@ def main() -> None:
         judge_region(side, args.clicks, rng)
     for side in (100, 316) if args.quick else (100, 316, 1000):
         ring_component(side, 10, rng)
-    head = ("measurement", "n", "p50 ms", "p99 ms", "cpu p50 ms", "notes")
-    widths = [max(len(str(r[i])) for r in [head, *ROWS]) for i in range(6)]
-    for r in [head, tuple("-" * w for w in widths), *ROWS]:
-        print(" | ".join(str(v).ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
 
 
 if __name__ == "__main__":

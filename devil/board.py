@@ -15,7 +15,10 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    from devil.graphs.layout import GraphLayout
 
 Cell: TypeAlias = int
 """A cell index, ``row * width + col``."""
@@ -36,13 +39,23 @@ class Topology(enum.Enum):
     HEX = "hex"
     """Hexagons in "odd-r" offset: odd rows sit half a cell to the right; 6 neighbours."""
 
+    GRAPH = "graph"
+    """Any cell graph (``devil.graphs``): the board's ``graph`` lists each cell's neighbours.
+    Not a grid: text forms and ``parse`` never produce it."""
+
+    @classmethod
+    def grids(cls) -> tuple[Topology, ...]:
+        """The grid topologies (a text position, a form or a flag names one of these)."""
+        return (cls.SQUARE, cls.TORUS, cls.HEX)
+
     @classmethod
     def parse(cls, text: str) -> Topology:
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            names = ", ".join(t.value for t in cls)
-            raise ValueError(f"unknown topology {text!r}: expected one of {names}") from None
+        wanted = text.strip().lower()
+        for topology in cls.grids():
+            if topology.value == wanted:
+                return topology
+        names = ", ".join(t.value for t in cls.grids())
+        raise ValueError(f"unknown topology {text!r}: expected one of {names}")
 
 
 _SQUARE_STEPS: tuple[Coord, ...] = (
@@ -65,6 +78,11 @@ class BoardError(ValueError):
 class Board:
     """An immutable board: size, topology and holes.
 
+    A graph board (``Topology.GRAPH``, built by ``devil.graphs``) also carries ``graph``:
+    its cells sit on a virtual ``height x width`` grid laid out from their drawing
+    coordinates (the unused slots are holes), and ``graph`` gives their neighbours,
+    ids and labels.
+
     >>> b = Board(3, 4)
     >>> b.cell(1, 2), b.coord(6)
     (6, (1, 2))
@@ -76,6 +94,7 @@ class Board:
     width: int
     topology: Topology = Topology.SQUARE
     holes: frozenset[Cell] = field(default_factory=frozenset)
+    graph: GraphLayout | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.height < 1 or self.width < 1:
@@ -87,6 +106,8 @@ class Board:
         bad = [h for h in self.holes if not 0 <= h < self.height * self.width]
         if bad:
             raise BoardError(f"hole {bad[0]} lies outside the {self.height}x{self.width} board")
+        if (self.topology is Topology.GRAPH) != (self.graph is not None):
+            raise BoardError("a graph board needs its cell graph, and only a graph board has one")
 
     # -- coordinates -----------------------------------------------------------------
 
@@ -120,6 +141,8 @@ class Board:
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         """The existing cells touching ``cell``, without duplicates, never ``cell`` itself."""
+        if self.graph is not None:
+            return self.graph.adjacency[cell]
         if cell in self.holes:
             return ()
         row, col = divmod(cell, self.width)

@@ -45,7 +45,7 @@ from typing import Literal
 
 from devil.analysis import Layout, Verdict
 from devil.board import Board, Cell
-from devil.position import COVERED, ZERO, Position
+from devil.position import COVERED, IS_NUMBER, NUMBER_BYTE, NUMBER_VALUE, Position
 from devil.rules import Count, Rules
 from devil.solve.grid import neighbour_fn
 from devil.solve.solver import Solver
@@ -100,13 +100,13 @@ def open_cells(
     ``counts`` holds the number under every cell (``mine_counts``). Only plain covered
     cells open: flagged cells stay as they are. Returns the cells opened.
     """
-    grid[cell] = ZERO + counts[cell]
+    grid[cell] = NUMBER_BYTE[counts[cell]]
     opened = [cell]
     stack = [cell] if counts[cell] == 0 else []
     while stack:
         for n in nb(stack.pop()):
             if grid[n] == COVERED:
-                grid[n] = ZERO + counts[n]
+                grid[n] = NUMBER_BYTE[counts[n]]
                 opened.append(n)
                 if counts[n] == 0:
                     stack.append(n)
@@ -164,7 +164,7 @@ class _Sweep:
         work = self.work
         while work:
             c = work.pop()
-            value = grid[c] - ZERO
+            value = NUMBER_VALUE[grid[c]]
             if not 0 <= value <= 8:
                 continue
             covered = [n for n in nb(c) if grid[n] == COVERED]
@@ -232,7 +232,7 @@ class _Sweep:
         # deductions made from the old numbers no longer hold: forget them and
         # look at every number again
         self.known_mines.clear()
-        self.work = [c for c in range(self.board.size) if ZERO <= grid[c] <= ZERO + 8]
+        self.work = [c for c in range(self.board.size) if IS_NUMBER[grid[c]]]
 
 
 def _start(board: Board, layout: Layout, first_cell: Cell, rules: Rules, mines: int) -> _Sweep:
@@ -365,7 +365,7 @@ def _pick_move(
     opened = [
         c
         for c in range(sweep.board.size)
-        if ZERO <= grid[c] <= ZERO + 8 and c not in keep and c not in nb(source)
+        if IS_NUMBER[grid[c]] and c not in keep and c not in nb(source)
     ]
     if not opened:
         return None

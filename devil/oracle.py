@@ -50,8 +50,6 @@ MAX_FULL = 16
 CLASSIC_DENSITY_DEFAULT = Fraction(1, 5)
 """Mine density used by classic probabilities when the position has no mine total."""
 
-_ZERO = ord("0")
-
 
 @dataclass(frozen=True)
 class _Number:
@@ -90,8 +88,7 @@ def _is_covered(position: Position, cell: Cell) -> bool:
 
 
 def _revealed_number(position: Position, cell: Cell) -> int | None:
-    byte = position.grid[cell]
-    return byte - _ZERO if _ZERO <= byte <= _ZERO + 8 else None
+    return position.number(cell)
 
 
 def _read_numbers(position: Position) -> _Reading:

@@ -1,8 +1,10 @@
 """Positions: what the player can see.
 
 A position is a board plus one byte per cell: ``0``-``8`` a revealed number,
-``.`` covered, ``F`` covered and flagged, ``#`` a hole. Flags are only marks,
-never constraints. It optionally carries the total number of mines (needed by
+``.`` covered, ``F`` covered and flagged, ``#`` a hole. Graph boards (``devil.graphs``)
+have numbers above 8 too: 9 to ``MAX_NUMBER`` are the bytes ``0x80 + n`` (``number_byte``;
+read any byte with ``NUMBER_VALUE``), so grid positions keep their ASCII bytes. Flags are
+only marks, never constraints. It optionally carries the total number of mines (needed by
 the counted rule).
 
 The native text form is one line per row in those characters, optionally
@@ -26,6 +28,30 @@ COVERED = ord(".")
 FLAG = ord("F")
 HOLE = ord("#")
 ZERO = ord("0")
+
+MAX_NUMBER = 127
+"""The largest revealed number a position stores (graph cells may have many neighbours)."""
+
+_BIG = 0x80
+NOT_A_NUMBER = 0xFF
+NUMBER_VALUE = bytes(
+    b - ZERO if ZERO <= b <= ZERO + 8 else b - _BIG if b >= _BIG + 9 else NOT_A_NUMBER
+    for b in range(256)
+)
+"""Per byte: the revealed number it stands for, ``NOT_A_NUMBER`` when none."""
+IS_NUMBER = bytes(int(v != NOT_A_NUMBER) for v in NUMBER_VALUE)
+"""A ``bytes.translate`` table: 1 for a revealed number's byte, 0 for anything else."""
+
+
+def number_byte(value: int) -> int:
+    """The byte of a revealed ``value`` (``0``-``8`` in ASCII, then ``0x80 + value``)."""
+    if not 0 <= value <= MAX_NUMBER:
+        raise ValueError(f"a revealed number must be between 0 and {MAX_NUMBER}, not {value}")
+    return ZERO + value if value <= 8 else _BIG + value
+
+
+NUMBER_BYTE = bytes(number_byte(n) for n in range(MAX_NUMBER + 1))
+"""``NUMBER_BYTE[n]`` is ``number_byte(n)`` (a table for hot loops)."""
 
 
 class PositionError(ValueError):
@@ -167,7 +193,7 @@ class Position:
 
     def rows(self) -> list[str]:
         w = self.board.width
-        text = self.grid.decode("ascii")
+        text = self.grid.decode("latin-1")
         return [text[i : i + w] for i in range(0, len(text), w)]
 
     def to_text(self) -> str:
@@ -194,8 +220,8 @@ class Position:
 
     def number(self, cell: Cell) -> int | None:
         """The revealed number at ``cell``, or None if covered or a hole."""
-        b = self.grid[cell]
-        return b - ZERO if ZERO <= b <= ZERO + 8 else None
+        value = NUMBER_VALUE[self.grid[cell]]
+        return None if value == NOT_A_NUMBER else value
 
     def is_covered(self, cell: Cell) -> bool:
         b = self.grid[cell]
@@ -209,8 +235,8 @@ class Position:
         return (c for c in range(len(grid)) if grid[c] == COVERED or grid[c] == FLAG)
 
     def revealed_cells(self) -> Iterator[Cell]:
-        grid = self.grid
-        return (c for c in range(len(grid)) if ZERO <= grid[c] <= ZERO + 8)
+        marks = self.grid.translate(IS_NUMBER)
+        return (c for c in range(len(marks)) if marks[c])
 
     @cached_property
     def constraints(self) -> tuple[Constraint, ...]:
@@ -224,7 +250,7 @@ class Position:
         out = []
         board = self.board
         for cell in self.revealed_cells():
-            value = self.grid[cell] - ZERO
+            value = NUMBER_VALUE[self.grid[cell]]
             cov = frozenset(n for n in board.neighbours(cell) if self.is_covered(n))
             if value > len(cov):
                 raise InconsistentPosition.too_few(self, cell, value, len(cov))
@@ -252,6 +278,9 @@ class Position:
         return Position(self.board, self.grid, mines)
 
     def where(self, cell: Cell) -> str:
-        """Human name of a cell in messages: ``row 2, col 4``."""
+        """Human name of a cell in messages: ``row 2, col 4`` (a graph board's cell:
+        ``cell t17``, by its label, with its id when they differ)."""
+        if self.board.graph is not None:
+            return self.board.graph.where(cell)
         r, c = self.board.coord(cell)
         return f"row {r}, col {c}"

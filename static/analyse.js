@@ -70,6 +70,31 @@
     box.focus();
   }
 
+  /* The hint ladder swaps itself whole after each question: keep keyboard focus on the ladder
+     (the next question, or the newest answer when the ladder is done) instead of losing it. */
+  var hintAsked = false;
+  function noteHintAsked(event) {
+    var form = event.target;
+    if (form && form.classList && form.classList.contains("hint-form")) hintAsked = true;
+  }
+  function focusLadder() {
+    if (!hintAsked) return;
+    hintAsked = false;
+    var next = document.getElementById("hint-button");
+    if (next) {
+      next.focus();
+      return;
+    }
+    var answers = document.querySelectorAll("#hints .hint-answer");
+    var last = answers[answers.length - 1];
+    if (last) {
+      last.setAttribute("tabindex", "-1");
+      last.focus();
+    }
+  }
+
+  document.addEventListener("submit", noteHintAsked, true);
+  document.addEventListener("htmx:afterSettle", focusLadder);
   document.addEventListener("submit", checkPaste);
   document.addEventListener("DOMContentLoaded", apply);
   document.addEventListener("htmx:afterSettle", apply);

@@ -499,6 +499,23 @@
     if (view && view.dataset.n && document.activeElement !== slider) slider.value = view.dataset.n;
   }
 
+  /* The replay board sits in the side column (below the fold on a phone): after the replay is
+     opened or stepped, scroll so its controls and board are in view, unless they already are. */
+  var replayStepped = false;
+  function keepReplayInView() {
+    if (!replayStepped) return;
+    replayStepped = false;
+    var board = document.getElementById("replay-board");
+    var panel = document.getElementById("replay");
+    if (!board || (panel && panel.tagName === "DETAILS" && !panel.open)) return;
+    var box = board.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    var controls = document.querySelector(".replay-controls") || board;
+    controls.scrollIntoView({ block: "start", behavior: "instant" });
+    box = board.getBoundingClientRect();
+    if (box.bottom > window.innerHeight) board.scrollIntoView({ block: "end", behavior: "instant" });
+  }
+
   function refresh(root) {
     sizeBoards(root);
     applyCoords();
@@ -507,6 +524,7 @@
     fixRoving(root);
     syncReplay();
     tick();
+    keepReplayInView();
   }
 
   /* htmx fires afterSettle once per swapped element, and oobAfterSwap for every earlier swap
@@ -540,6 +558,7 @@
     var root = document.documentElement;
     var config = e.detail && e.detail.requestConfig;
     var key = config && /\/move$/.test(config.path || "") ? "moved" : "answered";
+    if (config && /\/replay(\/|\?|$)/.test(config.path || "")) replayStepped = true;
     root.dataset[key] = String(parseInt(root.dataset[key] || "0", 10) + 1);
   });
 

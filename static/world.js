@@ -427,9 +427,11 @@
         return null;
       }
       var a = res.body.results[0];
-      pendingOwn.add(a.seq);
-      if (pendingOwn.size > 100) pendingOwn.delete(pendingOwn.values().next().value);
-      lastSeq = Math.max(lastSeq || 0, a.seq - 1);
+      if (a.seq !== null) {  // an undecided move logged nothing
+        pendingOwn.add(a.seq);
+        if (pendingOwn.size > 100) pendingOwn.delete(pendingOwn.values().next().value);
+        lastSeq = Math.max(lastSeq || 0, a.seq - 1);
+      }
       applyCells(a.cells, "hl-own", a.seq);
       if (a.outcome === "devil") {
         errors++;
@@ -439,6 +441,8 @@
         if (a.witness) showWitness(a.witness, x, y);
         say("Devil error at (" + x + ", " + y + "): not provable from what your team knows." +
           (a.witness ? " The devil's layout is shown." : ""));
+      } else if (a.outcome === "undecided") {
+        say(a.reason || "Not decided within the server's limits: nothing happened.");
       } else if (a.outcome === "dropped") {
         if (a.at) goTo(a.at[0], a.at[1]);
         say("Dropped in at (" + (a.at ? a.at.join(", ") : x + ", " + y) + "), " + a.cells.length + " cells opened.");

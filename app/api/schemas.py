@@ -49,7 +49,7 @@ NEW_GAME: JSON = {
         "mines": integer(
             "mines (default: the preset's, or an expert board's density)", 0, MAX_HOLES
         ),
-        "topology": one_of([t.value for t in Topology], "board shape"),
+        "topology": one_of([t.value for t in Topology.grids()], "board shape"),
         "holes": {
             "type": "array",
             "description": "cells that are not part of the board, as [row, col] pairs",
@@ -117,7 +117,7 @@ STATE: JSON = {
         "width": {"type": "integer"},
         "height": {"type": "integer"},
         "mines": {"type": "integer"},
-        "topology": {"type": "string", "enum": [t.value for t in Topology]},
+        "topology": {"type": "string", "enum": [t.value for t in Topology.grids()]},
         "count": {"type": "string", "enum": [c.value for c in Count]},
         "mercy": {"type": "string", "enum": [m.value for m in Mercy]},
         "no_guess": {"type": "boolean"},

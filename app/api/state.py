@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.play.view import duel_of
 from app.store.records import Event
 from devil.analysis import Layout
 from devil.board import Board
@@ -27,7 +28,8 @@ def layout_rows(board: Board, layout: Layout) -> list[str]:
 
 def game_state(game_id: str, game: Game) -> dict[str, Any]:
     """The API's ``state`` for ``game``: mines (``layout``, ``witness``, ``loss``, ``seed``)
-    only once the game has ended."""
+    only once the game has ended; ``layout`` and ``seed`` not while the game's duel
+    opponent still plays on the same layout."""
     params = game.params
     state: dict[str, Any] = {
         "id": game_id,
@@ -45,14 +47,17 @@ def game_state(game_id: str, game: Game) -> dict[str, Any]:
     if game.status is Status.PLAYING:
         return state
     board = game.position.board
-    if game.layout is not None:
+    tie = duel_of(game_id)  # a duel's other side still plays this layout: it stays hidden
+    sealed = tie is not None and tie.sealed
+    if game.layout is not None and not sealed:
         state["layout"] = layout_rows(board, game.layout)
     if game.status is Status.LOST:
         if game.witness is not None:
             state["witness"] = layout_rows(board, game.witness)
         if game.loss is not None:
             state["loss"] = list(board.coord(game.loss))
-    state["seed"] = params.seed
+    if not sealed:
+        state["seed"] = params.seed
     return state
 
 

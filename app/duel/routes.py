@@ -1,149 +1,338 @@
 """The duel pages (blueprint ``duel``).
 
-``GET  /duel``               the form: a board size to race on
-``POST /duel``               create the host's game and the duel -> ``/duel/<d>``
-``GET  /duel/<d>``           the duel: your own board (the usual game board) and the race panel;
-                             a visitor while the guest seat is free gets "Accept the duel";
-                             anyone else watches
-``POST /duel/<d>/join``      take the guest seat: a game with the host game's parameters and seed
-``GET  /duel/<d>/status``    the race panel (HTML fragment, refreshed every second by htmx)
+``GET  /duel``               the form: your name and a board size to race on
+``POST /duel``               create the first player's game and the duel -> ``/duel/<d>``
+``GET  /duel/<d>``           the duel: your own board (the usual game board, once both are
+                             seated) and the race panel; a visitor while the second seat is
+                             free gets "Accept the duel" (with a name); anyone else watches
+``POST /duel/<d>/join``      take the second seat: a game with the same parameters and seed;
+                             the race starts: the duel opens the same first cell for both
+``GET  /duel/<d>/status``    the race panel (an HTML fragment)
+``GET  /duel/<d>/events``    Server-Sent Events: ``race`` with the panel whenever a side moved
+                             or the duel changed (pushed through ``app.notify``, not polled)
+``POST /duel/<d>/rematch``   once both games are over: offer a rematch, or accept the other's
+                             offer (same two players, a new seed, the other one creates it)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+import json
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import suppress
+from dataclasses import replace
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from sqlalchemy import Engine
+from werkzeug.exceptions import Conflict
 
 from app.duel import store
+from app.duel.race import Race, race, settle
+from app.duel.store import GUEST, HOST, Duel
+from app.ledger.routes import NAME_RE, NAME_RULE, get_ledger
+from app.live.routes import HEARTBEAT_SECONDS, sse, stream_slots
+from app.notify import Notifier, get_notifier
 from app.play.loaded import LoadedGame
+from app.play.moves import Action, Click
 from app.play.new_game import params_from_form, presets
-from app.play.setup import get_service
-from app.play.view import game_view
-from app.security import ensure_owner, is_owner
+from app.play.params import MAX_SEED
+from app.play.setup import game_topic, get_service
+from app.play.view import game_title, game_view
+from app.security import client_key, current_owner, ensure_owner, limit_creates
 from app.store.setup import get_store
-from devil.game import GameParams, Status
+from devil.errors import IllegalMove
+from devil.game import GameParams
 
 bp = Blueprint("duel", __name__)
 
 DUEL_PRESETS = ("beginner", "intermediate", "expert")
 
 
-@dataclass(frozen=True)
-class Side:
-    """One player's progress as the race panel shows it."""
-
-    label: str
-    game_id: str
-    opened: int
-    safe: int
-    moves: int
-    state: str  # "waiting", "playing", "dead", "cleared"
-    finished_at: datetime | None
-    mine: bool
+def duel_topic(duel_id: str) -> str:
+    """The notifier topic of a duel's own changes (seat taken, rematch offered / started)."""
+    return f"duel:{duel_id}"
 
 
-def side(label: str, loaded: LoadedGame) -> Side:
-    game = loaded.game
-    params = game.params
-    safe = params.height * params.width - len(params.holes) - params.mines
-    state = {Status.WON: "cleared", Status.LOST: "dead"}.get(game.status, "playing")
-    finished = loaded.last_move_at if game.status is not Status.PLAYING else None
-    return Side(
-        label, loaded.id, game.revealed_count, safe, len(game.moves), state, finished,
-        is_owner(loaded.record),
-    )  # fmt: skip
+def engine() -> Engine:
+    return get_store().engine
 
 
-def race(duel: store.Duel) -> tuple[list[Side], str | None]:
-    """Both sides (the guest's once seated) and the winner's label: the first to clear."""
-    service = get_service()
-    sides = [side("Host", service.load(duel.host_game))]
-    if duel.guest_game is not None:
-        sides.append(side("Guest", service.load(duel.guest_game)))
-    cleared = [s for s in sides if s.state == "cleared" and s.finished_at is not None]
-    winner = None
-    if cleared:
-        winner = min(cleared, key=lambda s: s.finished_at or datetime.max).label
-    elif len(sides) == 2 and all(s.state == "dead" for s in sides):
-        winner = "nobody"
-    return sides, winner
+def current_race(duel: Duel) -> Race:
+    """The race as this browser sees it, with what it decided written down."""
+    now = race(duel, get_service(), get_ledger().store, current_owner())
+    settle(engine(), now)
+    return now
+
+
+def player_name(form_name: str) -> str | None:
+    """The name typed in the form (saved as this browser's display name), else the display
+    name already saved; None for neither. A name against the rule -> ``BadName``."""
+    text = form_name.strip()
+    ledger = get_ledger().store
+    if text:
+        if not NAME_RE.fullmatch(text):
+            raise BadName(text)
+        ledger.set_name(ensure_owner(), text)
+        return text
+    owner = current_owner()
+    return ledger.name(owner) if owner else None
+
+
+class BadName(ValueError):
+    def __init__(self, text: str) -> None:
+        super().__init__(NAME_RULE)
+        self.text = text[:100]
+
+
+def saved_name() -> str:
+    owner = current_owner()
+    return (get_ledger().store.name(owner) if owner else None) or ""
 
 
 @bp.get("/duel")
 def new() -> ResponseReturnValue:
+    return _form()
+
+
+def _form(error: str | None = None, typed: str | None = None, status: int = 200) -> Response:
     choices = [p for p in presets() if p.name in DUEL_PRESETS]
-    return render_template("duel_new.html", presets=choices)
+    html = render_template(
+        "duel_new.html",
+        presets=choices,
+        name=saved_name() if typed is None else typed,
+        name_error=error,
+    )
+    return Response(html, status=status)
 
 
 @bp.post("/duel")
+@limit_creates
 def create() -> ResponseReturnValue:
     preset = request.form.get("preset", "beginner")
     if preset not in DUEL_PRESETS:
         preset = "beginner"
+    try:
+        name = player_name(request.form.get("name", ""))
+    except BadName as exc:
+        return _form(NAME_RULE, exc.text, 400)
     params = params_from_form({"preset": preset, "no_guess": "on", "mercy": "strict"})
     host = get_service().create(params, owner=ensure_owner())
-    duel = store.create(get_engine_now(), host.id)
+    duel = store.create(engine(), host.id, name)
     return redirect(url_for("duel.show", duel_id=duel.id), 303)
-
-
-def get_engine_now() -> Engine:
-    return get_store().engine
 
 
 @bp.get("/duel/<duel_id>")
 def show(duel_id: str) -> ResponseReturnValue:
-    duel = store.get(get_engine_now(), duel_id)
-    service = get_service()
+    return _page(store.get(engine(), duel_id))
+
+
+def _page(duel: Duel, name_error: str | None = None, typed: str | None = None) -> Response:
+    now = current_race(duel)
+    if now.started and any(s.moves == 0 for s in now.sides):
+        finish_start(now)
+        now = current_race(duel)
+    me = now.me
     mine: LoadedGame | None = None
-    for game_id in (duel.host_game, duel.guest_game):
-        if game_id is not None:
-            loaded = service.load(game_id)
-            if is_owner(loaded.record):
-                mine = loaded
-    sides, winner = race(duel)
-    gv = game_view(mine, True) if mine is not None else None
-    return render_template(
+    if me is not None and now.started:  # the board appears when the race starts
+        mine = get_service().load(me.game_id)
+    html = render_template(
         "duel.html",
         duel=duel,
-        gv=gv,
+        race=now,
+        gv=game_view(mine, True) if mine is not None else None,
         game_id=mine.id if mine is not None else None,
         oob=False,
-        sides=sides,
-        winner=winner,
-        can_join=mine is None and duel.guest_game is None,
+        can_join=me is None and duel.guest_game is None,
+        name=saved_name() if typed is None else typed,
+        name_error=name_error,
         share=url_for("duel.show", duel_id=duel.id, _external=True),
+        board=game_title(get_service().params(get_service().record(duel.host_game))),
     )
+    return Response(html, status=400 if name_error else 200)
+
+
+def start_race(params: GameParams, games: tuple[str, ...]) -> None:
+    """Open the same first cell (the middle) on both boards: one real layout for both, and
+    both clocks start now. A board already opened is left as it is."""
+    first = Click(Action.REVEAL, params.height // 2, params.width // 2)
+    for game_id in games:
+        with suppress(IllegalMove):  # another request opened it first
+            get_service().play(game_id, first)
+
+
+def finish_start(now: Race) -> None:
+    """A race whose start was cut short (a fault between the seat and the first cells):
+    open the first cell on the boards still closed."""
+    closed = tuple(s.game_id for s in now.sides if s.moves == 0)
+    if now.started and closed:
+        start_race(get_service().load(closed[0]).params, closed)
 
 
 @bp.post("/duel/<duel_id>/join")
+@limit_creates
 def join(duel_id: str) -> ResponseReturnValue:
-    engine = get_engine_now()
-    duel = store.get(engine, duel_id)
+    duel = store.get(engine(), duel_id)
     service = get_service()
     host = service.load(duel.host_game)
-    if duel.guest_game is None and not is_owner(host.record):
-        params = GameParams.from_dict(dict(host.record.params))
-        guest = service.create(params, owner=ensure_owner())
-        store.take_guest_seat(engine, duel.id, guest.id)  # a lost race: watch instead
+    owner = current_owner()
+    if duel.guest_game is None and (owner is None or owner != host.record.owner):
+        try:
+            name = player_name(request.form.get("name", ""))
+        except BadName as exc:
+            return _page(duel, NAME_RULE, exc.text)
+        guest = service.create(host.params, owner=ensure_owner())
+        if store.take_guest_seat(engine(), duel.id, guest.id, name):  # else: watch instead
+            start_race(host.params, (duel.host_game, guest.id))
+            get_notifier().publish(duel_topic(duel.id))
     return redirect(url_for("duel.show", duel_id=duel.id), 303)
+
+
+@bp.post("/duel/<duel_id>/rematch")
+@limit_creates
+def rematch(duel_id: str) -> ResponseReturnValue:
+    """Offer a rematch; the other player's offer accepted starts it (they create it: the
+    seats swap). Only the two players, only once both games are over."""
+    duel = store.get(engine(), duel_id)
+    now = current_race(duel)
+    me = now.me
+    if me is None:
+        raise Conflict("only the two players of this duel can ask for a rematch")
+    if not now.over:
+        raise Conflict("a rematch can be asked once both games are over")
+    if duel.rematch is None:
+        store.offer_rematch(engine(), duel.id, me.seat)  # the first offer stands
+        offered_by = store.get(engine(), duel.id).rematch_by
+        if offered_by is not None and offered_by != me.seat:  # the other asked: accepted
+            _start_rematch(duel, now)
+        get_notifier().publish(duel_topic(duel.id))
+    started = store.get(engine(), duel.id).rematch
+    return redirect(url_for("duel.show", duel_id=started or duel.id), 303)
+
+
+def _start_rematch(duel: Duel, now: Race) -> None:
+    host, guest = now.side(HOST), now.side(GUEST)
+    assert host is not None and guest is not None
+    service = get_service()
+    old = service.load(duel.host_game).params
+    params = replace(old, seed=secrets.randbelow(MAX_SEED))
+    # the seats swap: the second player of this duel creates the rematch
+    first = service.create(params, owner=guest.owner)
+    second = service.create(params, owner=host.owner)
+    names = (duel.guest_name or guest.name, duel.host_name or host.name)
+    fresh = Duel(store.new_id(), first.id, second.id, *names)
+    chosen = store.start_rematch(engine(), duel.id, fresh)
+    if chosen == fresh.id:
+        start_race(params, (first.id, second.id))
 
 
 @bp.get("/duel/<duel_id>/status")
 def status(duel_id: str) -> ResponseReturnValue:
-    duel = store.get(get_engine_now(), duel_id)
-    sides, winner = race(duel)
-    html = render_template("_duel_status.html", duel=duel, sides=sides, winner=winner)
-    response = Response(html)
+    now = current_race(store.get(engine(), duel_id))
+    response = Response(render_template("_duel_status.html", race=now))
     response.headers["Cache-Control"] = "no-store"
-    if winner is not None:
-        response.status_code = 286  # htmx stops polling: the race is over
     return response
+
+
+# -- the live panel --------------------------------------------------------------------------
+
+
+def panel_event(now: Race) -> dict[str, object]:
+    """What the page's script needs: the panel, the sentence for the live region, and
+    where to go when the race starts or a rematch began."""
+    rematch = now.duel.rematch
+    return {
+        "html": render_template("_duel_status.html", race=now),
+        "verdict": now.verdict,
+        "notice": now.notice,
+        "started": now.started,
+        "over": now.over,
+        "rematch": None if rematch is None else url_for("duel.show", duel_id=rematch),
+    }
+
+
+def race_updates(
+    duel: Duel,
+    read: Callable[[], Race],
+    notifier: Notifier,
+    max_seconds: float,
+    heartbeat: float = HEARTBEAT_SECONDS,
+) -> Iterator[str]:
+    """``race`` events: the panel on connect and whenever it changed, woken by the games'
+    and the duel's topics (never polled). Ends after ``max_seconds`` (the browser reconnects)
+    and after a rematch started (the page moves there)."""
+    started = time.monotonic()
+    topics = [duel_topic(duel.id), game_topic(duel.host_game)]
+    if duel.guest_game is not None:
+        topics.append(game_topic(duel.guest_game))
+    sent = ""
+    with notifier.subscribe_any(topics) as subscription:
+        while True:
+            now = read()
+            event = panel_event(now)
+            data = json.dumps(event, sort_keys=True)
+            if data != sent:
+                sent = data
+                yield sse("race", event)
+            if now.duel.rematch is not None or now.started != (duel.guest_game is not None):
+                return  # the page reloads: its stream then follows the new games
+            while True:
+                remaining = max_seconds - (time.monotonic() - started)
+                if remaining <= 0 or notifier.closed:
+                    return
+                if subscription.wait(min(heartbeat, remaining)):
+                    break
+                yield ": keep-alive\n\n"
+
+
+@bp.get("/duel/<duel_id>/events")
+def events(duel_id: str) -> ResponseReturnValue:
+    duel = store.get(engine(), duel_id)  # 404 before the stream starts
+    release = stream_slots().take(client_key())
+    try:
+        config = current_app.config
+
+        def read() -> Race:
+            return current_race(store.get(engine(), duel_id))
+
+        stream = race_updates(
+            duel,
+            read,
+            get_notifier(),
+            float(config.get("LIVE_MAX_SECONDS", 300)),
+            float(config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)),
+        )
+        response = Response(
+            stream_with_context(_closing(stream, release)), mimetype="text/event-stream"
+        )
+    except BaseException:
+        release()
+        raise
+    response.call_on_close(release)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _closing(stream: Iterator[str], release: Callable[[], None]) -> Iterator[str]:
+    try:
+        yield from stream
+    finally:
+        release()
 
 
 @bp.errorhandler(store.NoSuchDuel)
 def unknown(exc: store.NoSuchDuel) -> ResponseReturnValue:
-    return Response(render_template("duel_new.html", presets=[], missing=exc.duel), status=404)
+    choices = [p for p in presets() if p.name in DUEL_PRESETS]
+    html = render_template("duel_new.html", presets=choices, missing=exc.duel, name="")
+    return Response(html, status=404)

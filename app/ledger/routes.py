@@ -3,8 +3,9 @@
 ``GET  /api/games/<id>/annotations``   the annotation JSON (docs/annotations.md); 409 while
                                        the game runs
 ``GET  /api/records?preset=&count=&mercy=&no_guess=``  won games, fastest first
-``GET  /records``                      the records page (same filters), ``POST /records/name``
-                                       sets this browser's display name
+``GET  /records``                      the records page (same filters; ``duels_page`` pages its
+                                       duel history), ``POST /records/name`` sets this browser's
+                                       display name
 ``GET  /my-games``                     this browser's finished games
 ``GET  /g/<id>/luck``                  the end panel's luck line (a fragment)
 ``GET  /g/<id>/export.evf``, ``/g/<id>/export.moves``   a finished game's replay files
@@ -20,7 +21,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import Conflict
 
+from app.duel.history import duel_records, page_arg
 from app.errors import InputError
 from app.ledger.imports import imported_view
 from app.ledger.notes import move_note
@@ -31,6 +34,7 @@ from app.ledger.store import LedgerRow
 from app.openapi import publish
 from app.play.params import PRESETS
 from app.play.setup import get_service
+from app.play.view import duel_of
 from app.security import current_owner, ensure_owner, limit_creates
 from app.teach.export import picture_verdicts
 from app.teach.query import check_size, line_arg, parse_count
@@ -69,8 +73,10 @@ def luck(game_id: str) -> ResponseReturnValue:
     try:
         row = get_ledger().entry(game_id)
     except TooBig:
-        return render_template("_luck.html", row=None, sentence="")
-    return render_template("_luck.html", row=row, sentence=luck_sentence_json(row.body))
+        return render_template("_luck.html", row=None, sentence="", duel=None)
+    return render_template(
+        "_luck.html", row=row, sentence=luck_sentence_json(row.body), duel=duel_of(game_id)
+    )
 
 
 def replay_note(game_id: str, n: int) -> Any:
@@ -147,8 +153,12 @@ def _records(saved: bool = False, name_error: str | None = None, typed: str | No
     rows = get_ledger().store.records(**filters)
     owner = current_owner()
     name = get_ledger().store.name(owner) if owner else None
+    duels = duel_records(
+        get_ledger().store.engine, get_service(), page_arg(request.args.get("duels_page"))
+    )
     return render_template(
         "records.html",
+        duels=duels,
         rows=rows,
         filters=filters,
         choices=FILTERS,
@@ -194,6 +204,12 @@ def _finished(game_id: str) -> Any:
     loaded = get_service().load(game_id)
     if loaded.status is Status.PLAYING:
         raise StillPlaying(game_id)
+    tie = duel_of(game_id)
+    if tie is not None and tie.sealed:  # the export holds the seed: the opponent's board
+        raise Conflict(
+            f"game {game_id} is raced in a duel whose other game still runs on the same "
+            "layout: its exports open once that game ends"
+        )
     return loaded
 
 

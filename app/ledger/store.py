@@ -11,6 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from app.duel.store import racing_games
 from app.ledger.schema import ledger, players
 from app.store.records import as_utc
 
@@ -94,11 +95,13 @@ class LedgerStore:
         no_guess: bool | None = None,
         limit: int = RECORDS_LIMIT,
     ) -> list[LedgerRow]:
-        """Won games, fastest first (then higher 3BV/s, then earlier), filtered."""
+        """Won games, fastest first (then higher 3BV/s, then earlier), filtered; not the
+        games of a duel that is not over (a won board shows the other player's layout)."""
         query = (
             sa.select(ledger, players.c.name)
             .select_from(ledger.outerjoin(players, players.c.owner == ledger.c.owner))
             .where(ledger.c.status == "won", ledger.c.seconds.is_not(None))
+            .where(ledger.c.game_id.not_in(racing_games()))
         )
         for column, value in (("preset", preset), ("count", count), ("mercy", mercy),
                               ("no_guess", no_guess)):  # fmt: skip

@@ -23,6 +23,8 @@ costs latency, never data, and every subscriber also wakes on its own timeout.
     the reader's side: a ``Subscription`` whose ``wait(timeout)`` returns True as soon as
     the topic was published since the last wait (or since subscribing), False on timeout.
     Many subscribers may wait on one topic; each publication wakes them all.
+``Notifier.subscribe_any(topics)``
+    one waiter over several topics (a duel's stream waits on both games and the duel).
 
 Implementations (``make_notifier(url)`` picks by the database URL):
 
@@ -55,7 +57,7 @@ import sqlalchemy as sa
 from flask import Flask, current_app
 
 from app.notify.base import LocalNotifier, Notifier, Outbox
-from app.notify.board import Subscription
+from app.notify.board import AnySubscription, Subscription
 from app.notify.host import HostNotifier
 from app.notify.postgres import PostgresNotifier
 from app.notify.wire import DEFAULT_CHANNEL, NotifyError
@@ -96,6 +98,7 @@ def init_app(app: Flask, engine: sa.Engine) -> Notifier:
 
 __all__ = [
     "DEFAULT_CHANNEL",
+    "AnySubscription",
     "HostNotifier",
     "LocalNotifier",
     "Notifier",

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from app.notify.board import Board, Subscription
+from app.notify.board import AnySubscription, Board, Subscription
 from app.notify.wire import Payload, encode
 
 
@@ -63,6 +63,18 @@ class Notifier:
     def subscribe(self, topic: str) -> Subscription:
         encode(topic, None)
         return self._board.subscribe(topic)
+
+    def subscribe_any(self, topics: list[str]) -> AnySubscription:
+        """One waiter over several topics (each subscribed as ``subscribe`` does)."""
+        subscriptions: list[Subscription] = []
+        try:
+            for topic in topics:
+                subscriptions.append(self.subscribe(topic))
+        except BaseException:
+            for subscription in subscriptions:
+                subscription.close()
+            raise
+        return AnySubscription(subscriptions)
 
     def subscribers(self) -> int:
         """How many subscriptions are open in this process."""

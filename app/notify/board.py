@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
 class Topic:
     """The waiters of one topic: a version counter under a condition."""
 
-    __slots__ = ("cond", "payload", "subscribers", "version")
+    __slots__ = ("cond", "listeners", "payload", "subscribers", "version")
 
     def __init__(self) -> None:
         self.cond = threading.Condition()
         self.version = 0
         self.payload: dict[str, Any] | None = None
         self.subscribers = 0
+        self.listeners: list[Callable[[], None]] = []
+        """Called after each bump (``AnySubscription``: one waiter over several topics)."""
 
     def bump(self, payload: dict[str, Any] | None) -> None:
         """Wake the waiters; ``payload`` None means "something may have changed, unknown
@@ -25,6 +28,9 @@ class Topic:
             self.version += 1
             self.payload = payload
             self.cond.notify_all()
+            listeners = list(self.listeners)
+        for listener in listeners:
+            listener()
 
 
 class Subscription:
@@ -62,6 +68,53 @@ class Subscription:
             self._board.release(self.topic)
 
     def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AnySubscription:
+    """One waiter over several subscriptions: ``wait`` returns True when any of their topics
+    was published since the last ``wait`` (or since subscribing). Closing it closes them."""
+
+    def __init__(self, subscriptions: Sequence[Subscription]):
+        self._subscriptions = tuple(subscriptions)
+        self._cond = threading.Condition()
+        self._version = 0
+        self._seen = 0
+        for subscription in self._subscriptions:
+            entry = subscription._entry
+            with entry.cond:
+                entry.listeners.append(self._poke)
+                if entry.version != subscription._seen:  # published before we listened
+                    self._version += 1
+
+    def _poke(self) -> None:
+        with self._cond:
+            self._version += 1
+            self._cond.notify_all()
+
+    def wait(self, timeout: float) -> bool:
+        deadline = time.monotonic() + max(0.0, timeout)
+        with self._cond:
+            while self._version == self._seen:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+            self._seen = self._version
+            return True
+
+    def close(self) -> None:
+        for subscription in self._subscriptions:
+            entry = subscription._entry
+            with entry.cond:
+                if self._poke in entry.listeners:
+                    entry.listeners.remove(self._poke)
+            subscription.close()
+
+    def __enter__(self) -> AnySubscription:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -196,6 +196,18 @@ def board_caption(board: Board) -> str:
     return f"{size} board"
 
 
+def with_numbers_beside(position: Position, cells: Iterable[Cell]) -> list[Cell]:
+    """``cells`` and the revealed numbers next to them: a number's label says how many of its
+    neighbours are flagged and covered, so it changes when they do."""
+    board = position.board
+    out = dict.fromkeys(cells)
+    for cell in list(out):
+        for n in board.neighbours(cell):
+            if n not in out and position.number(n):
+                out[n] = None
+    return list(out)
+
+
 def changed_views(position: Position, cells: Iterable[Cell]) -> list[CellView]:
     """The views of some cells of a running game, plus their torus ghosts, for OOB swaps."""
     board = position.board

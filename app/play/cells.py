@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from devil.board import Cell
 from devil.position import FLAG, HOLE, ZERO, Position
+from devil.teach.number_words import number_meaning
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def cell_view(position: Position, cell: Cell, ending: Ending | None = None) -> C
     if ZERO <= byte <= ZERO + 8:
         n = byte - ZERO
         text = str(n) if n else ""
-        label = f"{where}, {n}" if n else f"{where}, empty"
+        label = f"{where}, {number_meaning(position, cell)}"
         return CellView(cell_id(row, col), row, col, f"cell open n{n}", text, label, "open")
     flagged = byte == FLAG
     kind = "flag" if flagged else "covered"

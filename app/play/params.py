@@ -81,7 +81,8 @@ def parse_params(data: Mapping[str, Any], max_side: int = API_MAX_SIDE) -> GameP
         height = bounded(data["height"], "height", 1, max_side)
     topology = Topology.SQUARE
     if present(data, "topology"):
-        topology = Topology(choice(data["topology"], "topology", (t.value for t in Topology)))
+        shapes = (t.value for t in Topology.grids())
+        topology = Topology(choice(data["topology"], "topology", shapes))
     holes: frozenset[int] = frozenset()
     if data.get("holes") not in (None, ""):
         holes = _holes(data["holes"], height, width)

@@ -9,7 +9,7 @@ from app.fields import integer_text, shown
 from app.play.board import BoardView, board_view
 from app.play.loaded import LoadedGame
 from app.play.service import GameService
-from app.play.view import ending_of, plural
+from app.play.view import duel_of, ending_of, plural
 from devil.game import Game, Move, MoveKind, Status
 
 
@@ -60,7 +60,8 @@ def replay_view(service: GameService, loaded: LoadedGame, n: int) -> ReplayView:
     total = loaded.moves
     check_move_number(n, total)
     game = loaded.game if n == total else service.replay(loaded.id, n)
-    ending = ending_of(loaded.game, show_loss=n == total)
+    tie = None if loaded.game.status is Status.PLAYING else duel_of(loaded.id)
+    ending = ending_of(loaded.game, show_loss=n == total, sealed=tie is not None and tie.sealed)
     board = board_view(game.position, interactive=False, ending=ending)
     if n == 0:
         caption = "Before the first move."

@@ -32,7 +32,7 @@ from app.fields import integer_text, shown
 from app.hooks import vary_and_compress
 from app.ledger.routes import replay_note
 from app.play.big import big_game_page, drawable, refuse_page_move
-from app.play.board import RowView, changed_rows, changed_views
+from app.play.board import RowView, changed_rows, changed_views, with_numbers_beside
 from app.play.cells import CellView
 from app.play.loaded import LoadedGame
 from app.play.moves import click_from_form
@@ -160,7 +160,7 @@ def move_response(
     rows: list[RowView] = []
     if not whole:
         position = after.game.position
-        cells = changed_between(before.position, position)
+        cells = with_numbers_beside(position, changed_between(before.position, position))
         changed = changed_views(position, cells)
         if len(changed) > CELL_SWAP_LIMIT:
             changed, rows = [], changed_rows(position, cells)

@@ -22,6 +22,7 @@ from app.play.params import PRESETS
 from app.teach.panels import Teaching, teaching
 from devil.game import Game, GameParams, MoveKind, Status
 from devil.position import FLAG, Position
+from devil.teach.number_words import number_meaning
 
 PRESET_TITLES = {"beginner": "Beginner", "intermediate": "Intermediate", "expert": "Expert"}
 
@@ -114,6 +115,9 @@ class GameView:
     """For a watcher of a running game: the game's event stream (Server-Sent Events)."""
     teaching: Teaching | None = None
     """The hint ladder (the player, while the game runs) or the loss / win lesson."""
+    duel: DuelTie | None = None
+    """A game that is one side of a duel (its face and end panel lead back to the duel,
+    never to a solo game)."""
 
     @cached_property
     def board(self) -> BoardView:
@@ -127,6 +131,29 @@ class GameView:
     @property
     def ended(self) -> bool:
         return self.status != "playing"
+
+
+@dataclass(frozen=True)
+class DuelTie:
+    """A game raced in a duel, as the game's own pages see it (``app.duel`` answers)."""
+
+    url: str
+    """The duel's page: the end panel's way back (instead of a solo "Play again")."""
+    sealed: bool
+    """The other side still plays on the same layout: this game's real layout stays hidden
+    (a lost game shows only the devil's witness) until that game ends too."""
+
+
+DUEL_OF = "mine_devil.duel_of"
+"""``app.extensions`` key: ``Callable[[str, bool], DuelTie | None]`` (registered by
+``app.duel``; the flag says the game has ended)."""
+
+
+def duel_of(game_id: str, over: bool = True) -> DuelTie | None:
+    """The duel ``game_id`` is raced in (None without duels, or for a solo game)."""
+    find = current_app.extensions.get(DUEL_OF)
+    tie: DuelTie | None = None if find is None else find(game_id, over)
+    return tie
 
 
 def plural(n: int, noun: str) -> str:
@@ -167,13 +194,15 @@ def again_fields(params: GameParams) -> tuple[tuple[str, str], ...]:
     return tuple(fields)
 
 
-def ending_of(game: Game, show_loss: bool = True) -> Ending | None:
-    """What may be shown of the layouts: only for an ended game."""
+def ending_of(game: Game, show_loss: bool = True, sealed: bool = False) -> Ending | None:
+    """What may be shown of the layouts: only for an ended game; ``sealed``: a lost game's
+    real layout stays hidden (its witness stands in for it)."""
     if game.status is Status.PLAYING or game.layout is None:
         return None
+    lost = game.status is Status.LOST
     return Ending(
         won=game.status is Status.WON,
-        layout=game.layout,
+        layout=game.witness if sealed and lost and game.witness is not None else game.layout,
         witness=game.witness if game.status is Status.LOST else None,
         loss=game.loss if show_loss else None,
     )
@@ -199,6 +228,7 @@ def game_view(loaded: LoadedGame, mover: bool, panels: bool = True) -> GameView:
         ended_at=None if playing else _timestamp(loaded.last_move_at),
     )
     loss_where = "" if game.loss is None else position.where(game.loss)
+    duel = duel_of(loaded.id, not playing)
     watch_url = live_url = None
     if playing and not mover:
         watch_url = url_for("play.game", game_id=loaded.id, since=loaded.moves)
@@ -211,7 +241,7 @@ def game_view(loaded: LoadedGame, mover: bool, panels: bool = True) -> GameView:
         can_move=live,
         owner=mover,
         position=position,
-        ending=ending_of(game),
+        ending=ending_of(game, sealed=duel is not None and duel.sealed),
         bar=bar,
         moves=loaded.moves,
         mercy=params.rules.mercy.value,
@@ -221,6 +251,7 @@ def game_view(loaded: LoadedGame, mover: bool, panels: bool = True) -> GameView:
         watch_url=watch_url,
         live_url=live_url,
         teaching=teaching(loaded, mover) if panels else None,
+        duel=duel,
     )
 
 
@@ -233,7 +264,10 @@ def move_message(before: Game, after: Game) -> str:
     if after.status is Status.LOST:
         assert after.loss is not None
         cell = position.where(after.loss)
-        return f"Boom: {cell} could be a mine, so the devil put one there. You lost."
+        return (
+            f"Boom: {cell} could be a mine (some layout that fits every number has a mine "
+            "there), so the devil put one there. You lost."
+        )
     if last is None:
         return ""
     clicked = position.board.cell(last.row, last.col)
@@ -247,5 +281,7 @@ def move_message(before: Game, after: Game) -> str:
     if opened == 1:
         number = position.number(clicked)
         if last.kind is MoveKind.REVEAL and number is not None:
-            return f"{cell}: {number}."
-    return f"Opened {opened} {noun}."
+            return f"{cell}: {number_meaning(position, clicked)}."
+    if opened == 0:
+        return f"Nothing opened at {cell}."
+    return f"Opened {opened} {noun} from {cell}."

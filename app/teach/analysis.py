@@ -47,6 +47,10 @@ class Analysis:
     stopped: tuple[str, ...] = ()
     """What the engine budget cut short (cells left undecided and why); empty: nothing."""
     selected: str | None = None
+    selected_chance: str = ""
+    """The selected cell's mine probability (``"33%"``): a tap shows it, not only a hover."""
+    heat: bool = False
+    """Whether any covered cell has a probability, so the heat-map toggle has colours to show."""
     proof: Proof | None = None
     proof_steps: tuple[str, ...] = ()
     proof_level: str = ""
@@ -232,6 +236,9 @@ def analysis_of(
             out.append("known-safe")
         if cell == selected:
             out.append("selected")
+        p = probs.get(cell)
+        if p is not None and not draw and position.is_covered(cell):
+            out.append(f"heat-{heat_bucket(p)}")
         return " ".join(out)
 
     def action_of(cell: Cell) -> str | None:
@@ -274,6 +281,10 @@ def analysis_of(
         error=error,
         stopped=facts.stopped,
         selected=sel,
+        selected_chance=""
+        if selected is None or selected not in probs
+        else _percent(probs[selected]),
+        heat=bool(probs) and not draw,
         proof=proof,
         proof_steps=proof.steps if proof else (),
         proof_level=level_text(proof.level) if proof else "",
@@ -288,6 +299,20 @@ def analysis_of(
         highlight=highlight,
         links=links,
     )
+
+
+HEAT_BUCKETS = 10
+"""The heat map's colours: a cell with mine probability p gets ``heat-<round(10 p)>``."""
+
+
+def heat_bucket(p: float) -> int:
+    """0 only for a certainly safe cell and 10 only for a certain mine (a 3% cell is 1, not 0)."""
+    bucket = round(p * HEAT_BUCKETS)
+    if p > 0:
+        bucket = max(bucket, 1)
+    if p < 1:
+        bucket = min(bucket, HEAT_BUCKETS - 1)
+    return bucket
 
 
 def _percent(p: float) -> str:

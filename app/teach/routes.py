@@ -47,7 +47,6 @@ from app.errors import InputError, is_htmx, respond
 from app.heavy import off_loop, run_heavy
 from app.hooks import body_limit
 from app.play.loaded import LoadedGame
-from app.play.moves import Action, Click
 from app.play.setup import get_service
 from app.security import can_move, ensure_owner, limit_creates, limit_moves
 from app.teach.analysis import (
@@ -64,6 +63,8 @@ from app.teach.analysis import (
 from app.teach.export import picture_verdicts
 from app.teach.grid import grid_rows
 from app.teach.hints import hint_facts, hint_view, ladder_top
+from app.teach.level_boards import init_blueprint as init_level_notes
+from app.teach.level_boards import remember_level
 from app.teach.puzzles import (
     GENERATION_SECONDS,
     LEVEL_PRESETS,
@@ -94,6 +95,7 @@ from devil.position import Position, PositionError
 from devil.rules import Count
 
 bp = Blueprint("teach", __name__)
+init_level_notes(bp)
 
 
 # -- the hint ladder --------------------------------------------------------------------------
@@ -184,7 +186,7 @@ def analyse_page(view: Analysis, paste: PasteForm) -> str:
         "analyse.html",
         a=view,
         paste=paste,
-        topologies=[t.value for t in Topology],
+        topologies=[t.value for t in Topology.grids()],
         formats=FORMATS,
         max_text=ANALYSE_MAX_TEXT,
     )
@@ -357,7 +359,6 @@ def level_game() -> ResponseReturnValue:
             f"No {preset} board of level {level} turned up in {GENERATION_SECONDS:.0f} seconds "
             "(level 3 is rare on small boards): try again or pick another level.",
         )
-    service = get_service()
-    created = service.create(params, owner=ensure_owner())
-    service.play(created.id, Click(Action.REVEAL, params.height // 2, params.width // 2))
+    created = get_service().create(params, owner=ensure_owner())
+    remember_level(created.id, level, params.height // 2, params.width // 2)
     return redirect(url_for("play.game", game_id=created.id), 303)

@@ -10,6 +10,13 @@ config or the environment):
                               (default ``300 per second;9000 per minute``)
 ``WORLD_DROP_SECONDS``        ``MINE_DEVIL_WORLD_DROP_SECONDS``, one drop per player per
                               this many seconds (default 30; off with the rate limits)
+``WORLD_JUDGE_MOVE_SECONDS``  ``MINE_DEVIL_WORLD_JUDGE_MOVE_SECONDS`` / ``..._NODES``: the
+``WORLD_JUDGE_MOVE_NODES``    most CPU seconds / budget units judging one move may spend
+                              (default 0.25 s / 20000); beyond, the move is ``undecided``
+``WORLD_JUDGE_RAFT_SECONDS``  the same for a whole raft (default 1 s / 100000): the moves
+``WORLD_JUDGE_RAFT_NODES``    after it is spent are ``undecided`` (``app.world.service``)
+``WORLD_JUDGE_NODES_PER_MOVE`` judging work charged to the move rate limits: every this many
+                              units spent count as one more move (default 2000)
 ``WORLD_STREAMS_PER_CLIENT``  open event streams per client address (default 20)
 ``WORLD_STREAMS_MAX``         open event streams per process (default 4000)
 
@@ -37,6 +44,11 @@ DEFAULTS = {
     ),
     "WORLD_TEAM_RATE_LIMIT": ("MINE_DEVIL_RATELIMIT_WORLD_TEAM", "300 per second;9000 per minute"),
     "WORLD_DROP_SECONDS": ("MINE_DEVIL_WORLD_DROP_SECONDS", "30"),
+    "WORLD_JUDGE_MOVE_SECONDS": ("MINE_DEVIL_WORLD_JUDGE_MOVE_SECONDS", "0.25"),
+    "WORLD_JUDGE_MOVE_NODES": ("MINE_DEVIL_WORLD_JUDGE_MOVE_NODES", "20000"),
+    "WORLD_JUDGE_RAFT_SECONDS": ("MINE_DEVIL_WORLD_JUDGE_RAFT_SECONDS", "1"),
+    "WORLD_JUDGE_RAFT_NODES": ("MINE_DEVIL_WORLD_JUDGE_RAFT_NODES", "100000"),
+    "WORLD_JUDGE_NODES_PER_MOVE": ("MINE_DEVIL_WORLD_JUDGE_NODES_PER_MOVE", "2000"),
     "WORLD_STREAMS_PER_CLIENT": ("MINE_DEVIL_WORLD_STREAMS_PER_CLIENT", "20"),
     "WORLD_STREAMS_MAX": ("MINE_DEVIL_WORLD_STREAMS_MAX", "4000"),
 }

@@ -41,6 +41,7 @@ from app.world.service import (
     MAX_VIEW_SIDE,
     Colourings,
     DropTooSoon,
+    Judging,
     MoveRequest,
     Viewport,
     play_raft,
@@ -243,9 +244,11 @@ def moves(world: str) -> ResponseReturnValue:
             raft,
             drop_seconds=drop_seconds,
             timings=timings,
+            judging=Judging.from_settings(config),
         )
     except DropTooSoon as exc:
         raise limits.RateLimited(str(exc), exc.retry_after) from exc
+    limits.charge_judging(player, sum(a.work for a in answers))
     return jsonify({"results": [a.to_json() for a in answers]})
 
 

@@ -53,6 +53,25 @@ def check_moves(player: PlayerRow, moves: int) -> None:
         strategy.hit(item, scope, key, cost=moves)
 
 
+def charge_judging(player: PlayerRow, units: int) -> None:
+    """Count a raft's judging work against the player's and the team's move limits (every
+    ``WORLD_JUDGE_NODES_PER_MOVE`` units as one move, after the raft, never refusing it):
+    a client whose moves are costly to judge reaches its limits sooner, so undecided
+    moves are not free to repeat."""
+    config = current_app.config
+    per_move = int(config["WORLD_JUDGE_NODES_PER_MOVE"])
+    extra = units // per_move if per_move > 0 else 0
+    if not extra or not config.get("RATELIMIT_ENABLED", True):
+        return
+    strategy = current_app.extensions["mine_devil.limiter"].limiter
+    for setting, scope, key in (
+        ("WORLD_PLAYER_RATE_LIMIT", "world-player", f"{player.world}/{player.id}"),
+        ("WORLD_TEAM_RATE_LIMIT", "world-team", f"{player.world}/{player.team}"),
+    ):
+        for item in parse_many(str(config[setting])):
+            strategy.hit(item, scope, key, cost=extra)
+
+
 class StreamSlots:
     """Open event streams per client address in this process (and in all)."""
 

@@ -58,7 +58,7 @@ from app.world.api import (
 from app.world.records import NoSuchWorld, PlayerRow, Standing, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME, RAFT
-from app.world.service import DropTooSoon, play_raft, switch_colour
+from app.world.service import DropTooSoon, Judging, play_raft, switch_colour
 
 bp = Blueprint("world", __name__)
 
@@ -272,9 +272,11 @@ def moves(world: str) -> ResponseReturnValue:
             player,
             raft,
             drop_seconds=drop_seconds(),
+            judging=Judging.from_settings(current_app.config),
         )
     except DropTooSoon as exc:
         raise limits.RateLimited(str(exc), exc.retry_after) from exc
+    limits.charge_judging(player, sum(a.work for a in answers))
     return jsonify({"results": [a.to_json() for a in answers]})
 
 

@@ -1,7 +1,8 @@
 """Devil World's moves, views and feeds: the engine (``devil.world``) over the store.
 
 ``play_raft``     judge and apply a raft of 1..256 moves for one player, in one team
-                  transaction, one logged event per move, one notification per raft
+                  transaction, one logged event per move, one notification per raft;
+                  every judgement within a budget per move and per raft (``Judging``)
 ``switch_colour`` the player's colour, logged as an event
 ``view``          a rectangle of one team's board as rows of symbols
 ``feed``          the team's events after a seq, cut to a viewport and one board: only
@@ -16,7 +17,7 @@ it. The witness of a devil error is computed from knowledge alone.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,7 +26,9 @@ from app.notify import Notifier
 from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
 from app.world.records import Cell, Move, PlayerRow, WorldEvent
 from app.world.store import WorldStore
+from devil.budget import Meter
 from devil.world import Colouring, MoveResult, Witness, drop, flag, reveal
+from devil.world.shares import Share
 
 MAX_RAFT = 256
 MAX_VIEW_SIDE = 256
@@ -41,17 +44,49 @@ class MoveRequest:
 
 
 @dataclass(frozen=True)
+class Judging:
+    """How much work judging may do (budget units: cells read, window cells / 16, the
+    solver's nodes; seconds: this thread's CPU time). Each move gets ``move_*`` inside
+    what is left of the raft's ``raft_*``. A move the budget stops is ``undecided``: not
+    logged, not an error, nothing opened; the raft's other moves stand."""
+
+    move_seconds: float = 0.25
+    move_nodes: int = 20_000
+    raft_seconds: float = 1.0
+    raft_nodes: int = 100_000
+
+    @classmethod
+    def from_settings(cls, config: Mapping[str, object]) -> Judging:
+        """From the app's ``WORLD_JUDGE_*`` settings (``app.world``)."""
+        return cls(
+            float(str(config["WORLD_JUDGE_MOVE_SECONDS"])),
+            int(str(config["WORLD_JUDGE_MOVE_NODES"])),
+            float(str(config["WORLD_JUDGE_RAFT_SECONDS"])),
+            int(str(config["WORLD_JUDGE_RAFT_NODES"])),
+        )
+
+    def raft(self) -> Meter:
+        return Share(self.raft_seconds, self.raft_nodes, clock=time.thread_time).start()
+
+    def move(self, raft: Meter) -> Share:
+        return Share(self.move_seconds, self.move_nodes, within=raft, clock=time.thread_time)
+
+
+@dataclass(frozen=True)
 class MoveAnswer:
     kind: str
     x: int
     y: int
     outcome: str
     cells: tuple[Cell, ...]
-    seq: int
+    seq: int | None
+    """None for an ``undecided`` move: nothing was logged."""
     witness: Witness | None = None
     truncated: bool = False
     at: tuple[int, int] | None = None
     reason: str | None = None
+    work: int = 0
+    """Budget units its judgement spent (not sent: the caller charges them to the player)."""
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -109,11 +144,13 @@ class Colourings:
         return found
 
 
-def _judge(k: ChunkKnowledge, colouring: Colouring, colour: int, move: MoveRequest) -> MoveResult:
+def _judge(
+    k: ChunkKnowledge, colouring: Colouring, colour: int, move: MoveRequest, budget: Share
+) -> MoveResult:
     if move.kind == "reveal":
-        return reveal(k, colouring.colour, colour, move.x, move.y, CASCADE_LIMIT)
+        return reveal(k, colouring.colour, colour, move.x, move.y, CASCADE_LIMIT, budget)
     if move.kind == "flag":
-        return flag(k, colour, move.x, move.y)
+        return flag(k, colour, move.x, move.y, budget)
     if move.kind == "drop":
         return drop(k, colouring.colour, colour, move.x, move.y, DROP_RADIUS, CASCADE_LIMIT)
     raise ValueError(f"unknown move kind {move.kind!r}")
@@ -128,15 +165,17 @@ def play_raft(
     drop_seconds: float = 30.0,
     now: datetime | None = None,
     timings: dict[str, float] | None = None,
+    judging: Judging = Judging(),
 ) -> list[MoveAnswer]:
-    """Judge and apply ``moves`` in order for ``player`` (one transaction, one event each).
+    """Judge and apply ``moves`` in order for ``player`` (one transaction, one event per
+    decided move; an ``undecided`` one logs nothing and the others still stand).
 
     Raises ``DropTooSoon`` (nothing applied) when the raft drops within ``drop_seconds`` of
     the player's last drop, or drops twice."""
     if not 1 <= len(moves) <= MAX_RAFT:
         raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
     colouring = colourings.get(store, player.world)
-    answers: list[tuple[MoveRequest, MoveResult]] = []
+    answers: list[tuple[MoveRequest, MoveResult, int]] = []
     cells = [(m.x, m.y) for m in moves]
     # the chunks around the raft for the player's colour as of its token (read with the
     # team's row on PostgreSQL; a colour switched meanwhile only costs one more query)
@@ -149,30 +188,45 @@ def play_raft(
         _check_drops(me, moves, drop_seconds, now or tx.at)
         k = tx.knowledge
         k.prefetch_around(me.colour, cells)
-        judging = time.perf_counter()
+        started = time.perf_counter()
+        raft = judging.raft()
         for move in moves:
-            result = _judge(k, colouring, me.colour, move)
-            k.apply(me.colour, result.cells)
-            tx.record(
-                me.id, Move(move.kind, move.x, move.y, result.outcome, me.colour, result.cells)
-            )
-            answers.append((move, result))
+            before = raft.used
+            if raft.exceeded:
+                result = MoveResult("undecided", reason=_raft_spent(judging))
+            else:
+                result = _judge(k, colouring, me.colour, move, judging.move(raft))
+            if result.outcome != "undecided":  # nothing happened: nothing to log
+                k.apply(me.colour, result.cells)
+                tx.record(
+                    me.id, Move(move.kind, move.x, move.y, result.outcome, me.colour, result.cells)
+                )
+            answers.append((move, result, raft.used - before))
         judged = time.perf_counter()
         about = topic(player.world, player.team)
         payload = {"w": player.world, "t": player.team, "c": me.colour}
         wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
         seqs = tx.finish_and_commit(wire)
-        if wire is None:  # the notifier does not ride on the commit: after it, in-process
+        if wire is None and seqs:  # the notifier does not ride on the commit: after it
             box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
+    taken = iter(seqs)
     if timings is not None:
-        timings["judge"] = (judged - judging) * 1e3
+        timings["judge"] = (judged - started) * 1e3
     return [
         MoveAnswer(
-            move.kind, move.x, move.y, r.outcome, r.cells, seq, r.witness, r.truncated, r.at,
-            r.reason,
+            move.kind, move.x, move.y, r.outcome, r.cells,
+            None if r.outcome == "undecided" else next(taken),
+            r.witness, r.truncated, r.at, r.reason, work,
         )
-        for (move, r), seq in zip(answers, seqs, strict=True)
+        for move, r, work in answers
     ]  # fmt: skip
+
+
+def _raft_spent(judging: Judging) -> str:
+    return (
+        f"the raft's judging budget ({judging.raft_seconds:g} s / {judging.raft_nodes} "
+        "nodes) is spent: send this move again in a new raft"
+    )
 
 
 def _check_drops(

@@ -97,7 +97,14 @@ SCHEMAS: dict[str, JSON] = {
                         "kind": {"type": "string", "enum": ["reveal", "flag", "drop"]},
                         "x": INTEGER,
                         "y": INTEGER,
-                        "outcome": STRING,
+                        "outcome": {
+                            "type": "string",
+                            "description": "revealed, flagged, devil (a devil error: see "
+                            "witness), undecided (not judged within the server's window "
+                            "or budget: nothing logged, not an error, seq null; see "
+                            "reason), dropped, none (a drop that found no ground)",
+                        },
+                        "reason": STRING,
                         "cells": {
                             "type": "array",
                             "description": "[x, y, symbol] of every cell the move changed",

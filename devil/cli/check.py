@@ -12,10 +12,11 @@ How it works, as a pipeline of small steps:
 3. ``analyse`` (here): the solver's answers and the notes for the user, gathered into a
    ``devil.cli.sections.Report``.
 4. ``devil.cli.sections.SECTIONS``: one small function per part of the output. Each
-   returns a ``Section`` holding its text lines and its JSON fields; ``render_text`` /
-   ``render_json`` put them together. To add a part of the output (``--explain``, say): add
-   the flag in ``build_parser``, compute what it needs in ``analyse`` (a new ``Report``
-   field), and append a ``section_...`` function to ``SECTIONS``.
+   returns a ``Section`` holding its text lines and its JSON fields;
+   ``devil.cli.render.render_text`` / ``render_json`` put them together. To add a part of
+   the output (``--explain``, say): add the flag in ``build_parser``, compute what it needs
+   in ``analyse`` (a new ``Report`` field), and append a ``section_...`` function to
+   ``SECTIONS``.
 
 Exit codes: 0 success (with ``--cell``: the cell is safe), 1 the ``--cell`` could be a mine,
 2 bad usage or unreadable input, 3 an inconsistent position, 4 ``--timeout`` ran out with
@@ -38,9 +39,11 @@ from devil.analysis import Classification, Layout
 from devil.board import Cell, Coord, Topology
 from devil.budget import Budget, Meter
 from devil.cli.reading import UsageError, read_text
-from devil.cli.sections import UNDECIDED, Report, render_json, render_text
+from devil.cli.render import render_json, render_text
+from devil.cli.sections import UNDECIDED, Report
 from devil.errors import BudgetExceeded, InconsistentPosition
-from devil.formats import FORMATS, MAX_DIGITS, Reading, non_ascii_digit, read
+from devil.formats import FORMATS, MAX_DIGITS, FormatReport, Reading, non_ascii_digit, read
+from devil.graphs.fileformat import GraphFileError, looks_like_graph, read_graph
 from devil.position import Position, PositionError
 from devil.rules import Count
 
@@ -149,10 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("file", metavar="FILE", help="position file, or - for stdin")
     parser.add_argument(
         "--cell",
-        type=_cell_arg,
-        metavar="ROW,COL",
-        help="zero-based cell to ask about; exit 0 if safe, 1 if it could be a mine "
-        "(a certain mine or either)",
+        metavar="ROW,COL|ID",
+        help="zero-based cell to ask about (a graph board's cell: its id); exit 0 if safe, "
+        "1 if it could be a mine (a certain mine or either)",
     )
     parser.add_argument(
         "--mines",
@@ -198,12 +200,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--backend", choices=BACKENDS, default="search")
     parser.add_argument(
         "--topology",
-        choices=[t.value for t in Topology],
+        choices=[t.value for t in Topology.grids()],
         help="board topology (default: the file's '# topology:' header, else square)",
     )
     parser.add_argument(
         "--input-format",
-        choices=("auto", *FORMATS),
+        choices=("auto", *FORMATS, "graph"),
         default="auto",
         help="input format (default: auto-detect)",
     )
@@ -220,14 +222,50 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace | int:
 
 
 def _load(args: argparse.Namespace) -> Reading:
-    """The position, and how its format was detected."""
+    """The position, and how its format was detected. Raises UsageError, and
+    InconsistentPosition for a graph board's impossible number."""
     name, text = read_text(args.file)
+    if args.input_format == "graph" or (args.input_format == "auto" and looks_like_graph(text)):
+        return _load_graph(args, name, text)
     topology = Topology(args.topology) if args.topology else None
     fmt = None if args.input_format == "auto" else args.input_format
     try:
         return read(text, topology, args.mines, fmt)
     except PositionError as exc:
         raise UsageError(f"{name}: {exc}") from None
+
+
+def _load_graph(args: argparse.Namespace, name: str, text: str) -> Reading:
+    """A graph-board file (``devil.graphs.fileformat``)."""
+    if args.topology is not None:
+        raise UsageError("--topology is for grid boards: a graph board has its own neighbours")
+    try:
+        position = read_graph(text)
+    except GraphFileError as exc:
+        raise UsageError(f"{name}: {exc}") from None
+    total_from = None
+    if args.mines is not None:
+        position = position.with_mines(args.mines)
+    elif position.mines is not None:
+        total_from = 'the file\'s "mines"'
+    detected = args.input_format == "auto"
+    why = 'a JSON object with "format": "mine-devil-graph"'
+    return Reading(position, FormatReport("graph", why, detected), total_from)
+
+
+def _graph_cell(text: str, position: Position) -> Cell:
+    """A graph board's ``--cell``: a covered cell's id."""
+    layout = position.board.graph
+    assert layout is not None
+    if not layout.has(text):
+        raise UsageError(f"--cell {_shown(text)}: no cell of the board has that id")
+    cell = layout.cell(text)
+    number = position.number(cell)
+    if number is not None:
+        raise UsageError(
+            f"--cell {_shown(text)} is already revealed (a {number}): ask about a covered cell"
+        )
+    return cell
 
 
 def _count(args: argparse.Namespace, position: Position) -> Count:
@@ -244,7 +282,12 @@ def _target(args: argparse.Namespace, position: Position) -> Cell | None:
         if args.witness:
             raise UsageError("--witness needs --cell ROW,COL")
         return None
-    row, col = args.cell
+    if position.board.graph is not None:
+        return _graph_cell(args.cell, position)
+    try:
+        row, col = _cell_arg(args.cell)
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(f"argument --cell: {exc}") from None
     board = position.board
     if not (0 <= row < board.height and 0 <= col < board.width):
         raise UsageError(
@@ -421,6 +464,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         _error(str(exc))
         return EXIT_USAGE
+    except InconsistentPosition as exc:  # a graph board's number above its neighbours
+        _error(f"inconsistent position: {exc}")
+        return EXIT_INCONSISTENT
     try:
         report = analyse(args, reading)
     except UsageError as exc:

@@ -11,6 +11,11 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024
 A larger file or stdin is refused after reading ``MAX_INPUT_BYTES + 1`` bytes."""
 
 
+MAX_GRAPH_BYTES = 128 * 1024 * 1024
+"""Largest graph-board file read (``devil.graphs.fileformat.MAX_BYTES``: 100,000 cells and
+1,000,000 edges fit): a JSON object may run past ``MAX_INPUT_BYTES`` up to this."""
+
+
 class UsageError(Exception):
     """A user error: printed as one line on stderr, exit code 2."""
 
@@ -18,6 +23,14 @@ class UsageError(Exception):
 def read_bounded(stream: IO[bytes], name: str) -> bytes:
     """At most ``MAX_INPUT_BYTES`` from ``stream``: having read one byte more, refuse."""
     data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES and data.lstrip()[:1] == b"{":  # a graph-board file
+        data += stream.read(MAX_GRAPH_BYTES - len(data) + 1)
+        if len(data) > MAX_GRAPH_BYTES:
+            raise UsageError(
+                f"cannot read {name}: larger than {MAX_GRAPH_BYTES} bytes "
+                f"({MAX_GRAPH_BYTES // 2**20} MiB), the most devil-check reads of a graph board"
+            )
+        return data
     if len(data) > MAX_INPUT_BYTES:
         mib = f" ({MAX_INPUT_BYTES // 2**20} MiB)" if MAX_INPUT_BYTES % 2**20 == 0 else ""
         raise UsageError(

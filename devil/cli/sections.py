@@ -5,7 +5,6 @@ together."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -61,6 +60,8 @@ class Report:
         return frozenset(out)
 
     def where(self, cell: Cell) -> str:
+        if self.position.board.graph is not None:
+            return self.position.board.graph.id(cell)
         row, col = self.position.board.coord(cell)
         return f"{row},{col}"
 
@@ -270,14 +271,3 @@ SECTIONS: list[Callable[[Report], Section]] = [
     section_undecided,
 ]
 """The output, in order. Text prints each section's lines; JSON merges their fields."""
-
-
-def render_text(report: Report) -> str:
-    return "\n".join(line for section in SECTIONS for line in section(report).lines) + "\n"
-
-
-def render_json(report: Report) -> str:
-    out: dict[str, object] = {}
-    for section in SECTIONS:
-        out.update(section(report).fields)
-    return json.dumps(out) + "\n"

@@ -38,8 +38,12 @@ LEGENDS: dict[str, str] = {
     "codewars": "'?' covered, cells separated by spaces",
     "jsminesweeper": "a WxHxM size line, then 'H' hidden, 'F' or 'M' flagged",
     "minesweepr": "'x' covered, '.' a revealed 0",
+    "graph": "a mine-devil-graph JSON file: cells by id, '.' covered, 'F' flagged",
 }
 """What the characters of each format mean, in one phrase (for reports and errors)."""
+
+NOTELESS = ("native", "graph")
+"""Formats read without a note (a graph-board file names its own format)."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,7 @@ class FormatReport:
         """A sentence worth showing the user, else None: set when a format other than native
         was detected (so '.' may not mean covered), or when native was chosen over a format
         the text looked like."""
-        if not self.detected or (self.format == "native" and self.passed_over is None):
+        if not self.detected or (self.format in NOTELESS and self.passed_over is None):
             return None
         return f"read as {self.format} ({self.legend}): {self.reason}"
 

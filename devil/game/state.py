@@ -35,7 +35,7 @@ from devil.game.moves import Move, MoveKind, Status
 from devil.game.params import NO_GUESS_CELL_LIMIT, GameParams, no_guess_method, no_guess_tries
 from devil.generate import draw_layout as _draw_layout
 from devil.generate import mine_counts, no_guess_layout, open_cells
-from devil.position import COVERED, FLAG, ZERO, Position
+from devil.position import COVERED, FLAG, NUMBER_VALUE, Position
 from devil.rules import Count
 from devil.solve.grid import changed_cells, neighbour_fn
 from devil.solve.solver import PositionAnalysis, Solver
@@ -358,7 +358,7 @@ class _Step:
             self._judge_and_open(cell, None)
 
     def chord(self, cell: Cell) -> None:
-        value = self.grid[cell] - ZERO
+        value = NUMBER_VALUE[self.grid[cell]]
         where = self.game.position.where(cell)
         if not 0 <= value <= 8:
             raise IllegalMove(

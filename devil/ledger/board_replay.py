@@ -25,7 +25,7 @@ from devil.board import Board, Cell
 from devil.errors import IllegalMove, InvalidMove
 from devil.game import Move, MoveKind
 from devil.generate import mine_counts, open_cells
-from devil.position import COVERED, FLAG, ZERO, Position
+from devil.position import COVERED, FLAG, NUMBER_VALUE, Position
 from devil.solve.grid import neighbour_fn
 
 
@@ -154,7 +154,7 @@ def _chord_targets(
     grid: bytearray, nb: Callable[[Cell], tuple[Cell, ...]], cell: Cell, n: int, move: Move
 ) -> list[Cell]:
     coord = (move.row, move.col)
-    value = grid[cell] - ZERO
+    value = NUMBER_VALUE[grid[cell]]
     if not 0 <= value <= 8:
         raise IllegalMove(f"move {n} ({move}): the cell is not a revealed number", coord)
     near = nb(cell)

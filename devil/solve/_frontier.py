@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from devil.board import Cell, Topology
 from devil.errors import InconsistentPosition
-from devil.position import Position
+from devil.position import IS_NUMBER, NUMBER_VALUE, Position
 from devil.solve.grid import NeighbourFn, neighbour_fn
 
 _COVERED = frozenset(b".F")
@@ -29,8 +29,8 @@ _NONZERO = re.compile(b"[^\x00]")
 
 # bytes.translate tables: covered cells -> 1, revealed numbers -> 1, everything else -> 0
 _COVER_TABLE = bytes(1 if b in _COVERED else 0 for b in range(256))
-_NUMBER_TABLE = bytes(1 if _ZERO <= b <= _ZERO + 8 else 0 for b in range(256))
-_POSITIVE_TABLE = bytes(1 if _ZERO < b <= _ZERO + 8 else 0 for b in range(256))
+_NUMBER_TABLE = IS_NUMBER  # 0-8, and above 8 on graph boards (devil.position)
+_POSITIVE_TABLE = bytes(1 if IS_NUMBER[b] and NUMBER_VALUE[b] else 0 for b in range(256))
 
 
 @lru_cache(maxsize=16)
@@ -75,7 +75,7 @@ def frontier_sources(position: Position) -> list[Cell]:
         isolated = positive & ~near
         if isolated:
             cell = _byte_positions(isolated, board.size)[0]
-            raise InconsistentPosition.too_few(position, cell, grid[cell] - _ZERO, 0)
+            raise InconsistentPosition.too_few(position, cell, NUMBER_VALUE[grid[cell]], 0)
         return _byte_positions(numbers & near, board.size)
     nb = neighbour_fn(board)
     out = []
@@ -84,7 +84,7 @@ def frontier_sources(position: Position) -> list[Cell]:
         if any(grid[n] in _COVERED for n in nb(cell)):
             out.append(cell)
         elif grid[cell] != _ZERO:
-            raise InconsistentPosition.too_few(position, cell, grid[cell] - _ZERO, 0)
+            raise InconsistentPosition.too_few(position, cell, NUMBER_VALUE[grid[cell]], 0)
     return out
 
 
@@ -99,7 +99,7 @@ def read_number(position: Position, cell: Cell, nb: NeighbourFn) -> tuple[frozen
     Raises ``InconsistentPosition`` when the value exceeds the covered neighbours.
     """
     grid = position.grid
-    value = grid[cell] - _ZERO
+    value = NUMBER_VALUE[grid[cell]]
     cells = frozenset([n for n in nb(cell) if _COVER_TABLE[grid[n]]])
     if value > len(cells):
         raise InconsistentPosition.too_few(position, cell, value, len(cells))

@@ -15,7 +15,7 @@ from fractions import Fraction
 from devil.analysis import Classification, Layout, Probabilities
 from devil.board import Cell
 from devil.errors import InconsistentPosition
-from devil.position import Position
+from devil.position import IS_NUMBER, Position
 from devil.rules import Count
 from devil.solve._bulk import settle
 from devil.solve._frontier import (
@@ -174,7 +174,7 @@ class Solver:
                 continue
             if a in COVERED_BYTES and b in COVERED_BYTES:
                 continue  # a flag placed or removed: not a constraint
-            if a in COVERED_BYTES and _ZERO <= b <= _ZERO + 8:
+            if a in COVERED_BYTES and IS_NUMBER[b]:
                 revealed.append(c)
                 continue
             return False
@@ -212,7 +212,6 @@ class Solver:
         self._register(connected_sources(live, frontier.cons, frontier.sources_of))
 
 
-_ZERO = ord("0")
 # -- module functions ------------------------------------------------------------------
 
 

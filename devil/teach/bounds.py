@@ -83,16 +83,16 @@ def number_bounds(position: Position, known: frozenset[Cell] = frozenset()) -> t
         around = tuple(sorted(con.cells & known))
         need = con.mines - len(around)
         if need < 0:
-            r, c = position.board.coord(con.source)
             raise InconsistentPosition(
-                f"the {con.mines} at row {r}, col {c} has {len(around)} known mines around it",
+                f"the {con.mines} at {position.where(con.source)} has {len(around)} known mines "
+                "around it",
                 con.source,
             )
         cells = con.cells - known
         if not cells and need:
-            r, c = position.board.coord(con.source)
             raise InconsistentPosition(
-                f"the {con.mines} at row {r}, col {c} needs {need} more mines but only known "
+                f"the {con.mines} at {position.where(con.source)} needs {need} more mines but "
+                "only known "
                 "mines are left around it",
                 con.source,
             )

@@ -28,7 +28,7 @@ from typing import Any
 
 from devil.analysis import Layout
 from devil.board import Board, Cell
-from devil.position import COVERED, FLAG, ZERO, Position
+from devil.position import COVERED, FLAG, IS_NUMBER, NUMBER_BYTE, NUMBER_VALUE, Position
 from devil.rules import Count
 from devil.teach.bounds import (
     Bound,
@@ -110,7 +110,7 @@ class Deducer:
         self.known_mines: set[Cell] = set()
         self.known_safe: set[Cell] = set()
         self._nb: dict[Cell, tuple[Cell, ...]] = {}
-        self.active: set[Cell] = {c for c in range(board.size) if ZERO <= self.grid[c] <= ZERO + 8}
+        self.active: set[Cell] = {c for c in range(board.size) if IS_NUMBER[self.grid[c]]}
         """Revealed numbers that may still touch an unknown cell (the rest are done)."""
         self._bounds: dict[Cell, Bound] = {}
         self._dirty: set[Cell] = set(self.active)
@@ -155,7 +155,7 @@ class Deducer:
 
     def _bound_of(self, cell: Cell) -> Bound | None:
         grid, mines, safe = self.grid, self.known_mines, self.known_safe
-        value = grid[cell] - ZERO
+        value = NUMBER_VALUE[grid[cell]]
         cells = []
         known: list[Cell] = []
         for n in self.neighbours(cell):
@@ -173,7 +173,7 @@ class Deducer:
         """Cells changed (revealed, found safe or a mine): their numbers need new bounds."""
         grid = self.grid
         for c in cells:
-            if ZERO <= grid[c] <= ZERO + 8:
+            if IS_NUMBER[grid[c]]:
                 self.active.add(c)
                 self._dirty.add(c)
             for n in self.neighbours(c):
@@ -547,7 +547,7 @@ def reveal_deduced(deducer: Deducer, counts: bytearray, cells: Sequence[Cell]) -
     grid, nb = deducer.grid, deducer.neighbours
     stack = [c for c in cells if grid[c] == COVERED]
     for c in stack:
-        grid[c] = ZERO + counts[c]
+        grid[c] = NUMBER_BYTE[counts[c]]
     done = 0
     while stack:
         c = stack.pop()
@@ -557,7 +557,7 @@ def reveal_deduced(deducer: Deducer, counts: bytearray, cells: Sequence[Cell]) -
         if counts[c] == 0:
             for n in nb(c):
                 if grid[n] == COVERED and n not in deducer.known_mines:
-                    grid[n] = ZERO + counts[n]
+                    grid[n] = NUMBER_BYTE[counts[n]]
                     stack.append(n)
     return done
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from devil.board import Cell
-from devil.position import COVERED, FLAG, ZERO, Position
+from devil.position import COVERED, FLAG, NUMBER_VALUE, Position
 from devil.solve.grid import neighbour_fn
 from devil.teach.bounds import Bound, forces
 from devil.teach.levels import pair_forced
@@ -46,7 +46,7 @@ class _Bounds:
         if source in self._rules:
             return self._rules[source]
         grid = self.position.grid
-        value = grid[source] - ZERO
+        value = NUMBER_VALUE[grid[source]]
         rule: Bound | None = None
         if 0 <= value <= 8:
             cells: list[Cell] = []

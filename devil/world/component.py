@@ -7,6 +7,12 @@ of the numbers). ``explore`` walks exactly that graph from the click and reads n
 else: every symbol it asks for is within two cells of a number of the component (or
 one of the click), so its cost depends on the component, never on how much of the
 world is known.
+
+A judgement may also bound the walk: ``radius`` keeps it to the numbers within that many
+cells of the click (Chebyshev distance), and a ``devil.budget.Meter`` is charged one unit
+per cell read. A walk that met a number beyond the radius says so (``complete=False``):
+what it took is then a subset of the component's numbers, enough to *prove* a cell,
+never enough to show that a layout of the whole component exists.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from devil.budget import Meter
 from devil.world.cells import XY, neighbours
 from devil.world.knowledge import DIGITS, MINE, UNKNOWN, Knowledge
 
@@ -46,27 +53,37 @@ class Component:
     reads: int
     """How many distinct cells were read from the knowledge."""
     complete: bool = True
-    """False when ``explore`` stopped at its limit: ``numbers`` are then only the first
-    ones reached (each with all its neighbours), a subset of the component's."""
+    """False when ``explore`` stopped at its limit or its radius: ``numbers`` are then only
+    the first ones reached (each with all its neighbours), a subset of the component's."""
+    cut: bool = False
+    """True when the component has numbers beyond the radius: no limit will complete it."""
 
 
 class _Reader:
     """Memoised symbols of one board."""
 
-    def __init__(self, knowledge: Knowledge, colour: int):
+    def __init__(self, knowledge: Knowledge, colour: int, meter: Meter | None = None):
         self.knowledge = knowledge
         self.colour = colour
+        self.meter = meter
         self.seen: dict[XY, str] = {}
 
     def __call__(self, cell: XY) -> str:
         sym = self.seen.get(cell)
         if sym is None:
+            if self.meter is not None:
+                self.meter.charge()
             sym = self.seen[cell] = self.knowledge.symbol(self.colour, cell[0], cell[1])
         return sym
 
 
 def explore(
-    knowledge: Knowledge, colour: int, x: int, y: int, limit: int | None = None
+    knowledge: Knowledge,
+    colour: int,
+    x: int,
+    y: int,
+    limit: int | None = None,
+    radius: int | None = None,
 ) -> Component:
     """The component of ``(x, y)`` on board ``colour``: breadth-first through shared unknowns.
 
@@ -77,14 +94,28 @@ def explore(
     Raises ``InconsistentKnowledge`` for a number with more known mines around it than
     its value, or fewer unknown neighbours than it still needs.
     """
-    return Explorer(knowledge, colour, x, y).grow(limit)
+    return Explorer(knowledge, colour, x, y, radius).grow(limit)
 
 
 class Explorer:
-    """``explore`` in steps: ``grow(32)``, then ``grow(512)`` goes on from where it stopped."""
+    """``explore`` in steps: ``grow(32)``, then ``grow(512)`` goes on from where it stopped.
 
-    def __init__(self, knowledge: Knowledge, colour: int, x: int, y: int):
-        self.read = _Reader(knowledge, colour)
+    ``radius``: take only numbers within that distance of the click; ``meter``: charged
+    a unit per cell read (``BudgetExceeded`` when spent).
+    """
+
+    def __init__(
+        self,
+        knowledge: Knowledge,
+        colour: int,
+        x: int,
+        y: int,
+        radius: int | None = None,
+        meter: Meter | None = None,
+    ):
+        self.read = _Reader(knowledge, colour, meter)
+        self.radius = radius
+        self.cut = False
         self.colour = colour
         self.click = (x, y)
         self.click_symbol = self.read(self.click)
@@ -100,10 +131,15 @@ class Explorer:
 
     def _look_around(self, cell: XY) -> None:
         """Queue the numbers touching ``cell``."""
+        cx, cy = self.click
+        radius = self.radius
         for n in neighbours(*cell):
             if n not in self.queued and self.read(n) in DIGITS:
                 self.queued.add(n)
-                self.todo.append(n)
+                if radius is None or max(abs(n[0] - cx), abs(n[1] - cy)) <= radius:
+                    self.todo.append(n)
+                else:
+                    self.cut = True
 
     def _take(self, number: XY) -> None:
         """Read one number's neighbours: its reduced value, its unknown cells."""
@@ -146,5 +182,6 @@ class Explorer:
             frozenset(self.known.difference(self.numbers)),
             frozenset(self.mines),
             len(self.read.seen),
-            not self.todo,
+            not self.todo and not self.cut,
+            self.cut,
         )

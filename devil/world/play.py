@@ -13,14 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from devil.budget import Budget
+from devil.errors import BudgetExceeded
 from devil.world.cells import XY, check, inside, neighbours
 from devil.world.knowledge import DIGITS, MINE, SAFE, UNKNOWN, Knowledge
-from devil.world.rule import BudgetSpec, Witness, judge_flag, judge_reveal
+from devil.world.rule import Witness, WorldVerdict, judge_flag, judge_reveal
 
 Truth = Callable[[int, int], int]
 """The colour of a cell (the server's ``Colouring.colour``)."""
 
-Outcome = Literal["revealed", "flagged", "devil", "dropped", "none"]
+Outcome = Literal["revealed", "flagged", "devil", "undecided", "dropped", "none"]
 OpenCell = tuple[int, int, str]
 """A cell a move opened: ``(x, y, symbol)``, a digit for a reveal, ``"F"`` for a flag."""
 
@@ -42,8 +44,10 @@ class MoveResult:
     """What a move did.
 
     ``outcome``: ``revealed`` / ``flagged`` (also when nothing new was opened), ``devil``
-    (a devil error: ``witness`` shows why), ``dropped``, ``none`` (a drop that found no
-    cell; ``reason`` says why). ``cells``: what was opened, in opening order.
+    (a devil error: ``witness`` shows why), ``undecided`` (the judgement could not decide
+    within its window or its budget: nothing happened, not an error; ``reason`` says why),
+    ``dropped``, ``none`` (a drop that found no cell; ``reason`` says why).
+    ``cells``: what was opened, in opening order.
     ``truncated``: the cascade stopped at its limit with cells still to open. ``at``: the
     cell the move opened first (the dropped-on cell for a drop), None when nothing opened.
     """
@@ -80,20 +84,24 @@ def reveal(
     x: int,
     y: int,
     limit: int = CASCADE_LIMIT,
-    budget: BudgetSpec | None = None,
+    budget: Budget | None = None,
 ) -> MoveResult:
     """Reveal ``(x, y)`` on board ``colour`` if the team's knowledge proves it safe.
 
     A cell already revealed answers ``revealed`` with no cells. A proved cell opens with
-    its cascade (``_cascade``); anything else is a devil error with the witness.
+    its cascade (``_cascade``); a judgement that could not decide (its window, or
+    ``budget`` spent) is ``undecided``; anything else is a devil error with the witness.
     """
     check(x, y)
     symbol = k.symbol(colour, x, y)
     if symbol in DIGITS:
         return MoveResult("revealed")
-    verdict = judge_reveal(k, colour, x, y, budget)
+    try:
+        verdict = judge_reveal(k, colour, x, y, budget)
+    except BudgetExceeded as spent:
+        return _spent(spent)
     if not verdict.proved:
-        return MoveResult("devil", witness=verdict.witness)
+        return _refused(verdict)
     cells, truncated = _cascade(k, _Colours(truth), colour, (x, y), limit)
     return MoveResult("revealed", cells, None, truncated, (x, y))
 
@@ -130,15 +138,31 @@ def _cascade(
     return tuple(opened), False
 
 
-def flag(k: Knowledge, colour: int, x: int, y: int, budget: BudgetSpec | None = None) -> MoveResult:
-    """Flag ``(x, y)`` as colour ``colour`` if every consistent layout mines it."""
+def flag(k: Knowledge, colour: int, x: int, y: int, budget: Budget | None = None) -> MoveResult:
+    """Flag ``(x, y)`` as colour ``colour`` if every consistent layout mines it
+    (``undecided`` and devil errors as for ``reveal``)."""
     check(x, y)
     if k.symbol(colour, x, y) == MINE:
         return MoveResult("flagged")
-    verdict = judge_flag(k, colour, x, y, budget)
+    try:
+        verdict = judge_flag(k, colour, x, y, budget)
+    except BudgetExceeded as spent:
+        return _spent(spent)
     if not verdict.proved:
-        return MoveResult("devil", witness=verdict.witness)
+        return _refused(verdict)
     return MoveResult("flagged", ((x, y, MINE),), at=(x, y))
+
+
+def _refused(verdict: WorldVerdict) -> MoveResult:
+    if verdict.undecided is not None:
+        return MoveResult("undecided", reason=verdict.undecided)
+    return MoveResult("devil", witness=verdict.witness)
+
+
+def _spent(spent: BudgetExceeded) -> MoveResult:
+    return MoveResult(
+        "undecided", reason=f"not decided within the server's judging budget ({spent.limit})"
+    )
 
 
 def ring(x: int, y: int, radius: int) -> list[XY]:

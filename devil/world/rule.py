@@ -7,43 +7,65 @@ consistent with that knowledge leaves the cell safe, a flag when every one mines
 Otherwise the answer is a devil error with a witness: a consistent layout (mine on the
 click for a reveal, safe for a flag), computed from the knowledge only, never the hash.
 
-The pipeline: ``component.explore`` walks the click's constraint component (its cost
-depends on that component only), ``window.build`` encodes it as a holed ``Position``, and
-the exact solver (``devil.solver``) decides it, first on the nearest numbers only (a proof
-from a subset is a proof), then on the whole component. See ``devil/world/component.py`` for why
-the component is all that matters.
+The pipeline: ``component.explore`` walks the click's constraint component, nearest
+numbers first and never beyond ``WINDOW_RADIUS`` cells of the click; ``window.build``
+encodes what it took as a holed ``Position``, and the exact solver (``devil.solver``)
+decides it, first on the nearest numbers only, then on more (``STAGES``).
+
+Which way a bounded window is sound (``docs/world-engine.md``):
+
+- a *proof* from some of the numbers is a proof: fewer constraints only allow more
+  layouts, so a cell safe (mined) in every layout of a subset is safe (mined) in every
+  layout of the whole knowledge;
+- a *devil error* needs a layout of the whole knowledge with the click mined (safe), and
+  a layout of a subset need not extend to the rest. So a devil error is given when the
+  walk took the click's whole component (two components share no unknown cell, so a
+  layout of the component extends by any layout of the rest, e.g. the true one), or when
+  the numbers in reach force the click the devil's way (a reveal of a cell they make a
+  mine, a reveal of a flagged cell: then *every* layout agrees, and the witness is the
+  click alone). Otherwise, when the component reaches beyond the window, the verdict is
+  *undecided* (``WorldVerdict.undecided`` says why), never a devil error.
+
+Every judgement can run under a ``devil.budget.Budget``: the walk is charged a unit per
+cell read and the solver calls spend what is left; an exhausted budget raises
+``devil.errors.BudgetExceeded`` (no verdict at all, never a wrong one).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeAlias
 
 from devil.analysis import Layout, Verdict
+from devil.budget import Budget, Meter
 from devil.solver import PositionAnalysis
-from devil.world.cells import XY, check, neighbours
-from devil.world.component import Component, Explorer, InconsistentKnowledge, explore
+from devil.world.cells import MAX_COORD, XY, check, neighbours
+from devil.world.component import Component, Explorer, InconsistentKnowledge
 from devil.world.knowledge import DIGITS, MINE, UNKNOWN, Knowledge
+from devil.world.shares import start
 from devil.world.window import Box, Window, analyse, build
 
-BudgetSpec: TypeAlias = object
-"""Stands for ``devil.budget.Budget`` (engineer perf) until it lands: accepted, not yet used."""
-
 STAGES: tuple[int | None, ...] = (4, 16, 64, 512, None)
-"""How many numbers (nearest first) each attempt to prove a click uses; the last is the
-whole component. A proof from a subset of the numbers is a proof (fewer constraints only
-allow more layouts), so most provable clicks are settled by the few numbers around them
-however long the frontier is; a devil error needs the whole component for its witness.
-Each stage is four times the last, so the failed ones cost at most a third more than the
-last. Measured on bot rafts (200 rafts of up to 64 proved moves, SQLite, CPU time of the
-whole ``play_raft``): 0.35 ms per move with (32, 512, None), 0.18 ms with these."""
+"""How many numbers (nearest first) each attempt to prove a click uses; the last is
+every number of the component within the window. A proof from a subset of the numbers is
+a proof (fewer constraints only allow more layouts), so most provable clicks are settled
+by the few numbers around them however long the frontier is; a devil error needs the
+whole component for its witness. Each stage is four times the last, so the failed ones
+cost at most a third more than the last. Measured on bot rafts (200 rafts of up to 64
+proved moves, SQLite, CPU time of the whole ``play_raft``): 0.35 ms per move with
+(32, 512, None), 0.18 ms with these."""
+
+WINDOW_RADIUS = 32
+"""The judgement reads no number further than this from the click (Chebyshev distance):
+its work is bounded by a (2r+3)-cell square whatever the team knows. A component reaching
+beyond it is judged on its part inside: proofs stand, anything else is undecided."""
 
 WITNESS_SIDE = 64
 """A witness shows at most this many cells each way around the click (what a player can
 look at; a component around a big cleared region can span thousands of cells)."""
 
-LARGE_COMPONENT = 5_000
-"""Components with more numbers than this are still judged exactly, with a note."""
+WINDOW_CELLS_PER_UNIT = 16
+"""Budget units charged per cell of a window built for the solver (its grid, its scan)."""
 
 
 @dataclass(frozen=True)
@@ -52,9 +74,10 @@ class Witness:
 
     The rows cover the judged component (its numbers with all their neighbours, and the
     click), cropped to ``WITNESS_SIDE`` cells each way around the click. Every number of
-    the component is satisfied by the layout (those whose neighbours all lie inside the
-    rows can be checked on them); cells the component does not constrain are shown ``.``
-    (they are free under the classic rule), known mines next to its numbers ``*``.
+    board ``i`` in the rows is satisfied (those whose neighbours all lie inside the rows
+    can be checked on them): the component's by the devil's layout, the numbers of other
+    pieces inside the rows by a layout of theirs. Known mines (flags of colour ``i``) are
+    ``*``; known safe cells and unknown cells no number constrains are ``.``.
     """
 
     x0: int
@@ -89,40 +112,49 @@ class Witness:
 
 @dataclass(frozen=True)
 class WorldVerdict:
-    """``proved``: the move stands; otherwise ``witness`` shows the devil's layout."""
+    """``proved``: the move stands; ``undecided``: why the window could not decide it
+    (neither proved nor a devil error); otherwise ``witness`` shows the devil's layout."""
 
     proved: bool
     witness: Witness | None
     numbers: int = 0
-    """Numbers in the judged component (the work done is proportional to it)."""
-    note: str | None = None
-    """Set for unusually large components, which are still judged exactly."""
+    """Numbers judged (the work done is proportional to them)."""
+    undecided: str | None = None
+    reads: int = 0
+    """Cells read from the knowledge (bounded by the window, whatever the team knows)."""
+
+    @property
+    def devil(self) -> bool:
+        """A devil error: not proved, and a witness exists in the whole knowledge."""
+        return not self.proved and self.undecided is None
 
 
 def judge_reveal(
-    k: Knowledge, colour: int, x: int, y: int, budget: BudgetSpec | None = None
+    k: Knowledge, colour: int, x: int, y: int, budget: Budget | None = None
 ) -> WorldVerdict:
     """Is ``(x, y)`` safe on board ``colour`` in every layout consistent with ``k``?
 
     Raises ``OutOfWorld`` beyond ``2**62``, ``InconsistentKnowledge`` when the knowledge
-    around the click fits no layout and ``WindowTooLarge`` for a component spanning more
-    than ``devil.board.MAX_CELLS`` cells. ``budget`` is accepted for the solver budget
-    (``devil.budget``, engineer perf) and passed on once the solver takes one.
+    around the click fits no layout, ``devil.errors.BudgetExceeded`` when ``budget`` runs
+    out first. A component reaching beyond ``WINDOW_RADIUS`` that its part inside does not
+    prove is ``undecided``.
     """
-    return _judge(k, colour, x, y, mine=True)
+    return _judge(k, colour, x, y, True, start(budget))
 
 
 def judge_flag(
-    k: Knowledge, colour: int, x: int, y: int, budget: BudgetSpec | None = None
+    k: Knowledge, colour: int, x: int, y: int, budget: Budget | None = None
 ) -> WorldVerdict:
     """Is ``(x, y)`` a mine on board ``colour`` in every layout consistent with ``k``?
 
-    Errors and ``budget`` as for ``judge_reveal``.
+    Errors, ``budget`` and ``undecided`` as for ``judge_reveal``.
     """
-    return _judge(k, colour, x, y, mine=False)
+    return _judge(k, colour, x, y, False, start(budget))
 
 
-def _judge(k: Knowledge, colour: int, x: int, y: int, mine: bool) -> WorldVerdict:
+def _judge(
+    k: Knowledge, colour: int, x: int, y: int, mine: bool, meter: Meter | None
+) -> WorldVerdict:
     """``mine``: the devil looks for a layout with a mine on the click (a reveal), else
     for one without (a flag)."""
     check(x, y)
@@ -130,29 +162,41 @@ def _judge(k: Knowledge, colour: int, x: int, y: int, mine: bool) -> WorldVerdic
     symbol = k.symbol(colour, x, y)
     if symbol != UNKNOWN and (symbol == MINE) != mine:
         return WorldVerdict(True, None)  # known safe for a reveal, known mine for a flag
-    if symbol == UNKNOWN:
-        explorer = Explorer(k, colour, x, y)
-        for limit in STAGES:
-            comp = explorer.grow(limit)
-            window = _window(comp)
-            analysis = analyse(window)
-            verdict = analysis.verdict(window.cell(click))
-            if verdict is (Verdict.SAFE if mine else Verdict.MINE):
-                return _verdict(comp, True, None)
-            if comp.complete:
-                break
-        layout = analysis.witness(window.cell(click), mine=mine)
-    else:
-        comp = explore(k, colour, x, y)
-        window = _window(comp)
-        analysis = analyse(window)
-        layout = _any_layout(analysis, window, comp)
-    if layout is None:  # the verdict said a witness exists
-        raise AssertionError(f"no witness for ({x}, {y}) although the verdict allows one")
-    return _verdict(comp, False, _witness(window, comp, layout))
+    explorer = Explorer(k, colour, x, y, WINDOW_RADIUS, meter)
+    wanted = Verdict.SAFE if mine else Verdict.MINE
+    for limit in STAGES if symbol == UNKNOWN else (None,):
+        comp = explorer.grow(limit)
+        window = _window(comp, meter)
+        analysis = analyse(window, meter)
+        if symbol == UNKNOWN and analysis.verdict(window.cell(click)) is wanted:
+            return _verdict(comp, True)
+        if comp.complete or (comp.cut and not explorer.todo):
+            break
+    if not comp.complete:
+        if symbol != UNKNOWN or analysis.verdict(window.cell(click)) is _opposite(mine):
+            # every layout of the whole knowledge agrees with the numbers in reach (or the
+            # flag) on the click: the devil is right, and the click alone shows why
+            return _verdict(comp, False, Witness(x, y, ("*" if mine else ".",)))
+        return _verdict(comp, False, undecided=_why_undecided(comp, mine))
+    return _verdict(comp, False, _witness(explorer.read, comp, window, mine, meter))
 
 
-def _window(comp: Component) -> Window:
+def _opposite(mine: bool) -> Verdict:
+    """What the numbers in reach would have to force for the devil to be right anyway."""
+    return Verdict.MINE if mine else Verdict.SAFE
+
+
+def _why_undecided(comp: Component, mine: bool) -> str:
+    x, y = comp.click
+    return (
+        f"the team's knowledge around ({x}, {y}) is one piece reaching beyond "
+        f"{WINDOW_RADIUS} cells of the click; its {len(comp.numbers)} numbers within reach "
+        f"do not prove the {'cell safe' if mine else 'cell a mine'}, and the rest is too far "
+        "to judge (flag the mines you know to split it, or play nearer the numbers)"
+    )
+
+
+def _window(comp: Component, meter: Meter | None) -> Window:
     cells: list[XY] = [comp.click]
     for x, y in comp.numbers:
         cells.extend(neighbours(x, y))
@@ -160,23 +204,46 @@ def _window(comp: Component) -> Window:
     if comp.click_symbol != UNKNOWN and comp.click_symbol not in DIGITS:
         holes.add(comp.click)
     holes.difference_update(comp.numbers)
-    return build(Box.around(cells), comp.numbers, holes)
+    box = Box.around(cells)
+    if meter is not None:
+        meter.charge(box.area // WINDOW_CELLS_PER_UNIT + 1)
+    return build(box, comp.numbers, holes)
 
 
-def _any_layout(analysis: PositionAnalysis, window: Window, comp: Component) -> Layout | None:
-    """Some consistent layout of the component (for a click on a known cell)."""
-    if not comp.unknown:
-        return frozenset()
-    cell = window.cell(min(comp.unknown))
-    return analysis.witness(cell, mine=analysis.verdict(cell).could_be_mine)
-
-
-def _witness(window: Window, comp: Component, layout: Layout) -> Witness:
+def _witness(
+    read: Callable[[XY], str], comp: Component, window: Window, mine: bool, meter: Meter | None
+) -> Witness:
+    """The devil's layout of the whole component (the click mined for a reveal, safe for a
+    flag), with every other number inside the shown rectangle satisfied too: one problem
+    of the component and those numbers (other pieces share no unknown cell with the
+    component, so adding them changes no verdict of it), solved once."""
     crop = _crop(window.box, comp.click)
-    mines = [window.xy(cell) for cell in layout]
-    mines.extend(comp.mines)
+    extra = _Others(read, comp, crop)
+    numbers = {**comp.numbers, **extra.numbers}
+    w = window.box  # the component's box and the crop grown by the others' neighbours
+    cells = [(w.x0, w.y0), (w.x0 + w.width - 1, w.y0 + w.height - 1)]
+    cells += [(crop.x0 - 1, crop.y0 - 1), (crop.x0 + crop.width, crop.y0 + crop.height)]
+    cells = [(_clamp(x), _clamp(y)) for x, y in cells]  # no cell beyond the world's edge
+    holes = set(comp.known) | extra.known
+    if comp.click_symbol != UNKNOWN and comp.click_symbol not in DIGITS:
+        holes.add(comp.click)
+    holes.difference_update(numbers)
+    box = Box.around(cells)
+    if meter is not None:
+        meter.charge(box.area // WINDOW_CELLS_PER_UNIT + 1)
+    whole = build(box, numbers, holes)
+    analysis = analyse(whole, meter)
+    if comp.click_symbol == UNKNOWN:
+        layout = analysis.witness(whole.cell(comp.click), mine=mine)
+    else:
+        layout = _any_layout(analysis, whole, comp.unknown | extra.unknown)
+    if layout is None:  # the verdict said a witness exists
+        x, y = comp.click
+        raise AssertionError(f"no witness for ({x}, {y}) although the verdict allows one")
+    mines = {whole.xy(cell) for cell in layout} & (comp.unknown | extra.unknown)
+    mines |= extra.mines | comp.mines
     if comp.click_symbol == MINE:
-        mines.append(comp.click)
+        mines.add(comp.click)
     grid = bytearray(b"." * crop.area)
     for x, y in mines:
         if crop.holds(x, y):
@@ -184,6 +251,56 @@ def _witness(window: Window, comp: Component, layout: Layout) -> Witness:
     text = grid.decode("ascii")
     rows = tuple(text[i : i + crop.width] for i in range(0, crop.area, crop.width))
     return Witness(crop.x0, crop.y0, rows)
+
+
+class _Others:
+    """The numbers inside ``crop`` that are not the component's, reduced by their known
+    mines; the unknown cells they touch, the known cells around them, and every known
+    mine inside ``crop`` (all drawn in the witness)."""
+
+    def __init__(self, read: Callable[[XY], str], comp: Component, crop: Box):
+        self.numbers: dict[XY, int] = {}
+        self.unknown: set[XY] = set()
+        self.known: set[XY] = set()
+        self.mines: set[XY] = set()
+        for y in range(crop.y0, crop.y0 + crop.height):
+            for x in range(crop.x0, crop.x0 + crop.width):
+                sym = read((x, y))
+                if sym == MINE:
+                    self.mines.add((x, y))
+                elif sym in DIGITS and (x, y) not in comp.numbers:
+                    self._take((x, y), int(sym), read)
+
+    def _take(self, number: XY, value: int, read: Callable[[XY], str]) -> None:
+        need = value
+        free = 0
+        for n in neighbours(*number):
+            sym = read(n)
+            if sym == UNKNOWN:
+                free += 1
+                self.unknown.add(n)
+            else:
+                self.known.add(n)
+                need -= sym == MINE
+        if not 0 <= need <= free:
+            raise InconsistentKnowledge(
+                f"the {value} at ({number[0]}, {number[1]}) cannot be satisfied", number
+            )
+        self.numbers[number] = need
+
+
+def _any_layout(
+    analysis: PositionAnalysis, window: Window, unknown: set[XY] | frozenset[XY]
+) -> Layout | None:
+    """Some consistent layout of the problem (for a click on a known cell)."""
+    if not unknown:
+        return frozenset()
+    cell = window.cell(min(unknown))
+    return analysis.witness(cell, mine=analysis.verdict(cell).could_be_mine)
+
+
+def _clamp(v: int) -> int:
+    return max(-MAX_COORD, min(MAX_COORD, v))
 
 
 def _crop(box: Box, click: XY) -> Box:
@@ -200,12 +317,10 @@ def _crop(box: Box, click: XY) -> Box:
     return Box(x0, y0, width, height)
 
 
-def _verdict(comp: Component, proved: bool, witness: Witness | None) -> WorldVerdict:
-    n = len(comp.numbers)
-    note = None
-    if n > LARGE_COMPONENT:
-        note = f"large component: {n} numbers and {len(comp.unknown)} unknown cells, judged exactly"
-    return WorldVerdict(proved, witness, n, note)
+def _verdict(
+    comp: Component, proved: bool, witness: Witness | None = None, undecided: str | None = None
+) -> WorldVerdict:
+    return WorldVerdict(proved, witness, len(comp.numbers), undecided, comp.reads)
 
 
 __all__ = [

@@ -20,12 +20,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from devil.board import MAX_CELLS, Board, Cell, Topology
+from devil.budget import Meter
 from devil.errors import InconsistentPosition
 from devil.position import Position
 from devil.rules import Count
 from devil.solver import PositionAnalysis, Solver
 from devil.world.cells import XY
 from devil.world.component import InconsistentKnowledge
+from devil.world.shares import inside
 
 
 class WindowTooLarge(RuntimeError):
@@ -101,11 +103,12 @@ def build(box: Box, numbers: Mapping[XY, int], holes: Iterable[XY]) -> Window:
     return Window(box, Position(board, bytes(grid)))
 
 
-def analyse(window: Window) -> PositionAnalysis:
+def analyse(window: Window, meter: Meter | None = None) -> PositionAnalysis:
     """The exact solver's classic analysis of the window; ``InconsistentKnowledge`` (in
-    world coordinates) when its numbers fit no layout."""
+    world coordinates) when its numbers fit no layout. With a ``meter`` the analysis and
+    every query on it spend it (``BudgetExceeded`` once it is spent)."""
     try:
-        return Solver(Count.CLASSIC).analyse(window.position)
+        return Solver(Count.CLASSIC).analyse(window.position, budget=inside(meter))
     except InconsistentPosition as e:
         where = window.xy(e.cell) if e.cell is not None else window.xy(0)
         raise InconsistentKnowledge(

@@ -23,6 +23,7 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+SHOT_DESKTOP = {"width": 1366, "height": 768}
 LINE = "1110/1..1/1..1/0111"
 
 
@@ -171,17 +172,28 @@ def test_analysis_board_by_keyboard(page: Page, live_server: str) -> None:
     expect(page.locator("#proof")).to_contain_text("row 1, col 2 is safe")
 
 
-def test_play_a_board_of_a_chosen_level(page: Page, live_server: str, shots: Path) -> None:
-    page.set_viewport_size(DESKTOP)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [SHOT_DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_play_a_board_of_a_chosen_level(
+    page: Page, live_server: str, shots: Path, viewport: dict[str, int], scheme: str
+) -> None:
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     page.goto(f"{live_server}/puzzle?preset=beginner&level=2&seed=1")
     form = page.locator("form.level-form")
     form.locator("select[name=level]").select_option("2")
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"/g/[\w-]+$"))
     expect(page.locator("#game")).to_be_visible()
-    # the first click was made for the player: numbers are showing
-    assert page.locator("#board .cell.open").count() > 0
-    page.screenshot(path=str(shots / "teach-level-game.png"), full_page=True)
+    # the board is labelled with its level and untouched: the player makes the first move
+    note = page.locator("#level-note")
+    expect(note).to_contain_text("Level 2 board: start on the centre cell, row 4, col 4")
+    assert page.locator("#board .cell.open").count() == 0
+    name = f"{'desktop' if viewport is SHOT_DESKTOP else 'phone'}-{scheme}"
+    page.screenshot(path=str(shots / f"teach-level-board-{name}.png"))
+    page.click("#c-4-4")
+    expect(page.locator("#board .cell.open").first).to_be_visible()
+    expect(note).to_contain_text("Level 2 board")
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

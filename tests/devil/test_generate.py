@@ -130,7 +130,7 @@ def small_cases(
 
 
 @pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
-@pytest.mark.parametrize("topology", list(Topology))
+@pytest.mark.parametrize("topology", list(Topology.grids()))
 def test_solvable_agrees_with_the_oracle_sweep(count: Count, topology: Topology) -> None:
     results = Counter()
     for board, layout, first in small_cases(60, topology):

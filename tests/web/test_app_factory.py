@@ -132,7 +132,7 @@ def test_owner_cookie_is_signed_httponly_and_samesite_lax(make_app) -> None:
 def test_init_db_command(runner: FlaskCliRunner) -> None:
     result = runner.invoke(args=["init-db"])
     assert result.exit_code == 0, result.output
-    assert "revision 0004" in result.output  # head: 0002 world, 0003 ledger, 0004 duels
+    assert "revision 0005_duel_rating" in result.output  # head: .. 0004 duels, 0005 ratings
 
 
 def test_nothing_happens_at_import_time() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -78,6 +79,16 @@ def test_the_end_panel_asks_for_the_luck_line(api: Api, client: FlaskClient) -> 
     assert luck.status_code == 200
     text = luck.get_data(as_text=True)
     assert "You needed no luck" in text and "3BV" in text
+    # the two levels of a won game are stated in one voice: what the player's hardest click
+    # needed (from what was open then) and what the board needs at its easiest, and why the
+    # first can be higher
+    hardest = re.search(r"your hardest click needed level (\d)", text)
+    assert hardest is not None, text
+    assert "the board's own level, below, opens every easier cell first" in text
+    board = re.search(r"The board needed <strong>level (\d)</strong>", page)
+    assert board is not None
+    assert int(board.group(1)) <= int(hardest.group(1))
+    assert "Your hardest click (above) can" in page and "need a higher level" in page
 
 
 def test_a_lost_games_end_panel_counts_only_the_3bv_it_solved(

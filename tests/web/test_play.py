@@ -283,12 +283,20 @@ def test_game_page_and_fragment_vary_on_hx_request(client: FlaskClient) -> None:
 
 
 def check_answer(html: str, before: list[str], after: list[str]) -> tuple[set[str], set[str]]:
-    """A move's answer holds exactly the changed cells, or exactly the rows holding them
+    """A move's answer holds exactly the changed cells and the numbers beside them (whose
+    labels count their flagged and covered neighbours), or exactly the rows holding those
     (``CELL_SWAP_LIMIT``), each as an out-of-band swap showing the new state.
 
     Returns the ids swapped: (cells, rows)."""
     height, width = len(after), len(after[0])
     changed = {(r, c) for r in range(height) for c in range(width) if before[r][c] != after[r][c]}
+    changed |= {
+        (r + dr, c + dc)
+        for r, c in changed
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if 0 <= r + dr < height and 0 <= c + dc < width and after[r + dr][c + dc] in "12345678"
+    }
     oob = {a["id"] for _, a in elements(html) if a.get("hx-swap-oob") and a.get("id")}
     cell_ids = {i for i in oob if re.fullmatch(r"c-\d+-\d+", i)}
     row_ids = {i for i in oob if re.fullmatch(r"r-\d+", i)}
@@ -304,8 +312,8 @@ def check_answer(html: str, before: list[str], after: list[str]) -> tuple[set[st
     for cell_id, attrs in sent.items():
         r, c = (int(x) for x in cell_id.split("-")[1:])
         value = after[r][c]
-        expected = {".": "covered", "F": "flagged", "0": "empty"}.get(value, value)
-        assert attrs["aria-label"] == f"row {r}, col {c}, {expected}"
+        expected = {".": "covered", "F": "flagged", "0": "empty"}.get(value, f"{value}: ")
+        assert attrs["aria-label"].startswith(f"row {r}, col {c}, {expected}")
         if value in "012345678":
             assert f"n{value}" in (attrs.get("class") or "").split()
     return cell_ids, row_ids
@@ -335,7 +343,10 @@ def test_a_click_answers_with_only_the_changed_cells(client: FlaskClient) -> Non
     target = next((r, c) for r in range(16) for c in range(16) if after[r][c] == ".")
     flagged = move(client, game_id, f"{target[0]},{target[1]}", kind="flag")
     sent = cells(flagged.get_data(as_text=True))
-    assert list(sent) == [f"c-{target[0]}-{target[1]}"]
+    assert next(iter(sent)) == f"c-{target[0]}-{target[1]}"
+    beside = [tuple(int(x) for x in i.split("-")[1:]) for i in list(sent)[1:]]
+    assert all(max(abs(r - target[0]), abs(c - target[1])) == 1 for r, c in beside)
+    assert all(after[r][c] in "12345678" for r, c in beside), "only the numbers beside it"
     assert "flag" in (sent[f"c-{target[0]}-{target[1]}"].get("class") or "").split()
     assert "039" in flagged.get_data(as_text=True)  # mines left in the status bar
 

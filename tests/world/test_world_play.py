@@ -71,7 +71,9 @@ def test_a_team_playing_proved_moves_only_opens_safe_cells(
     key: bytes, colours: int, data: st.DataObject
 ) -> None:
     """Drop, then random reveals and flags near the known cells: every opened cell is
-    safe with its true number, every accepted flag is a mine, errors change nothing."""
+    safe with its true number, every accepted flag is a mine, errors change nothing, and
+    a move undecided within the window (the team never flags: a piece beyond
+    ``WINDOW_RADIUS``) changes nothing and says why."""
     colouring = Colouring(key, "test", colours)
     truth = Truth(colouring.colour)
     k = MemoryKnowledge()
@@ -90,10 +92,12 @@ def test_a_team_playing_proved_moves_only_opens_safe_cells(
             check_opened(k, truth, 0, got)
         else:
             got = flag(k, 0, x + dx, y + dy)
-            assert got.outcome in ("flagged", "devil")
+            assert got.outcome in ("flagged", "devil", "undecided")
             if got.cells:
                 assert colouring.colour(x + dx, y + dy) == 0
         assert (got.outcome == "devil") == (got.witness is not None)
+        if got.outcome == "undecided":
+            assert got.cells == () and got.reason
         k.apply(0, got.cells)
 
 

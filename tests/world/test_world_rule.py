@@ -11,31 +11,24 @@ from hypothesis import strategies as st
 from devil.world import (
     MemoryKnowledge,
     OutOfWorld,
-    WindowTooLarge,
     Witness,
     judge_flag,
     judge_reveal,
 )
 from devil.world.component import InconsistentKnowledge
-from devil.world.rule import WorldVerdict
+from devil.world.rule import WINDOW_RADIUS, WorldVerdict
 from tests.helpers.strategies import profile
 from tests.world.worlds import (
     XY,
     Scene,
     answer,
     around,
+    check_witness,
+    clicks,
     component,
-    numbers,
     oracle,
     scenes,
 )
-
-
-def clicks(scene: Scene) -> list[XY]:
-    """Every cell of the scene and a ring just outside it (deep cells)."""
-    xs = range(scene.x0 - 1, scene.x0 + scene.width + 1)
-    ys = range(scene.y0 - 1, scene.y0 + scene.height + 1)
-    return [(x, y) for y in ys for x in xs if abs(x) <= 2**62 and abs(y) <= 2**62]
 
 
 @profile()
@@ -63,30 +56,6 @@ def agree_with_oracle(scene: Scene) -> None:
         assert flag.proved == (not truth.can_safe), (x, y)
         assert (reveal.witness is None) == reveal.proved
         assert (flag.witness is None) == flag.proved
-
-
-def check_witness(
-    symbols: dict[XY, str], click: XY, witness: Witness, mine: bool, side: int | None = None
-) -> None:
-    """The witness is a consistent layout of the click's component (see ``Witness``);
-    ``side``: the crop in force (every component number is then checked only when its
-    neighbourhood lies inside the rows), None: no crop, every one must be inside."""
-    assert witness.covers(*click)
-    mines = witness.mines()
-    assert (click in mines) == mine
-    comp = component(symbols, click)
-    nums = numbers(symbols)
-    for c in comp:
-        inside = all(witness.covers(*n) for n in [c, *around(*c)])
-        assert inside or side is not None, c
-        if inside:
-            assert sum(1 for n in around(*c) if n in mines) == nums[c], c
-    allowed = {u for c in comp for u in around(*c) if symbols.get(u, ".") in ".F"}
-    for m in mines:
-        assert symbols.get(m, ".") in ".F", f"witness mine on known safe cell {m}"
-        assert m == click or m in allowed, f"witness mine {m} outside the component"
-    if side is not None:
-        assert witness.width <= side and witness.height <= side
 
 
 @profile()
@@ -130,18 +99,23 @@ def test_other_boards_and_their_numbers_do_not_leak(scene: Scene, data: st.DataO
 
 
 class Fenced:
-    """Knowledge that raises when asked about a cell far from the allowed ones."""
+    """Knowledge that raises when asked about a cell far from the allowed ones (or, with
+    ``record``, notes it in ``far``)."""
 
-    def __init__(self, inner: MemoryKnowledge, near: set[XY], reach: int = 2):
+    def __init__(self, inner: MemoryKnowledge, near: set[XY], reach: int = 2, record: bool = False):
         self.inner = inner
         self.near = near
         self.reach = reach
+        self.record = record
         self.asked = 0
+        self.far: set[XY] = set()
 
     def symbol(self, colour: int, x: int, y: int) -> str:
         self.asked += 1
         if not any(max(abs(x - a), abs(y - b)) <= self.reach for a, b in self.near):
-            raise AssertionError(f"asked about ({x}, {y}), far from the component")
+            if not self.record:
+                raise AssertionError(f"asked about ({x}, {y}), far from the component")
+            self.far.add((x, y))
         return self.inner.symbol(colour, x, y)
 
 
@@ -149,7 +123,9 @@ class Fenced:
 @given(scenes())
 def test_judgement_reads_only_around_the_component(scene: Scene) -> None:
     """Besides the scene, the team knows a big block 50 cells away; the judgement never
-    reads it (nor anything more than two cells from the click's component)."""
+    reads it: a proof reads nothing more than two cells from the click's component, a
+    devil error also the witness's rows and the cells next to them (to draw the other
+    numbers there)."""
     far_x = scene.x0 - 60 if scene.x0 > 0 else scene.x0 + 60
     for i in range(30):
         for j in range(30):
@@ -157,9 +133,15 @@ def test_judgement_reads_only_around_the_component(scene: Scene) -> None:
     symbols = scene.symbols()
     for x, y in clicks(scene):
         near = {(x, y), *component(symbols, (x, y))}
-        fenced = Fenced(scene.knowledge, near)
-        judge_reveal(fenced, scene.board, x, y)
-        judge_flag(fenced, scene.board, x, y)
+        for judge in (judge_reveal, judge_flag):
+            fenced = Fenced(scene.knowledge, near, record=True)
+            got = judge(fenced, scene.board, x, y)
+            w = got.witness
+            if w is None:
+                assert not fenced.far
+                continue
+            for a, b in fenced.far:
+                assert w.x0 - 1 <= a <= w.x0 + w.width and w.y0 - 1 <= b <= w.y0 + w.height
 
 
 def test_cost_does_not_depend_on_known_cells_elsewhere() -> None:
@@ -241,21 +223,27 @@ def test_inconsistent_knowledge_names_the_number() -> None:
     assert "(3, 4)" in str(err.value)
 
 
-def test_a_component_too_big_for_the_solver_is_refused_by_name() -> None:
+def test_a_component_beyond_the_window_is_undecided_not_a_devil_error() -> None:
     """A diagonal chain of 1s 2,100 cells long is one component spanning over MAX_CELLS
-    cells; a click next to its start cannot be proved from the nearest numbers."""
+    cells (it was refused whole); a click next to its start cannot be proved from the
+    numbers within the window, and no witness of the whole chain is sought: undecided,
+    after reading only the window."""
     k = MemoryKnowledge()
     for i in range(0, 2100, 2):
         k.reveal(0, i, i, 1)
-    with pytest.raises(WindowTooLarge, match="spans 2101x2101 cells from \\(-1, -1\\)"):
-        judge_reveal(k, 0, 1, 0)
+    fenced = Fenced(k, {(1, 0)}, reach=WINDOW_RADIUS + 2)
+    got = judge_reveal(fenced, 0, 1, 0)
+    assert not got.proved and got.witness is None and not got.devil
+    assert got.undecided is not None and "beyond 32 cells" in got.undecided
+    assert got.numbers <= WINDOW_RADIUS // 2 + 1
+    assert fenced.asked < 40 * WINDOW_RADIUS
 
 
 def test_proofs_read_only_near_the_click_on_a_long_frontier() -> None:
     """A 5,000-number chain (one component): under it known safe cells, above it unknown
     ones, mines above every x = 2 (mod 3); the 0 at its start settles everything by
-    propagation. Proofs near the start read a few hundred cells; a devil error (whose
-    witness needs every number) reads the whole chain."""
+    propagation. Proofs near the start read a few hundred cells; a click it does not
+    prove is undecided (a witness would need every number): it reads the window only."""
     n = 5_000
     k = MemoryKnowledge()
     for x in range(-1, n + 1):
@@ -270,7 +258,22 @@ def test_proofs_read_only_near_the_click_on_a_long_frontier() -> None:
         got = judge(fenced, 0, x, -1)
         assert got.proved == proved and got.numbers <= 32
         assert fenced.asked < 600
-    fenced = Fenced(k, {(0, 0)}, reach=10**9)
-    devil = judge_reveal(fenced, 0, 8, -1)
-    assert not devil.proved and devil.numbers == n
-    assert fenced.asked > 3 * n
+    fenced = Fenced(k, {(8, -1)}, reach=WINDOW_RADIUS + 2)
+    guess = judge_reveal(fenced, 0, 8, -1)
+    assert not guess.proved and guess.undecided is not None and guess.witness is None
+    assert "flag it instead" in guess.undecided  # the numbers in reach make it a mine
+    assert guess.numbers == 8 + WINDOW_RADIUS + 1 and fenced.asked < 20 * WINDOW_RADIUS
+
+
+def test_a_witness_on_the_world_edge_places_no_mine_beyond_it() -> None:
+    """A 4 on the top edge has five neighbours: the witness mines four of them (the
+    rectangle drawn around it never reaches beyond the edge for the missing ones)."""
+    top = -(2**62)
+    k = MemoryKnowledge()
+    k.reveal(0, 1, top, 4)
+    k.reveal(0, 4, top, 4)  # another island inside the drawn rectangle
+    got = judge_reveal(k, 0, 0, top)
+    assert got.witness is not None and got.witness.y0 == top
+    symbols = {(1, top): "4", (4, top): "4"}
+    check_witness(symbols, (0, top), got.witness, True)
+    assert len(got.witness.mines() & set(around(1, top))) == 4

@@ -21,6 +21,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from devil.world.knowledge import MemoryKnowledge
+from devil.world.rule import Witness
 
 XY = tuple[int, int]
 LIMIT = 2**62
@@ -166,3 +167,47 @@ def component(symbols: dict[XY, str], click: XY) -> set[XY]:
                     seen.add(m)
                     todo.append(m)
     return seen
+
+
+def clicks(scene: Scene) -> list[XY]:
+    """Every cell of the scene and a ring just outside it (deep cells)."""
+    xs = range(scene.x0 - 1, scene.x0 + scene.width + 1)
+    ys = range(scene.y0 - 1, scene.y0 + scene.height + 1)
+    return [(x, y) for y in ys for x in xs if abs(x) <= 2**62 and abs(y) <= 2**62]
+
+
+def check_witness(
+    symbols: dict[XY, str], click: XY, witness: Witness, mine: bool, side: int | None = None
+) -> None:
+    """The witness is a consistent layout of the click's component and of every number
+    it is drawn over (see ``Witness``); ``side``: the crop in force (every component number
+    is then checked only when its neighbourhood lies inside the rows), None: no crop,
+    every component number must be inside."""
+    assert witness.covers(*click)
+    mines = witness.mines()
+    assert (click in mines) == mine
+    nums = numbers(symbols)
+    for c in component(symbols, click):
+        inside = all(witness.covers(*n) for n in [c, *around(*c)])
+        assert inside or side is not None, c
+    check_drawn_numbers(symbols, witness)
+    for m in mines:
+        assert symbols.get(m, ".") in ".F", f"witness mine on known safe cell {m}"
+        assert m == click or symbols.get(m) == "F" or any(n in nums for n in around(*m)), m
+    if side is not None:
+        assert witness.width <= side and witness.height <= side
+
+
+def check_drawn_numbers(symbols: dict[XY, str], witness: Witness) -> None:
+    """Every number of the board whose neighbours all lie in the witness's rows sees
+    exactly its value in mines there, and every known mine in the rows is drawn: a
+    player checking any number under the drawing finds it satisfied (issue 18, item 4)."""
+    mines = witness.mines()
+    for c, value in numbers(symbols).items():
+        if all(witness.covers(*n) for n in [c, *around(*c)]):
+            assert sum(1 for n in around(*c) if n in mines) == value, c
+    for c, s in symbols.items():
+        if s == "F" and witness.covers(*c):
+            assert c in mines, c
+        elif s != "F":
+            assert c not in mines, c

@@ -344,7 +344,7 @@ def positions(draw: st.DrawFn, flags: bool = True, holes: bool = True) -> Positi
     cells = draw(st.text(alphabet=alphabet, min_size=height * width, max_size=height * width))
     rows = [cells[i : i + width] for i in range(0, len(cells), width)]
     mines = draw(st.none() | st.integers(0, 40))
-    topology = draw(st.sampled_from(list(Topology)))
+    topology = draw(st.sampled_from(list(Topology.grids())))
     return Position.from_rows(rows, topology, mines)
 
 

@@ -211,7 +211,7 @@ def test_moves_off_the_board_or_on_holes_are_invalid() -> None:
 # -- first click and cascade --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("topology", list(Topology))
+@pytest.mark.parametrize("topology", list(Topology.grids()))
 @pytest.mark.parametrize("no_guess", [False, True])
 def test_first_click_is_safe_and_opens_a_zero(topology: Topology, no_guess: bool) -> None:
     for seed in range(6):
@@ -314,7 +314,7 @@ def test_a_click_that_could_be_a_mine_loses_with_a_witness() -> None:
 
 
 @pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
-@pytest.mark.parametrize("topology", list(Topology))
+@pytest.mark.parametrize("topology", list(Topology.grids()))
 def test_every_click_is_judged_like_the_oracle_says(count: Count, topology: Topology) -> None:
     """Random games: a click loses exactly when the oracle says it could be a mine."""
     rng = random.Random(hash((count.value, topology.value)) & 0xFFFF)

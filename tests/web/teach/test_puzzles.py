@@ -60,6 +60,13 @@ def test_level_game_has_the_level_asked_for(app: Flask, client: FlaskClient) -> 
     response = client.post("/levels/new", data={"preset": "beginner", "level": "2"})
     assert response.status_code == 303
     game_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert state(client, game_id)["moves"] == 0, "the player makes the first move"
+    page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "Level 2 board: start on the centre cell, row 4, col 4." in page
+    assert "Level 2 board" not in client.application.test_client().get(f"/g/{game_id}").get_data(
+        as_text=True
+    ), "only the browser that asked is told the level"
+    assert client.post(f"/g/{game_id}/move", data={"kind": "open", "at": "4,4"}).status_code == 303
     s = state(client, game_id)
     assert s["status"] in ("playing", "won") and "layout" not in s
     with app.app_context():

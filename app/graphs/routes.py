@@ -1,0 +1,254 @@
+"""The analysis board for graph boards (blueprint ``graphs``).
+
+Routes::
+
+    GET  /analyse/graph          a built-in tiling: ``tiling``, ``preset`` (beginner ...),
+                                 ``size`` ("16x30", "480"), ``sides`` 1 (neighbours share a
+                                 side), ``seed`` (a mid-game position; none: blank),
+                                 ``count`` classic|counted, ``cell`` an id to explain
+    POST /analyse/graph          a pasted or uploaded graph-board file (``graph`` / ``file``),
+                                 ``count``, ``cell``: the same page; a bad file is a 400 page
+                                 naming the JSON path (``edges[12]: unknown id 'x9'``)
+    POST /analyse/graph/export   the board as a file: ``kind`` json (the graph file) or svg
+
+Every page's engine work runs within ``GRAPH_SECONDS`` in a heavy-work child; a pasted
+board has at most ``WEB_MAX_CELLS`` cells (the file format allows more: ``devil-check``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from flask import Blueprint, Response, current_app, render_template, request
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+from app.errors import InputError
+from app.graphs.drawing import board_svg
+from app.graphs.facts import GRAPH_SECONDS, GraphFacts, graph_facts
+from app.heavy import off_loop, run_heavy
+from app.hooks import body_limit
+from app.security import limit_moves
+from devil.analysis import Verdict
+from devil.board import Cell
+from devil.errors import InconsistentPosition
+from devil.graphs.fileformat import GraphFileError, read_graph, write_graph
+from devil.graphs.positions import blank, midgame
+from devil.graphs.tilings import TILINGS, tiling, tiling_board
+from devil.position import Position
+from devil.rules import Count
+
+bp = Blueprint("graphs", __name__)
+
+WEB_MAX_CELLS = 5_000
+"""Most cells of a board analysed on the web."""
+WEB_MAX_TEXT = 2 * 1024 * 1024
+"""Longest pasted or uploaded graph file."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the page was asked: the board's source and the question."""
+
+    count: Count
+    cell_id: str | None
+    text: str = ""
+    tiling: str = "penrose"
+    preset: str = "beginner"
+    size: str = ""
+    sides: bool = False
+    seed: int | None = 1
+
+
+def _count(args: Mapping[str, str]) -> Count:
+    value = args.get("count", "classic")
+    if value not in ("classic", "counted"):
+        raise InputError("count", "count must be classic or counted")
+    return Count(value)
+
+
+def _cell_id(args: Mapping[str, str]) -> str | None:
+    value = args.get("cell", "").strip()
+    return value or None
+
+
+def _tiling_request(args: Mapping[str, str]) -> Request:
+    name = args.get("tiling", "penrose")
+    if name not in TILINGS:
+        raise InputError("tiling", f"unknown tiling {name!r}: one of {', '.join(TILINGS)}")
+    preset = args.get("preset", "beginner")
+    if preset not in ("beginner", "intermediate", "expert"):
+        raise InputError("preset", "preset must be beginner, intermediate or expert")
+    seed_text = args.get("seed", "1")
+    if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) < 10):
+        raise InputError("seed", "seed must be a whole number")
+    size = args.get("size", "")
+    if size and not all(p.isascii() and p.isdigit() and len(p) < 7 for p in size.split("x")):
+        raise InputError("size", "size is whole numbers joined by x (16x30, 480)")
+    return Request(
+        _count(args),
+        _cell_id(args),
+        tiling=name,
+        preset=preset,
+        size=size,
+        sides=args.get("sides") == "1",
+        seed=int(seed_text) if seed_text else None,
+    )
+
+
+def _tiling_position(req: Request) -> Position:
+    spec = tiling(req.tiling)
+    preset = spec.preset(req.preset)
+    size = tuple(int(p) for p in req.size.split("x")) if req.size else preset.size
+    try:
+        board = tiling_board(req.tiling, size, req.sides)
+    except ValueError as exc:
+        raise InputError("size", str(exc)) from None
+    if board.cell_count > WEB_MAX_CELLS:
+        raise InputError("size", f"at most {WEB_MAX_CELLS:,} cells on the web")
+    mines = preset.mines(board.cell_count)
+    return blank(board, mines) if req.seed is None else midgame(board, mines, req.seed)
+
+
+def _pasted_position(text: str) -> Position:
+    if len(text) > WEB_MAX_TEXT:
+        raise InputError("graph", f"the file is longer than {WEB_MAX_TEXT:,} characters")
+    try:
+        return read_graph(text, max_cells=WEB_MAX_CELLS)
+    except GraphFileError as exc:
+        raise InputError("graph", str(exc)) from None
+
+
+def _selected(position: Position, cell_id: str | None) -> Cell | None:
+    layout = position.board.graph
+    assert layout is not None
+    if cell_id is None:
+        return None
+    if not layout.has(cell_id):
+        raise InputError("cell", f"no cell has the id {cell_id!r}")
+    return layout.cell(cell_id)
+
+
+def _facts(position: Position, count: Count, selected: Cell | None) -> GraphFacts:
+    seconds = float(current_app.config.get("ANALYSE_SECONDS", GRAPH_SECONDS))
+    return run_heavy(graph_facts, (position, count, selected, seconds), seconds)
+
+
+def _page(req: Request, position: Position | None, error: str | None, code: int) -> Response:
+    facts = None
+    svg = ""
+    summary: dict[str, int] = {}
+    selected = None
+    if position is not None and error is None:
+        try:
+            selected = _selected(position, req.cell_id)
+        except InputError as exc:
+            error, code = str(exc), 400
+        facts = _facts(position, req.count, selected)
+        error = error or facts.error
+        covered = list(position.covered_cells())
+        summary = {
+            "cells": position.board.cell_count,
+            "covered": len(covered),
+            "safe": sum(facts.verdicts.get(c) is Verdict.SAFE for c in covered),
+            "mine": sum(facts.verdicts.get(c) is Verdict.MINE for c in covered),
+            "either": sum(facts.verdicts.get(c) is Verdict.EITHER for c in covered),
+        }
+        svg = board_svg(
+            position, facts.verdicts, facts.probs, selected, frozenset(facts.proof_numbers)
+        )
+    layout = position.board.graph if position is not None else None
+    selected_name = layout.label(selected) if layout is not None and selected is not None else ""
+    verdict = facts.verdicts.get(selected) if facts and selected is not None else None
+
+    def html() -> str:
+        return render_template(
+            "graph_analyse.html",
+            req=req,
+            svg=Markup(svg),  # board_svg escapes every text it writes
+            facts=facts,
+            summary=summary,
+            error=error,
+            tilings=TILINGS,
+            selected_name=selected_name,
+            verdict=verdict.value if verdict else None,
+            text=req.text if req.text else (write_graph(position) if position else ""),
+            max_cells=WEB_MAX_CELLS,
+        )
+
+    return Response(off_loop(html), code)
+
+
+@bp.get("/analyse/graph")
+@limit_moves
+def analyse_graph() -> ResponseReturnValue:
+    try:
+        req = _tiling_request(request.args)
+        position = _tiling_position(req)
+    except InputError as exc:
+        return _page(Request(Count.CLASSIC, None), None, str(exc), 400)
+    return _page(req, position, None, 200)
+
+
+def _posted() -> Request:
+    form = request.form
+    upload = request.files.get("file")
+    text = form.get("graph", "")
+    if upload is not None and upload.filename:
+        data = upload.stream.read(WEB_MAX_TEXT + 1)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("file", "the file is not UTF-8 text") from None
+    return Request(_count(form), _cell_id(form), text=text)
+
+
+@bp.post("/analyse/graph")
+@body_limit(3 * WEB_MAX_TEXT)
+@limit_moves
+def analyse_graph_paste() -> ResponseReturnValue:
+    try:
+        req = _posted()
+    except InputError as exc:
+        return _page(Request(Count.CLASSIC, None), None, str(exc), 400)
+    try:
+        position = _pasted_position(req.text)
+    except InconsistentPosition as exc:
+        return _page(req, None, f"No layout of mines fits this board: {exc}.", 400)
+    except InputError as exc:
+        return _page(req, None, str(exc), 400)
+    return _page(req, position, None, 200)
+
+
+@bp.post("/analyse/graph/export")
+@body_limit(3 * WEB_MAX_TEXT)
+@limit_moves
+def export_graph() -> ResponseReturnValue:
+    try:
+        req = _posted()
+        position = _pasted_position(req.text)
+    except (InputError, InconsistentPosition) as exc:
+        return _page(Request(Count.CLASSIC, None), None, str(exc), 400)
+    kind = request.form.get("kind", "json")
+    if kind == "svg":
+        facts = _facts(position, req.count, None)
+        body = board_svg(position, facts.verdicts, facts.probs)
+        head = '<?xml version="1.0" encoding="UTF-8"?>\n'
+        styled = body.replace(">", f"><style>{EXPORT_STYLE}</style>", 1)
+        return Response(head + styled, 200, _attachment("board.svg", "image/svg+xml"))
+    if kind != "json":
+        return _page(req, position, "kind must be json or svg", 400)
+    return Response(write_graph(position), 200, _attachment("board.json", "application/json"))
+
+
+def _attachment(name: str, mimetype: str) -> dict[str, str]:
+    return {"Content-Type": mimetype, "Content-Disposition": f"attachment; filename={name}"}
+
+
+EXPORT_STYLE = (
+    ".cell{stroke:#555;stroke-width:.04}.open{fill:#eee}.covered{fill:#bbb}"
+    ".safe{fill:#8fd18f}.mine{fill:#e58a8a}.either{fill:#e8d37a}"
+    "text{font:.5px sans-serif;text-anchor:middle;dominant-baseline:central}"
+)
+"""The exported SVG's own colours (the page's come from ``static/graph.css``)."""

@@ -1,0 +1,137 @@
+"""Graph boards (issue 20): speed per built-in tiling, printed as a table.
+
+    .venv/bin/python bench/bench_graphs.py            # the issue's scales
+    .venv/bin/python bench/bench_graphs.py --quick    # a few positions, small big boards
+
+Per tiling at its expert preset (about 500 cells, mines at the expert density), on
+mid-game positions (``devil.graphs.positions.midgame``: about 40% of the safe cells open):
+
+- **classify p50**: ``devil.solver.classify`` of the whole position (classic rule), ms;
+- **click p99**: a click as the devil rule needs it, from a fresh ``Solver``: the analysis,
+  the cell's verdict and, when it could be a mine, a witness (random covered cells), ms;
+- **no-guess**: ``devil.generate.no_guess_layout`` (redraw, 200 tries) from a random first
+  cell at the beginner preset: the share of boards guaranteed and the time per board;
+
+then the classification of 10,000-cell Penrose and triangle boards (cells with 12 or more
+neighbours), and reading a 100,000-cell graph file (``devil.graphs.fileformat.read_graph``).
+Times are CPU time of this thread (``time.thread_time``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from devil.generate import no_guess_layout
+from devil.graphs.fileformat import read_graph, write_graph
+from devil.graphs.positions import midgame
+from devil.graphs.tilings import TILINGS, tiling, tiling_board
+from devil.rules import Rules
+from devil.solver import Solver, classify
+
+
+def _ms(work: Callable[[], object]) -> float:
+    start = time.thread_time()
+    work()
+    return (time.thread_time() - start) * 1000
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def per_tiling(name: str, positions: int, clicks: int, boards: int) -> list[str]:
+    spec = tiling(name)
+    expert = spec.preset("expert")
+    board = tiling_board(name, expert.size)
+    mines = expert.mines(board.cell_count)
+    rng = random.Random(1)
+    classify_ms: list[float] = []
+    click_ms: list[float] = []
+    for seed in range(positions):
+        position = midgame(board, mines, seed)
+        classify_ms.append(_ms(lambda p=position: classify(p)))
+        covered = list(position.covered_cells())
+        for cell in rng.sample(covered, min(clicks, len(covered))):
+
+            def click(p=position, c=cell) -> None:
+                analysis = Solver().analyse(p)
+                if analysis.verdict(c).could_be_mine:
+                    analysis.witness(c, True, random.Random(c), nearest_total=True)
+
+            click_ms.append(_ms(click))
+    beginner = spec.preset("beginner")
+    small = tiling_board(name, beginner.size)
+    small_mines = beginner.mines(small.cell_count)
+    made = 0
+    gen_ms: list[float] = []
+    cells = list(small.cells())
+    for seed in range(boards):
+        gen_rng = random.Random(seed)
+        first = gen_rng.choice(cells)
+        got: list[bool] = []
+
+        def generate(r=gen_rng, f=first, out=got) -> None:
+            out.append(no_guess_layout(small, small_mines, f, Rules(), r, 200).guaranteed)
+
+        gen_ms.append(_ms(generate))
+        made += got[0]
+    return [
+        name,
+        f"{board.cell_count}",
+        f"{mines}",
+        f"{statistics.median(classify_ms):.1f}",
+        f"{_quantile(click_ms, 0.99):.1f}",
+        f"{small.cell_count}/{small_mines}",
+        f"{made}/{boards}",
+        f"{statistics.mean(gen_ms):.0f}",
+    ]
+
+
+def big(name: str, size: tuple[int, ...]) -> str:
+    board = tiling_board(name, size)
+    position = midgame(board, round(0.16 * board.cell_count), 5)
+    return f"{name} {board.cell_count} cells: classify {_ms(lambda: classify(position)):.0f} ms"
+
+
+def reading(size: tuple[int, int]) -> str:
+    board = tiling_board("triangle", size)
+    text = write_graph(midgame(board, round(0.16 * board.cell_count), 5))
+    start = time.perf_counter()
+    read_graph(text)
+    wall = time.perf_counter() - start
+    return (
+        f"read a {board.cell_count}-cell triangle graph ({len(text) // 1024} KiB, "
+        f"{text.count('],')} edges and cells): {wall:.2f} s wall"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--tilings", nargs="*", default=list(TILINGS))
+    args = parser.parse_args()
+    positions, clicks, boards = (2, 5, 2) if args.quick else (20, 20, 20)
+    head = ["tiling", "cells", "mines", "classify p50 ms", "click p99 ms",
+            "no-guess board", "guaranteed", "ms/board"]  # fmt: skip
+    rows = [head] + [per_tiling(n, positions, clicks, boards) for n in args.tilings]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    for row in rows:
+        print("  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)))
+    print()
+    scale = (1_000, (25, 40)) if args.quick else (10_000, (100, 100))
+    print(big("penrose", (scale[0],)))
+    print(big("triangle", scale[1]))
+    print(reading((60, 100) if args.quick else (250, 400)))
+
+
+if __name__ == "__main__":
+    main()

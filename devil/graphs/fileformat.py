@@ -1,0 +1,322 @@
+"""The graph-board file (``"format": "mine-devil-graph"``, version 1): read and write.
+
+A JSON object::
+
+    {"format": "mine-devil-graph", "version": 1,
+     "cells": [{"id": "t0", "state": ".", "polygon": [[0, 0], [1, 0], [0.5, 0.866]]},
+               {"id": "t1", "state": 2}, {"id": "t2", "state": "F"}],
+     "edges": [["t0", "t1"], ["t1", "t2"]],
+     "mines": 12}
+
+``state``: ``"."`` covered, ``"F"`` flagged (a mark, never a constraint), or a JSON
+integer: revealed with that many mined neighbours. ``polygon`` / ``at`` are drawing
+only; ``label`` names the cell in messages (default its id). ``edges`` are unordered
+pairs; ``mines`` the optional total. Keys this version does not know are ignored (a
+later version extends the format, never renames).
+
+Anything malformed raises ``GraphFileError`` whose message starts with where it is
+(``edges[12]: ...``, ``cells[3].state: ...``); a number above its count of neighbours
+raises ``InconsistentPosition`` naming the cell's id.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from operator import eq, itemgetter
+from typing import Any, NoReturn, cast
+
+from devil.board import Cell
+from devil.errors import InconsistentPosition
+from devil.graphs.cells import MAX_ID_LENGTH, CellGraph, GraphCell, Point
+from devil.graphs.layout import graph_board
+from devil.position import COVERED, FLAG, MAX_NUMBER, NUMBER_VALUE, Position, number_byte
+
+FORMAT = "mine-devil-graph"
+VERSION = 1
+MAX_CELLS = 100_000
+MAX_EDGES = 1_000_000
+MAX_BYTES = 128 * 1024 * 1024
+"""Largest file read (1,000,000 edges between ids of 40 characters fit)."""
+MAX_CORNERS = 64
+"""Most corners of one cell's polygon."""
+
+
+class GraphFileError(ValueError):
+    """A graph-board file that cannot be read; ``path`` is where (``cells[3].state``)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+
+
+def looks_like_graph(text: str | bytes) -> bool:
+    """True when ``text`` is a JSON object that declares itself a graph-board file.
+
+    Cheap: looks only at the start for the format's name, then parses to be sure.
+    """
+    head = text[:4096]
+    if isinstance(head, bytes):
+        head = head.decode("utf-8", "replace")
+    if not head.lstrip().startswith("{") or FORMAT not in head:
+        return False
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
+    """The position a graph-board file describes (its board is a graph board)."""
+    if len(text) > MAX_BYTES:
+        raise GraphFileError(
+            "", f"the file has {len(text):,} bytes; the largest read is {MAX_BYTES:,}"
+        )
+    with _no_cycle_collection():
+        try:
+            data = json.loads(text)
+        except ValueError as err:
+            raise GraphFileError("", f"not JSON: {err}") from None
+        return from_json(data, max_cells)
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Millions of small lists and tuples (no cycles among them) are made while reading a
+    big file: the cycle collector would walk them again and again."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def from_json(data: object, max_cells: int = MAX_CELLS) -> Position:
+    """``read_graph`` on already-parsed JSON (the web API's request body)."""
+    if not isinstance(data, dict):
+        raise GraphFileError("", "a graph board is a JSON object")
+    if data.get("format") != FORMAT:
+        raise GraphFileError("format", f"must be {FORMAT!r}")
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+        raise GraphFileError("version", f"must be {VERSION} (the version this reader knows)")
+    raw_cells = data.get("cells")
+    if not isinstance(raw_cells, list) or not raw_cells:
+        raise GraphFileError("cells", "must be a non-empty list of cells")
+    if len(raw_cells) > max_cells:
+        raise GraphFileError(
+            "cells", f"{len(raw_cells):,} cells; a graph board has at most {max_cells:,}"
+        )
+    raw_edges = data.get("edges", [])
+    if not isinstance(raw_edges, list):
+        raise GraphFileError("edges", "must be a list of pairs of cell ids")
+    if len(raw_edges) > MAX_EDGES:
+        raise GraphFileError(
+            "edges", f"{len(raw_edges):,} pairs; a graph board has at most {MAX_EDGES:,}"
+        )
+    mines = _mines(data.get("mines"))
+    cells, states = _cells(raw_cells)
+    graph = CellGraph(tuple(cells), _edges(raw_edges, {c.id: i for i, c in enumerate(cells)}))
+    board = graph_board(graph)
+    layout = board.graph
+    assert layout is not None
+    grid = bytearray(Position.covered(board).grid)
+    degree = [len(near) for near in graph.neighbours]
+    for i, state in enumerate(states):
+        slot = layout.slots[i]
+        if state == "F":
+            grid[slot] = FLAG
+        elif isinstance(state, int):
+            if state > degree[i]:
+                noun = "neighbour" if degree[i] == 1 else "neighbours"
+                raise InconsistentPosition(
+                    f"the {state} at {layout.where(slot)} has only {degree[i]} {noun}", slot
+                )
+            if state > MAX_NUMBER:
+                raise GraphFileError(
+                    f"cells[{i}].state", f"numbers above {MAX_NUMBER} are not supported"
+                )
+            grid[slot] = number_byte(state)
+    return Position(board, bytes(grid), mines)
+
+
+def _mines(value: object) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise GraphFileError("mines", "must be a whole number >= 0 (the total of mines)")
+    return value
+
+
+def _cells(raw: list[Any]) -> tuple[list[GraphCell], list[str | int]]:
+    cells: list[GraphCell] = []
+    states: list[str | int] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(raw):
+        where = f"cells[{i}]"
+        if not isinstance(item, dict):
+            raise GraphFileError(where, "a cell is a JSON object with an id and a state")
+        cell_id = item.get("id")
+        if not isinstance(cell_id, str) or not 0 < len(cell_id) <= MAX_ID_LENGTH:
+            raise GraphFileError(
+                f"{where}.id", f"must be a non-empty string of at most {MAX_ID_LENGTH} characters"
+            )
+        if cell_id in seen:
+            raise GraphFileError(
+                f"{where}.id", f"duplicate id {cell_id!r} (also cells[{seen[cell_id]}])"
+            )
+        seen[cell_id] = i
+        states.append(_state(item.get("state"), f"{where}.state"))
+        label = item.get("label")
+        if label is not None and (not isinstance(label, str) or not 0 < len(label) <= 80):
+            raise GraphFileError(
+                f"{where}.label", "must be a non-empty string of at most 80 characters"
+            )
+        polygon = item.get("polygon")
+        at = item.get("at")
+        cells.append(
+            GraphCell(
+                cell_id,
+                label,
+                None if polygon is None else _polygon(polygon, f"{where}.polygon"),
+                None if at is None else _point(at, f"{where}.at"),
+            )
+        )
+    return cells, states
+
+
+def _state(value: object, where: str) -> str | int:
+    if value == "." or value == "F":
+        return str(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0:
+            raise GraphFileError(where, f"{value} is negative; a revealed number is >= 0")
+        return value
+    raise GraphFileError(
+        where, f'{json.dumps(value)} is not a state: expected ".", "F" or a whole number'
+    )
+
+
+def _point(value: object, where: str) -> Point:
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        and all(math.isfinite(v) for v in value)
+    ):
+        return (value[0], value[1])
+    raise GraphFileError(where, "must be a point [x, y] of two finite numbers")
+
+
+def _polygon(value: object, where: str) -> tuple[Point, ...]:
+    if not isinstance(value, list) or not 3 <= len(value) <= MAX_CORNERS:
+        raise GraphFileError(where, f"must be a list of 3 to {MAX_CORNERS} points [x, y]")
+    return tuple(_point(p, f"{where}[{k}]") for k, p in enumerate(value))
+
+
+def _edges(raw: list[Any], index: dict[str, int]) -> tuple[tuple[int, int], ...]:
+    """The pairs as cell indices. Whole-list passes first (a million pairs: the bound);
+    the first bad pair, when one is found, is named by ``_bad_edge``."""
+    if raw and (set(map(type, raw)) != {list} or set(map(len, raw)) != {2}):
+        _bad_edge(raw, index)
+    get = index.get
+    try:
+        firsts = list(map(get, map(itemgetter(0), raw)))
+        seconds = list(map(get, map(itemgetter(1), raw)))
+    except TypeError:  # an unhashable "id" (a list, an object)
+        _bad_edge(raw, index)
+    if None in firsts or None in seconds:
+        _bad_edge(raw, index)
+    ones, others = cast("list[int]", firsts), cast("list[int]", seconds)
+    if any(map(eq, ones, others)):
+        _bad_edge(raw, index)
+    n = len(index)
+    pairs = {a * n + b if a < b else b * n + a for a, b in zip(ones, others, strict=True)}
+    if len(pairs) != len(raw):
+        _bad_edge(raw, index)
+    return tuple(zip(ones, others, strict=True))
+
+
+def _bad_edge(raw: list[Any], index: dict[str, int]) -> NoReturn:
+    """Raise the error of the first malformed, unknown, self or repeated pair of ``raw``."""
+    seen: dict[tuple[int, int], int] = {}
+    for k, pair in enumerate(raw):
+        if not (type(pair) is list and len(pair) == 2):
+            raise GraphFileError(f"edges[{k}]", "an edge is a pair [id, id]")
+        a, b = pair
+        if not (isinstance(a, str) and isinstance(b, str)):
+            raise GraphFileError(f"edges[{k}]", "ids are strings")
+        for x in (a, b):
+            if x not in index:
+                raise GraphFileError(f"edges[{k}]", f"unknown id {x!r}")
+        i, j = index[a], index[b]
+        if i == j:
+            raise GraphFileError(f"edges[{k}]", f"a cell cannot be its own neighbour ({a!r})")
+        first = seen.setdefault((min(i, j), max(i, j)), k)
+        if first != k:
+            raise GraphFileError(f"edges[{k}]", f"repeats the pair {a!r}, {b!r} (edges[{first}])")
+    raise AssertionError("no bad pair found")  # pragma: no cover - callers found one
+
+
+def to_json(position: Position) -> dict[str, Any]:
+    """The file's JSON object for a graph-board position (cells in the graph's order)."""
+    layout = position.board.graph
+    if layout is None:
+        raise ValueError("only a graph board is written as a graph-board file")
+    graph = layout.graph
+    cells: list[dict[str, Any]] = []
+    grid = position.grid
+    for i, cell in enumerate(graph.cells):
+        byte = grid[layout.slots[i]]
+        state: str | int
+        if byte == COVERED:
+            state = "."
+        elif byte == FLAG:
+            state = "F"
+        else:
+            state = NUMBER_VALUE[byte]
+        out: dict[str, Any] = {"id": cell.id, "state": state}
+        if cell.label is not None:
+            out["label"] = cell.label
+        if cell.polygon is not None:
+            out["polygon"] = [list(p) for p in cell.polygon]
+        if cell.at is not None:
+            out["at"] = list(cell.at)
+        cells.append(out)
+    ids = [c.id for c in graph.cells]
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "cells": cells,
+        "edges": [[ids[a], ids[b]] for a, b in graph.edges],
+    }
+    if position.mines is not None:
+        data["mines"] = position.mines
+    return data
+
+
+def write_graph(position: Position) -> str:
+    """The graph-board file's text: one cell per line, a few edges per line."""
+    data = to_json(position)
+    head = f'{{"format": {json.dumps(FORMAT)}, "version": {VERSION},\n'
+    cells = ",\n  ".join(json.dumps(c) for c in data["cells"])
+    edges = _rows([json.dumps(e) for e in data["edges"]], 8)
+    tail = f',\n "mines": {data["mines"]}' if "mines" in data else ""
+    return f'{head} "cells": [\n  {cells}\n ],\n "edges": [\n  {edges}\n ]{tail}\n}}\n'
+
+
+def _rows(items: Sequence[str], per_line: int) -> str:
+    lines = [", ".join(items[k : k + per_line]) for k in range(0, len(items), per_line)]
+    return ",\n  ".join(lines)
+
+
+def covered_in_order(position: Position) -> list[Cell]:
+    """The covered cells (flags included) of a graph board, in the file's order."""
+    layout = position.board.graph
+    assert layout is not None
+    return [slot for slot in layout.slots if position.is_covered(slot)]

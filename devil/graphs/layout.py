@@ -1,0 +1,165 @@
+"""Placing a cell graph on a ``Board``: each cell gets a slot of a virtual grid.
+
+The engine's cells are ints and some of its steps sweep a board along rows or
+columns (``cell // width``, ``cell % width``). A graph board therefore numbers its
+cells by a virtual ``height x width`` grid that follows the graph's own shape:
+
+- when every cell has a drawing position, the cells are cut into bands by ``y``
+  (as many bands as the drawing's aspect asks for, about ``sqrt(n)`` on a square
+  one) and ordered by ``x`` inside each band, so a sweep along rows or columns
+  follows the drawing;
+- otherwise the bands are the breadth-first levels of a reverse Cuthill-McKee walk
+  (each piece from a cell of least degree, neighbours by increasing degree), an order
+  that keeps the frontier narrow whatever the graph.
+
+Unused slots are holes. Nothing else in the engine needs to know: ``Board.neighbours``
+reads ``GraphLayout.adjacency``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from devil.board import Board, Cell, Topology
+from devil.graphs.cells import CellGraph
+
+_MAX_SPREAD = 4
+"""A levels layout may use at most this many slots per cell (else one row)."""
+
+
+@dataclass(frozen=True, eq=False)
+class GraphLayout:
+    """A ``CellGraph`` on a virtual grid: ``slots[i]`` is the board cell of ``graph.cells[i]``."""
+
+    graph: CellGraph
+    slots: tuple[Cell, ...]
+    size: int
+    adjacency: tuple[tuple[Cell, ...], ...] = field(init=False)
+    """Per board cell (slot), its neighbours' slots (in the graph's order); () for holes."""
+    _hash: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        adjacency: list[tuple[Cell, ...]] = [()] * self.size
+        slots = self.slots
+        for i, near in enumerate(self.graph.neighbours):
+            adjacency[slots[i]] = tuple([slots[j] for j in near])
+        object.__setattr__(self, "adjacency", tuple(adjacency))
+        object.__setattr__(self, "_hash", hash((self.size, self.slots, self.graph.edges)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GraphLayout):
+            return NotImplemented
+        return self is other or (
+            self._hash == other._hash
+            and self.size == other.size
+            and self.slots == other.slots
+            and self.graph == other.graph
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _index_of_slot(self) -> dict[Cell, int]:
+        return {slot: i for i, slot in enumerate(self.slots)}
+
+    @cached_property
+    def _slot_of_id(self) -> dict[str, Cell]:
+        return {cell.id: self.slots[i] for i, cell in enumerate(self.graph.cells)}
+
+    def cell(self, cell_id: str) -> Cell:
+        """The board cell of an id; ``KeyError`` for an unknown one."""
+        return self._slot_of_id[cell_id]
+
+    def has(self, cell_id: str) -> bool:
+        return cell_id in self._slot_of_id
+
+    def index(self, cell: Cell) -> int:
+        """The file index of a board cell."""
+        return self._index_of_slot[cell]
+
+    def id(self, cell: Cell) -> str:
+        return self.graph.cells[self._index_of_slot[cell]].id
+
+    def label(self, cell: Cell) -> str:
+        return self.graph.cells[self._index_of_slot[cell]].name
+
+    def where(self, cell: Cell) -> str:
+        """``cell t17`` (``cell North pole (id v0)`` when the label differs from the id)."""
+        info = self.graph.cells[self._index_of_slot[cell]]
+        if info.label is None or info.label == info.id:
+            return f"cell {info.id}"
+        return f"cell {info.label} (id {info.id})"
+
+
+def graph_board(graph: CellGraph) -> Board:
+    """The board of a graph, its cells laid out on a virtual grid (see the module doc)."""
+    n = len(graph.cells)
+    if n == 0:
+        raise ValueError("a graph board needs at least one cell")
+    centres = [cell.centre() for cell in graph.cells]
+    if all(c is not None for c in centres):
+        rows = _bands_by_drawing([c for c in centres if c is not None])
+    else:
+        rows = _bands_by_levels(graph)
+    width = max(len(row) for row in rows)
+    if len(rows) * width > _MAX_SPREAD * n + 64:
+        rows = [[i for row in rows for i in row]]
+        width = n
+    slots = [0] * n
+    for r, row in enumerate(rows):
+        for c, i in enumerate(row):
+            slots[i] = r * width + c
+    size = len(rows) * width
+    used = set(slots)
+    holes = frozenset(c for c in range(size) if c not in used)
+    layout = GraphLayout(graph, tuple(slots), size)
+    return Board(len(rows), width, Topology.GRAPH, holes, layout)
+
+
+def _bands_by_drawing(centres: list[tuple[float, float]]) -> list[list[int]]:
+    n = len(centres)
+    xs = [c[0] for c in centres]
+    ys = [c[1] for c in centres]
+    span_x = max(xs) - min(xs)
+    span_y = max(ys) - min(ys)
+    if span_y <= 0:
+        bands = 1
+    elif span_x <= 0:
+        bands = n
+    else:
+        bands = max(1, min(n, round(math.sqrt(n * span_y / span_x))))
+    per_band = math.ceil(n / bands)
+    by_y = sorted(range(n), key=lambda i: (ys[i], xs[i]))
+    return [
+        sorted(by_y[k : k + per_band], key=lambda i: (xs[i], ys[i])) for k in range(0, n, per_band)
+    ]
+
+
+def cuthill_mckee(graph: CellGraph) -> list[list[int]]:
+    """The breadth-first levels of every piece in turn, each walk started from a cell of
+    least degree (a cheap Cuthill-McKee), the levels and their contents reversed."""
+    neighbours = graph.neighbours
+    seen = bytearray(len(neighbours))
+    levels: list[list[int]] = []
+    for start in sorted(range(len(neighbours)), key=lambda i: len(neighbours[i])):
+        if seen[start]:
+            continue
+        seen[start] = 1
+        level = [start]
+        while level:
+            levels.append(level)
+            following = []
+            for cell in level:
+                for near in neighbours[cell]:
+                    if not seen[near]:
+                        seen[near] = 1
+                        following.append(near)
+            level = following
+    return [level[::-1] for level in reversed(levels)]
+
+
+def _bands_by_levels(graph: CellGraph) -> list[list[int]]:
+    return cuthill_mckee(graph)

@@ -1,0 +1,161 @@
+"""``devil-check`` on graph boards: one ``ID S|M|?`` line per covered cell in file order,
+JSON keyed by id, ``--cell ID`` with today's exit codes, named errors; checked against the
+oracle on random graphs and tilings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from devil import oracle
+from devil.cli.check import main
+from devil.graphs.fileformat import read_graph, write_graph
+from devil.rules import Count
+from tests.helpers.graph_strategies import graph_boards, tiling_boards
+from tests.helpers.strategies import Scenario, profile, scenarios
+
+BOARD: dict[str, Any] = {
+    "format": "mine-devil-graph",
+    "version": 1,
+    "cells": [
+        {"id": "hub", "state": 10},
+        *({"id": f"s{i}", "state": "."} for i in range(10)),
+        {"id": "far", "state": "F"},
+        {"id": "lone", "state": "."},
+    ],
+    "edges": [*(["hub", f"s{i}"] for i in range(10)), ["s9", "far"]],
+    "mines": 11,
+}
+
+
+def _run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: Any, *args: str
+) -> tuple[int, str, str]:
+    path = tmp_path / "board.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    code = main([str(path), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_text_output_lists_covered_cells_in_file_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(tmp_path, capsys, BOARD)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[:12] == [*(f"s{i} M" for i in range(10)), "far ?", "lone ?"]
+    assert lines[12] == "12 covered: 0 safe, 10 mine, 2 either (classic rule)"
+
+
+def test_counted_and_mines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(tmp_path, capsys, BOARD, "--counted")
+    assert code == 0
+    assert "far ?" in out and "(counted rule, 11 mines)" in out
+    code, out, _ = _run(tmp_path, capsys, BOARD, "--mines", "10")
+    assert out.splitlines()[10:12] == ["far S", "lone S"]
+
+
+def test_json_is_keyed_by_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        tmp_path, capsys, BOARD, "--format", "json", "--probabilities", "--cell", "s3",
+        "--witness", "--explain",
+    )  # fmt: skip
+    assert code == 1
+    data = json.loads(out)
+    assert data["cells"][0] == {"id": "s0", "verdict": "mine"}
+    assert len(data["cells"]) == 12
+    assert data["summary"] == {"covered": 12, "safe": 0, "mine": 10, "either": 2}
+    assert data["topology"] == "graph"
+    assert {"id": "s3", "probability": 1.0} in data["probabilities"]
+    assert data["cell"] == {"id": "s3", "verdict": "mine", "could_be_mine": True}
+    assert set(data["witness"]) >= {f"s{i}" for i in range(10)}
+    assert data["proof"]["numbers"] == ["hub"]
+    assert "The 10 at cell hub" in data["proof"]["steps"][0]
+
+
+def test_cell_by_id_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = {**BOARD, "cells": [*BOARD["cells"][:-1], {"id": "lone", "state": 0}]}
+    board["edges"] = [*BOARD["edges"], ["lone", "far"]]
+    code, out, _ = _run(tmp_path, capsys, board, "--cell", "far")
+    assert code == 0 and "cell far: safe" in out
+    assert _run(tmp_path, capsys, board, "--cell", "s1")[0] == 1
+    code, _, err = _run(tmp_path, capsys, board, "--cell", "nobody")
+    assert code == 2 and "no cell of the board has that id" in err
+    code, _, err = _run(tmp_path, capsys, board, "--cell", "hub")
+    assert code == 2 and "already revealed (a 10)" in err
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"edges": [["hub", "x"]]}, "edges[0]: unknown id 'x'"),
+        ({"cells": [{"id": "a", "state": "?"}]}, "cells[0].state:"),
+        ({"cells": [{"id": "a", "state": "."}, {"id": "a", "state": "."}]}, "duplicate id 'a'"),
+        ({"edges": [["hub", "hub"]]}, "edges[0]: a cell cannot be its own neighbour"),
+    ],
+)
+def test_malformed_files_exit_2_naming_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict[str, Any], message: str
+) -> None:
+    code, _, err = _run(tmp_path, capsys, {**BOARD, **change}, "--input-format", "graph")
+    assert code == 2
+    assert message in err
+
+
+def test_inconsistent_numbers_exit_3_naming_the_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    too_big = {**BOARD, "cells": [{"id": "x", "state": 2}, {"id": "y", "state": "."}],
+               "edges": [["x", "y"]]}  # fmt: skip
+    code, _, err = _run(tmp_path, capsys, too_big)
+    assert code == 3 and "the 2 at cell x has only 1 neighbour" in err
+    clash = {
+        **BOARD,
+        "cells": [{"id": "a", "state": 1}, {"id": "b", "state": "."}, {"id": "c", "state": 0}],
+        "edges": [["a", "b"], ["b", "c"]],
+    }
+    code, _, err = _run(tmp_path, capsys, clash)
+    assert code == 3 and ("cell a" in err or "cell c" in err)
+
+
+def test_topology_is_refused_and_grids_are_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = _run(tmp_path, capsys, BOARD, "--topology", "hex")
+    assert code == 2 and "--topology is for grid boards" in err
+    code, out, _ = _run(tmp_path, capsys, "1.\n..\n")
+    assert code == 0 and out.splitlines()[0] == "1?"
+    code, _, err = _run(tmp_path, capsys, "1.\n..\n", "--cell", "x")
+    assert code == 2 and "argument --cell: expected ROW,COL" in err
+
+
+@profile()
+@given(scenarios(graph_boards() | tiling_boards()), st.sampled_from(Count))
+def test_verdicts_match_the_oracle(scenario: Scenario, count: Count) -> None:
+    import contextlib
+    import io
+    import tempfile
+
+    position = scenario.position
+    layout = position.board.graph
+    assert layout is not None
+    truth = oracle.classify(position, count)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "board.json"
+        path.write_text(write_graph(position))
+        assert read_graph(path.read_text()) == position
+        out = io.StringIO()
+        args = [str(path), "--format", "json"] + (["--counted"] if count is Count.COUNTED else [])
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            assert main(args) == 0
+    got = {c["id"]: c["verdict"] for c in json.loads(out.getvalue())["cells"]}
+    covered = [c for c in layout.slots if position.is_covered(c)]
+    assert list(got) == [layout.id(c) for c in covered]
+    for cell in covered:
+        assert got[layout.id(cell)] == truth.verdict(cell).value

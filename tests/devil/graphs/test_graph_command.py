@@ -1,0 +1,45 @@
+"""``devil-graph``: a board file of each built-in tiling, blank or mid-game."""
+
+from __future__ import annotations
+
+import pytest
+
+from devil.graphs.command import main
+from devil.graphs.fileformat import read_graph
+from devil.graphs.tilings import TILINGS
+
+
+@pytest.mark.parametrize("name", sorted(TILINGS))
+def test_each_tiling_writes_a_blank_board_that_reads_back(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([name]) == 0
+    position = read_graph(capsys.readouterr().out)
+    preset = TILINGS[name].preset("beginner")
+    assert position.mines == preset.mines(position.board.cell_count)
+    assert all(position.is_covered(c) for c in position.board.cells())
+
+
+def test_a_midgame_position_is_part_way_and_reproducible(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["penrose", "--size", "120", "--midgame", "--seed", "4", "--sides"]) == 0
+    first = capsys.readouterr().out
+    assert main(["penrose", "--size", "120", "--midgame", "--seed", "4", "--sides"]) == 0
+    assert capsys.readouterr().out == first
+    position = read_graph(first)
+    assert position.board.cell_count == 120
+    revealed = sum(1 for _ in position.revealed_cells())
+    assert 0 < revealed < 120
+    assert max(len(position.board.neighbours(c)) for c in position.board.cells()) == 4
+
+
+def test_list_and_bad_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--list"]) == 0
+    assert "penrose" in capsys.readouterr().out
+    assert main([]) == 2
+    assert "name a TILING" in capsys.readouterr().err
+    assert main(["cube", "--size", "2", "3"]) == 2
+    assert "cube takes 1 size numbers" in capsys.readouterr().err
+    assert main(["square", "--mines", "81"]) == 2
+    assert main(["heptagons"]) == 2

@@ -1,0 +1,119 @@
+"""The graph analysis board (``/analyse/graph``): colours like the oracle, errors named by
+JSON path, proofs naming cells by label, export."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from devil import oracle
+from devil.graphs.fileformat import read_graph
+
+_CELL = re.compile(r'<(?:polygon|circle) class="([^"]*)" data-cell="([^"]*)"')
+
+SMALL = {
+    "format": "mine-devil-graph",
+    "version": 1,
+    "cells": [
+        {"id": "hub", "state": 10, "label": "the hub", "at": [0, 0]},
+        *({"id": f"s{i}", "state": ".", "at": [i, 1]} for i in range(10)),
+        {"id": "far", "state": ".", "polygon": [[5, 3], [6, 3], [5.5, 4]]},
+    ],
+    "edges": [*(["hub", f"s{i}"] for i in range(10)), ["s9", "far"]],
+    "mines": 11,
+}
+
+
+def _classes(body: str) -> dict[str, set[str]]:
+    return {html.unescape(cid): set(cls.split()) for cls, cid in _CELL.findall(body)}
+
+
+def _check_against_oracle(body: str, text: str, count: str) -> None:
+    position = read_graph(text)
+    layout = position.board.graph
+    assert layout is not None
+    truth = oracle.classify(position, oracle.Count(count))
+    shown = _classes(body)
+    assert len(shown) == position.board.cell_count
+    for cell in position.covered_cells():
+        assert truth.verdict(cell).value in shown[layout.id(cell)]
+
+
+@pytest.mark.parametrize("count", ["classic", "counted"])
+def test_a_pasted_graph_is_coloured_like_the_oracle(client: FlaskClient, count: str) -> None:
+    text = json.dumps(SMALL)
+    response = client.post("/analyse/graph", data={"graph": text, "count": count})
+    assert response.status_code == 200
+    _check_against_oracle(response.get_data(as_text=True), text, count)
+
+
+def test_a_small_tiling_is_coloured_like_the_oracle(client: FlaskClient) -> None:
+    response = client.get("/analyse/graph", query_string={"tiling": "cube", "size": "2", "seed": 3})
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    text = html.unescape(re.search(r"<textarea[^>]*>(.*?)</textarea>", body, re.S).group(1))  # type: ignore[union-attr]
+    _check_against_oracle(body, text, "classic")
+
+
+def test_choosing_a_cell_explains_it_by_label(client: FlaskClient) -> None:
+    text = json.dumps(SMALL)
+    response = client.post("/analyse/graph", data={"graph": text, "cell": "s3"})
+    body = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert "s3: mine" in body
+    assert "The 10 at cell the hub (id hub) touches 10 covered cells" in body
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"edges": [["hub", "nobody"]]}, "edges[0]: unknown id &#39;nobody&#39;"),
+        ({"cells": [{"id": "a", "state": "?"}]}, "cells[0].state:"),
+        ({"version": 3}, "version: must be 1"),
+    ],
+)
+def test_a_bad_file_is_a_400_naming_where(
+    client: FlaskClient, change: dict[str, object], message: str
+) -> None:
+    response = client.post("/analyse/graph", data={"graph": json.dumps({**SMALL, **change})})
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+
+
+def test_an_impossible_number_is_a_400_naming_the_cell(client: FlaskClient) -> None:
+    bad = {**SMALL, "cells": [{"id": "x", "state": 2}, {"id": "y", "state": "."}],
+           "edges": [["x", "y"]]}  # fmt: skip
+    response = client.post("/analyse/graph", data={"graph": json.dumps(bad)})
+    assert response.status_code == 400
+    assert "the 2 at cell x has only 1 neighbour" in response.get_data(as_text=True)
+
+
+def test_bad_queries_are_400s(client: FlaskClient) -> None:
+    assert client.get("/analyse/graph?tiling=heptagon").status_code == 400
+    assert client.get("/analyse/graph?tiling=square&size=200x200").status_code == 400
+    assert client.get("/analyse/graph?tiling=square&seed=x").status_code == 400
+    assert client.get("/analyse/graph?cell=nowhere").status_code == 400
+    assert client.get("/analyse/graph?count=both").status_code == 400
+
+
+def test_export_json_and_svg(client: FlaskClient) -> None:
+    text = json.dumps(SMALL)
+    got = client.post("/analyse/graph/export", data={"graph": text, "kind": "json"})
+    assert got.status_code == 200
+    assert read_graph(got.get_data(as_text=True)) == read_graph(text)
+    svg = client.post("/analyse/graph/export", data={"graph": text, "kind": "svg"})
+    assert svg.status_code == 200
+    assert svg.headers["Content-Type"].startswith("image/svg+xml")
+    body = svg.get_data(as_text=True)
+    assert body.startswith("<?xml") and body.count('data-cell="') == 12
+
+
+@pytest.mark.parametrize("name", ["penrose", "geodesic", "cairo", "snub-square"])
+def test_every_preset_page_draws(client: FlaskClient, name: str) -> None:
+    response = client.get("/analyse/graph", query_string={"tiling": name})
+    assert response.status_code == 200
+    assert len(_classes(response.get_data(as_text=True))) > 50
