@@ -42,8 +42,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(config.defaults(test_config))
     if test_config is not None:
         app.config.from_mapping(test_config)
+    from app import settings as settings_setup
 
-    from app import duel, errors, hooks, layout, notify, requests_log, security, world
+    options = settings_setup.init_app(app)  # typed, frozen: what the code reads
+
+    from app import duel, errors, hooks, layout, metrics, notify, requests_log, security, world
     from app.api.routes import bp as api
     from app.graphs.routes import bp as graphs
     from app.ledger import setup as ledger_setup
@@ -57,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(hooks.limit_streamed_body)  # first: before CSRF or a view reads the body
     store_setup.init_app(app)
     engine = store_setup.get_store(app).engine
+    metrics.init_app(app, engine)  # GET /metrics, request timings, the pool's use
     notify.init_app(app, engine)  # live streams wake on it (app/notify.py)
     world.init_app(app, engine)  # Devil World: /api/worlds (app/world/)
     play_setup.init_app(app)
@@ -72,8 +76,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.wsgi_app = ClientGate(  # type: ignore[method-assign]  # inside the proxy fix
         app.wsgi_app,
-        int(app.config.get("CLIENT_REQUESTS", 128)),
-        float(app.config.get("BODY_SECONDS", 10.0)),
+        options.client_requests,
+        options.body_seconds,
         gevent_timeouts(),
     )
     security.init_app(app)  # after the blueprints: wraps the rate-limited views

@@ -1,4 +1,5 @@
-"""Default settings, read from the environment when the app is created (never at import).
+"""Settings from the environment, read when the app is created (never at import); the typed
+object the code reads is ``app.settings.Settings``, frozen from these and the test config.
 
 Environment variables (all optional):
 
@@ -11,11 +12,19 @@ Environment variables (all optional):
 ``MINE_DEVIL_RATELIMIT``        ``0`` switches rate limiting off (benchmarks)
 ``MINE_DEVIL_RATELIMIT_MOVES``  limit per client on moves (default ``30 per second;600 per minute``)
 ``MINE_DEVIL_RATELIMIT_CREATE`` limit per client on new games (default ``60 per minute``)
-``MINE_DEVIL_RATELIMIT_STORAGE`` Flask-Limiter storage URI (default ``memory://``, per process)
+``MINE_DEVIL_RATELIMIT_STORAGE`` where limits count (default ``sqlite:///<data>/ratelimits.sqlite3``,
+                                shared by the host's workers; ``redis://host:port/0`` for several
+                                hosts; ``memory://`` per process): see ``app/limitstore.py``
+``MINE_DEVIL_METRICS_TOKEN``    bearer token ``GET /metrics`` asks for (unset: no ``/metrics``)
 ``MINE_DEVIL_PROXY_HOPS``       number of trusted proxies in front (``X-Forwarded-For``), default 0
+``MINE_DEVIL_WORKER_CONNECTIONS`` the gevent worker's ``worker_connections`` (``mine-devil`` sets
+                                it): open streams stay below it, with room for other requests
+                                (``app.live.slots.stream_room_size``)
 ``MINE_DEVIL_CLIENT_REQUESTS``  requests one client may have in the app at once per process
                                 (default 128; see ``app/gate.py``); benchmarks whose many simulated
                                 people share one address raise it
+``MINE_DEVIL_RATELIMIT_WORLD_PLAYER`` / ``_WORLD_TEAM``, ``MINE_DEVIL_WORLD_DROP_SECONDS``,
+``MINE_DEVIL_WORLD_STREAMS_PER_CLIENT`` / ``_MAX``: Devil World's limits (``app.settings``)
 """
 
 from __future__ import annotations
@@ -25,6 +34,8 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from app.limitstore import default_uri
 
 MAX_CONTENT_LENGTH = 16 * 1024
 """Largest request body accepted (bytes); larger bodies get 413."""
@@ -72,6 +83,30 @@ def persisted_secret_key(directory: Path) -> str:
     return key
 
 
+WORLD_ENVIRONMENT = {
+    "WORLD_PLAYER_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_PLAYER",
+    "WORLD_TEAM_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_TEAM",
+    "WORLD_DROP_SECONDS": "MINE_DEVIL_WORLD_DROP_SECONDS",
+    "WORLD_JUDGE_MOVE_SECONDS": "MINE_DEVIL_WORLD_JUDGE_MOVE_SECONDS",
+    "WORLD_JUDGE_MOVE_NODES": "MINE_DEVIL_WORLD_JUDGE_MOVE_NODES",
+    "WORLD_JUDGE_RAFT_SECONDS": "MINE_DEVIL_WORLD_JUDGE_RAFT_SECONDS",
+    "WORLD_JUDGE_RAFT_NODES": "MINE_DEVIL_WORLD_JUDGE_RAFT_NODES",
+    "WORLD_JUDGE_NODES_PER_MOVE": "MINE_DEVIL_WORLD_JUDGE_NODES_PER_MOVE",
+    "WORLD_STREAMS_PER_CLIENT": "MINE_DEVIL_WORLD_STREAMS_PER_CLIENT",
+    "WORLD_STREAMS_MAX": "MINE_DEVIL_WORLD_STREAMS_MAX",
+    "WORLD_JOIN_CLIENT_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_JOIN_CLIENT",
+    "WORLD_JOIN_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_JOIN",
+    "WORLD_TEAM_CLIENT_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_TEAM_CLIENT",
+    "WORLD_NEW_TEAM_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_NEW_TEAM",
+    "WORLD_DROP_CLIENT_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_DROP_CLIENT",
+    "WORLD_VIEW_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_VIEW",
+    "WORLD_WHO_RATE_LIMIT": "MINE_DEVIL_RATELIMIT_WORLD_WHO",
+    "WORLD_IDEMPOTENCY_SECONDS": "MINE_DEVIL_WORLD_IDEMPOTENCY_SECONDS",
+}
+"""Devil World's settings that the environment may set (``app.settings`` has their
+defaults and types)."""
+
+
 def defaults(
     overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
@@ -98,16 +133,13 @@ def defaults(
         "WTF_CSRF_TIME_LIMIT": None,
         "WTF_CSRF_SSL_STRICT": secure,
         "RATELIMIT_ENABLED": env_flag("MINE_DEVIL_RATELIMIT", True, env),
-        "RATELIMIT_STORAGE_URI": env.get("MINE_DEVIL_RATELIMIT_STORAGE") or "memory://",
+        "RATELIMIT_STORAGE_URI": env.get("MINE_DEVIL_RATELIMIT_STORAGE") or default_uri(directory),
         "RATELIMIT_HEADERS_ENABLED": True,
         "MOVE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_MOVES") or "30 per second;600 per minute",
         "CREATE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_CREATE") or "60 per minute",
+        "METRICS_TOKEN": env.get("MINE_DEVIL_METRICS_TOKEN") or "",
         "PROXY_HOPS": int(env.get("MINE_DEVIL_PROXY_HOPS") or 0),
         "CLIENT_REQUESTS": int(env.get("MINE_DEVIL_CLIENT_REQUESTS") or 128),
-        "GAME_CACHE_SIZE": 128,
-        "LIVE_STREAMS_PER_CLIENT": 8,
-        "LIVE_STREAMS_MAX": 4000,
-        "GAME_QUEUE": 16,
-        "GAME_WAIT_SECONDS": 5.0,
-        "LIVE_MAX_SECONDS": 300,
+        "WORKER_CONNECTIONS": int(env.get("MINE_DEVIL_WORKER_CONNECTIONS") or 0) or None,
+        **{key: env[name] for key, name in WORLD_ENVIRONMENT.items() if env.get(name)},
     }

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import select
 import socket
 import threading
 import time
@@ -27,6 +28,8 @@ from collections.abc import Callable, Iterable
 from typing import IO, TYPE_CHECKING, Any
 
 from werkzeug.exceptions import RequestTimeout
+
+from app import metrics
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -60,6 +63,24 @@ def stop_reading(environ: WSGIEnvironment) -> None:
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RD)
+
+
+def client_gone(environ: WSGIEnvironment) -> Callable[[], bool] | None:
+    """A check that the client closed its connection (a stream's reader left), without
+    waiting: its socket reads as ended. None where the app cannot see the socket (tests,
+    ``flask run``): there a stream notices only when a write fails."""
+    sock = environ.get("gunicorn.socket")
+    if sock is None:
+        return None
+
+    def gone() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):  # reset, or already closed
+            return True
+
+    return gone
 
 
 class DeadlineInput:
@@ -147,6 +168,7 @@ class ClientGate:
             if admitted:
                 self._inflight[client] = count + 1
         if not admitted:
+            metrics.rate_limited("client-requests")
             stop_reading(environ)
             return self._refuse(environ, start_response)
         if self.timeouts is not None and "wsgi.input" in environ:

@@ -118,9 +118,9 @@ ERRORS = {
     405: "method not allowed on this path",
     409: "not now: an illegal move, or the game is over",
     413: "the request body is too large (see /api/limits)",
-    422: "the game is too large to annotate",
+    422: "the game is too large to annotate; a raft's Idempotency-Key used for other moves",
     429: "rate limited: wait Retry-After seconds (at least 1)",
-    503: "the database is unavailable or busy: try again shortly",
+    503: "the database is unavailable or busy: wait Retry-After seconds, then try again",
 }
 
 

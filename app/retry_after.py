@@ -1,9 +1,10 @@
-"""``Retry-After`` on 429s: never 0 (issue 8, finding 7).
+"""``Retry-After`` on every 429 and 503: never 0, never missing (issue 8 finding 7; issue 17).
 
 Flask-Limiter writes ``int(reset - now)`` in its own ``after_request``, which is 0 (or less)
 within the last second of a window, and runs after or before our hooks depending on
-registration order; other limiters (streams, worlds) may send none at all. The app's
-outermost WSGI layer fixes every 429 on its way out, whichever path produced it.
+registration order; other limiters (streams, worlds) may send none at all; a 503 (the
+database is down, ``/healthz`` failing) came without one. The app's outermost WSGI layer
+fixes every 429 and 503 on its way out, whichever path produced it.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ if TYPE_CHECKING:
 
 
 class RetryAfterFloor:
-    """WSGI middleware: every 429 says ``Retry-After`` of at least 1 second (0 would tell
-    clients to retry at once)."""
+    """WSGI middleware: every 429 and 503 says ``Retry-After`` of at least 1 second (0 would
+    tell clients to retry at once)."""
 
     def __init__(self, app: WSGIApplication) -> None:
         self.app = app
@@ -27,7 +28,7 @@ class RetryAfterFloor:
         def start(
             status: str, headers: list[tuple[str, str]], exc_info: Any = None
         ) -> Callable[[bytes], object]:
-            if status.startswith("429"):
+            if status.startswith(("429", "503")):
                 headers = retry_after_floor(headers)
             return start_response(status, headers, exc_info)
 

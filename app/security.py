@@ -15,7 +15,8 @@ Rate limits
     Flask-Limiter, per client address (``X-Forwarded-For`` only when
     ``MINE_DEVIL_PROXY_HOPS`` trusts a proxy). Views opt in with ``@limit_moves`` or
     ``@limit_creates``; the limits come from ``MOVE_RATE_LIMIT`` / ``CREATE_RATE_LIMIT``.
-    Storage is in memory by default, i.e. per gunicorn worker.
+    They count in ``RATELIMIT_STORAGE_URI`` (``app.limitstore``): by default a SQLite file
+    shared by the host's workers, Redis for several hosts.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 from werkzeug.exceptions import Forbidden
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+import app.limitstore  # noqa: F401  # registers the sqlite:// and redis:// limit storages
+from app.settings import settings
 from app.store.records import GameRow, hash_token
 from app.store.setup import get_store
 
@@ -152,7 +155,7 @@ def _apply_limits(app: Flask, limiter: Limiter) -> None:
 def init_app(app: Flask) -> None:
     """CSRF for the app (API exempt), per-app limiter, proxy trust. Call after the
     blueprints are registered: it wraps the views marked with ``limit_*``."""
-    hops = int(app.config.get("PROXY_HOPS", 0))
+    hops = settings(app).proxy_hops
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
 

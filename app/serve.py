@@ -22,8 +22,10 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -119,6 +121,34 @@ def migrate() -> None:
         store.dispose()
 
 
+METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def metrics_dir() -> Path | None:
+    """Where the workers write their Prometheus numbers (``app.metrics``, multiprocess mode):
+    ``$PROMETHEUS_MULTIPROC_DIR`` emptied of an earlier run's files, or a fresh temp dir
+    (returned: it is removed when the server stops). Set in the environment before any
+    worker starts (the client reads it at import)."""
+    given = os.environ.get(METRICS_DIR_ENV)
+    if given:
+        directory = Path(given)
+        directory.mkdir(parents=True, exist_ok=True)
+        for stale in directory.glob("*.db"):
+            stale.unlink()
+        return None
+    made = Path(tempfile.mkdtemp(prefix="mine-devil-metrics-"))
+    os.environ[METRICS_DIR_ENV] = str(made)
+    return made
+
+
+def worker_exited(_server: Any, worker: Any) -> None:
+    """gunicorn's ``child_exit`` hook, in the master: a dead worker's live gauges (streams
+    open, connections in use) stop counting."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
 def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {
         "bind": f"{args.host}:{args.port}",
@@ -132,6 +162,7 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         "errorlog": "-",
         "preload_app": False,
         "proc_name": "mine-devil",
+        "child_exit": worker_exited,
     }
     if args.access_log:
         options["accesslog"] = "-"
@@ -184,13 +215,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         migrate()
         return 0
     directory = prepare(args.data)
+    if args.worker_class == "gevent":  # the workers' stream cap leaves room (app.live.slots)
+        os.environ["MINE_DEVIL_WORKER_CONNECTIONS"] = str(args.worker_connections)
+    made_metrics_dir = metrics_dir()
     print(
         f"mine-devil: serving on http://{args.host}:{args.port}/ with {args.workers} "
         f"{args.worker_class} worker(s), data in {directory}",
         file=sys.stderr,
         flush=True,
     )
-    make_server(gunicorn_options(args)).run()
+    try:
+        make_server(gunicorn_options(args)).run()
+    finally:
+        if made_metrics_dir is not None:
+            shutil.rmtree(made_metrics_dir, ignore_errors=True)
     return 0
 
 

@@ -8,11 +8,11 @@
   needs the whole component for its witness, so it grows with the ring, not with the
   known area: a click far from the region (``far``) costs the same whatever ``s``.
 - **never flagged** (issue 17, finding 1): a team that reveals every safe cell of a square
-  and flags nothing has one component threading through all its unknown mines. Per click
-  on an unknown cell inside (the attacker's unprovable click): CPU time, budget units
-  spent (cells read + window cells / 16 + solver nodes) and cells read, at 859 / 42k /
-  169k / 409k known cells. ``--before`` judges the whole component as the rule did before
-  the window (``rule.WINDOW_RADIUS`` unbounded) for the comparison.
+  and flags nothing has one component threading through all its unknown mines. Per
+  judgement (reveals and flags of its frontier, reveals of its unflagged mines): CPU
+  time, budget units spent (cells read + window cells / 16 + solver nodes), cells read and
+  the outcomes, at 859 / 42k / 169k / 409k known cells. ``--before`` judges the whole
+  component as the rule did before the window (``rule.WINDOW_RADIUS`` unbounded).
 - **reveal**: a provably safe click including its cascade (``play.reveal``).
 - **cascade**: 10,000 cells in one move (the limit), with a free truth (engine cost) and
   with the keyed hash (colour 0 recoloured so that the cascade runs to its limit).
@@ -42,7 +42,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from devil.budget import Budget
-from devil.world import Colouring, MemoryKnowledge, cell_colour, deduce, drop, judge_reveal
+from devil.world import (
+    Colouring,
+    MemoryKnowledge,
+    cell_colour,
+    deduce,
+    drop,
+    judge_flag,
+    judge_reveal,
+)
 from devil.world import rule as world_rule
 from devil.world.play import reveal
 from devil.world.shares import Share
@@ -189,38 +197,42 @@ def ring_component(side: int, clicks: int, rng: random.Random) -> None:
 
 
 def never_flagged(known: int, clicks: int, rng: random.Random) -> None:
-    """A square with about ``known`` revealed cells (mines 1 in ``COLOURS``, none flagged)
-    and ``clicks`` reveals of its unknown cells (nearest the middle first: the attacker
-    clicks where the component is thickest)."""
+    """A square with about ``known`` revealed cells (mines 1 in ``COLOURS``, inside it and
+    on the ring around it, none flagged) and ``clicks`` judgements: reveals and flags of its
+    frontier (the ring) and reveals of its unflagged mines nearest the middle."""
     colouring = Colouring(KEY, "bench", COLOURS)
     side = max(4, round((known * COLOURS / (COLOURS - 1)) ** 0.5))
-    colours = colouring.region(-1, -1, side + 2, side + 2)
-    w = side + 2
-    mine = [c == 0 for c in colours]
+    w = side + 4
+    mine = [c == 0 for c in colouring.region(-2, -2, w, w)]
     k = MemoryKnowledge()
     board: dict[tuple[int, int], int] = {}
-    unknown: list[tuple[int, int]] = []
+    inside: list[tuple[int, int]] = []
     for y in range(side):
         for x in range(side):
-            i = (y + 1) * w + x + 1
+            i = (y + 2) * w + x + 2
             if mine[i]:
-                unknown.append((x, y))
+                inside.append((x, y))
             else:
                 board[x, y] = sum(mine[i + dy * w + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1))
     k.numbers[0] = board
     middle = side // 2
-    unknown.sort(key=lambda c: max(abs(c[0] - middle), abs(c[1] - middle)))
-    picked = unknown[: max(1, clicks // 2)] + rng.sample(unknown, min(len(unknown), clicks // 2))
+    inside.sort(key=lambda c: max(abs(c[0] - middle), abs(c[1] - middle)))
+    ring = [(x, -1) for x in range(side)] + [(side, y) for y in range(side)]
+    ring += [(x, side) for x in range(side)] + [(-1, y) for y in range(side)]
+    picked = [(c, judge_reveal) for c in rng.sample(ring, min(len(ring), clicks // 2))]
+    picked += [(c, judge_flag) for c, _ in picked]
+    picked += [(c, judge_reveal) for c in inside[: max(1, clicks // 4)]]
     walls, cpus, units, reads = [], [], [], []
     outcomes: dict[str, int] = {}
-    for x, y in picked:
+    for (x, y), judge in picked:
         meter = Budget(nodes=10**15).start()
-        wall, cpu, got = timed(lambda x=x, y=y, m=meter: judge_reveal(k, 0, x, y, Share(within=m)))
+        wall, cpu, got = timed(lambda x=x, y=y, m=meter, j=judge: j(k, 0, x, y, Share(within=m)))
         walls.append(wall)
         cpus.append(cpu)
         units.append(meter.used)
         reads.append(got.reads)  # type: ignore[attr-defined]
-        kind = "proved" if got.proved else "undecided" if got.undecided else "devil"  # type: ignore[attr-defined]
+        undecided = got.undecided  # type: ignore[attr-defined]
+        kind = "proved" if got.proved else "undecided" if undecided else "devil"  # type: ignore[attr-defined]
         outcomes[kind] = outcomes.get(kind, 0) + 1
     mix = ", ".join(f"{n} {kind}" for kind, n in sorted(outcomes.items()))
     row(

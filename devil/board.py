@@ -168,3 +168,23 @@ class Board:
     def neighbourhood(self, cell: Cell) -> frozenset[Cell]:
         """``cell`` and its neighbours: the cells the first click keeps free of mines."""
         return frozenset((cell, *self.neighbours(cell)))
+
+
+def hole_pattern(height: int, width: int) -> list[Coord]:
+    """The holes of a "square with holes" board (the web app's and ``devil-play``'s): 2x2 gaps
+    spread evenly, about one per 7x7, none on a side shorter than 5."""
+
+    def starts(length: int) -> list[int]:
+        if length < 5:
+            return []
+        blocks = max(1, (length + 1) // 7)
+        spacing = length / blocks
+        return [int(spacing * i + spacing / 2) - 1 for i in range(blocks)]
+
+    return [
+        (r + dr, c + dc)
+        for r in starts(height)
+        for c in starts(width)
+        for dr in (0, 1)
+        for dc in (0, 1)
+    ]

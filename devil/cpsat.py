@@ -209,6 +209,8 @@ def classify(
     Raises ``InconsistentPosition`` naming an unsatisfiable number, ``CpSatTimeout`` when
     one solve takes longer than ``time_limit`` seconds.
     """
+    if count is Count.COUNTED:
+        position.check_total()  # first, as the search backend does
     m = _build(position, count, time_limit=time_limit)
     first = _solve(m, [])
     if first is None:

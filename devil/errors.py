@@ -28,6 +28,12 @@ class InconsistentPosition(ValueError):
         return cls(f"the {value} at {position.where(cell)} has only {covered} covered {noun}", cell)
 
     @classmethod
+    def too_many_mines(cls, mines: int, covered: int) -> InconsistentPosition:
+        """A total larger than the covered cells (``Position.check_total``)."""
+        cells = "covered cell" if covered == 1 else "covered cells"
+        return cls(f"{mines} mines do not fit: there are only {covered} {cells}")
+
+    @classmethod
     def unsatisfiable(cls, position: Position, cell: Cell) -> InconsistentPosition:
         value = position.number(cell)
         return cls(

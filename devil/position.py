@@ -277,6 +277,18 @@ class Position:
     def with_mines(self, mines: int | None) -> Position:
         return Position(self.board, self.grid, mines)
 
+    def check_total(self) -> None:
+        """For the counted rule, before anything about the numbers: raises
+        ``InconsistentPosition`` when the total is larger than the covered cells (flagged ones
+        included), said in plain words."""
+        from devil.errors import InconsistentPosition
+
+        if self.mines is None:
+            return
+        covered = self.grid.count(COVERED) + self.grid.count(FLAG)
+        if self.mines > covered:
+            raise InconsistentPosition.too_many_mines(self.mines, covered)
+
     def where(self, cell: Cell) -> str:
         """Human name of a cell in messages: ``row 2, col 4`` (a graph board's cell:
         ``cell t17``, by its label, with its id when they differ)."""

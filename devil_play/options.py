@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from devil.board import Topology
+from devil.board import Topology, hole_pattern
 from devil.game import GameParams, ParamsError
 from devil.rules import Count, Mercy, Rules
 
@@ -24,6 +24,9 @@ PRESETS: dict[str, tuple[int, int, int]] = {
     "expert": (16, 30, 99),
 }
 """name -> (height, width, mines), as on the web app's home page."""
+
+HOLES = "holes"
+"""The "square with holes" shape (as on the web app's home page)."""
 
 MAX_SIDE = 200
 """Largest width or height (as in the browser; a terminal shows less and scrolls)."""
@@ -58,9 +61,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--mines", type=int, help="mines (overrides the preset)")
     p.add_argument(
         "--topology",
-        choices=[t.value for t in Topology],
+        choices=[*(t.value for t in Topology), HOLES],
         default="square",
-        help="square, torus (edges wrap) or hex (6 neighbours)",
+        help="square, torus (edges wrap), hex (6 neighbours) or holes (a square with gaps)",
     )
     p.add_argument(
         "--count",
@@ -105,12 +108,17 @@ def read_options(argv: Sequence[str] | None = None) -> Options:
         if not 1 <= side <= MAX_SIDE:
             p.error(f"{name} {side} is outside 1..{MAX_SIDE}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**63)
+    holes: frozenset[int] = frozenset()
+    topology = Topology.SQUARE if args.topology == HOLES else Topology(args.topology)
+    if args.topology == HOLES:
+        holes = frozenset(r * width + c for r, c in hole_pattern(height, width))
     try:
         params = GameParams(
             height=height,
             width=width,
             mines=mines,
-            topology=Topology(args.topology),
+            topology=topology,
+            holes=holes,
             rules=Rules(Count(args.count), Mercy(args.mercy)),
             no_guess=not args.guess,
             seed=seed,

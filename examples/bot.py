@@ -13,6 +13,11 @@ view it moves its focus to the edge of what is open, and once that is exhausted 
 somewhere new (one drop per 30 s per player: it waits). A 429 makes it wait ``Retry-After``
 seconds: the per-player and per-team limits keep one bot from starving the people playing.
 
+Every raft carries an ``Idempotency-Key`` (a fresh UUID per raft): when an answer is lost
+(a timeout, a dropped connection, a 503 while the server restarts) the bot sends the same
+raft with the same key again, and the server answers the first result instead of playing
+the moves twice.
+
 Like the Oursweeper design's ``should_test``/``should_flag`` views, the bot proposes only
 provable clicks, so it never makes a devil error. It uses the standard library and the
 ``devil`` package only; ``Bot`` takes any ``Transport`` (tests drive it through Flask's
@@ -28,6 +33,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,28 +46,47 @@ from devil.world import deduce
 RAFT = 256
 
 
+RETRIES = 5
+"""Times a raft whose answer was lost is sent again (same key) before the bot gives up."""
+
+
 class Transport(Protocol):
     def __call__(
-        self, method: str, path: str, body: Any = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, str], Any]:
-        """``(status, headers, JSON body)`` of one request."""
+        """``(status, headers, JSON body)`` of one request; ``OSError`` when no answer came."""
         ...
 
 
 def http_transport(server: str) -> Transport:
     def call(
-        method: str, path: str, body: Any = None, token: str | None = None
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, str], Any]:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(server.rstrip("/") + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
         if token:
             request.add_header("Authorization", f"Bearer {token}")
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return response.status, dict(response.headers), json.loads(response.read())
         except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers), json.loads(error.read() or b"null")
+            try:
+                answer = json.loads(error.read() or b"null")
+            except ValueError:
+                answer = None
+            return error.code, dict(error.headers), answer
 
     return call
 
@@ -108,11 +133,23 @@ class Bot:
 
     def moves(self, raft: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Play a raft; on a 429 wait ``Retry-After`` and go on in halves (a raft larger than
-        a limit's whole window would never pass)."""
+        a limit's whole window would never pass). A lost answer (no answer, a 5xx) is asked
+        again with the raft's idempotency key: the moves are played once."""
+        key = {"Idempotency-Key": str(uuid.uuid4())}
+        lost = 0
         while True:
-            status, headers, body = self.call(
-                "POST", f"/api/worlds/{self.world}/moves", {"moves": raft}, self.token
-            )
+            try:
+                status, headers, body = self.call(
+                    "POST", f"/api/worlds/{self.world}/moves", {"moves": raft}, self.token, key
+                )
+            except OSError as error:
+                status, headers, body = 0, {}, str(error)
+            if (status == 0 or status >= 500) and lost < RETRIES:
+                lost += 1
+                wait = float(headers.get("Retry-After", "1"))
+                self.stats.waited += wait
+                self.sleep(wait)
+                continue
             if status == 429:
                 wait = float(headers.get("Retry-After", "1"))
                 self.stats.waited += wait

@@ -48,6 +48,11 @@
       notice = data.notice;
     });
     window.addEventListener("pagehide", function () { source.close(); });
+    // Accepting or asking for a rematch leaves the page by a form: the stream must not
+    // reload it meanwhile (that would cancel the answer that carries the player's cookie).
+    document.addEventListener("submit", function (event) {
+      if (event.target.matches("form[data-leaves]")) source.close();
+    });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -64,7 +64,7 @@ def install(
 
 
 def test_installs_only_what_is_missing_after_apt_update(fake_system: Path) -> None:
-    result, calls = install(fake_system, "test", installed="postgresql")
+    result, calls = install(fake_system, "test", installed="postgresql redis-server nginx-light")
     assert result.returncode == 0, result.stderr
     assert calls[0] == "apt-get update -q"
     assert calls[1].startswith("apt-get install -y -q --no-install-recommends")
@@ -73,7 +73,11 @@ def test_installs_only_what_is_missing_after_apt_update(fake_system: Path) -> No
 
 
 def test_does_nothing_when_everything_is_present(fake_system: Path) -> None:
-    result, calls = install(fake_system, "test", installed="chromium fonts-liberation postgresql")
+    result, calls = install(
+        fake_system,
+        "test",
+        installed="chromium fonts-liberation postgresql redis-server nginx-light",
+    )
     assert result.returncode == 0, result.stderr
     assert calls == []
     assert "present" in result.stderr
@@ -93,7 +97,9 @@ def test_uses_sudo_when_not_root(fake_system: Path) -> None:
 
 
 def test_names_the_packages_when_it_cannot_become_root(fake_system: Path) -> None:
-    result, calls = install(fake_system, "test", installed="postgresql", uid=1000, sudo=False)
+    result, calls = install(
+        fake_system, "test", installed="postgresql redis-server nginx-light", uid=1000, sudo=False
+    )
     assert result.returncode != 0
     assert calls == []
     assert "need root" in result.stderr and "apt-get update" in result.stderr

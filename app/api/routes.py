@@ -34,6 +34,7 @@ from app.play.moves import click_from_json
 from app.play.params import API_MAX_SIDE, BROWSER_MAX_SIDE, parse_params
 from app.play.setup import get_service
 from app.security import current_owner, limit_creates, limit_moves, require_token
+from app.settings import settings
 
 bp = Blueprint("api", __name__)
 openapi.publish(bp, spec.PATHS, spec.SCHEMAS)
@@ -112,9 +113,9 @@ def limits() -> ResponseReturnValue:
         {
             "api_max_side": API_MAX_SIDE,
             "browser_max_side": BROWSER_MAX_SIDE,
-            "max_body_bytes": current_app.config["MAX_CONTENT_LENGTH"],
-            "move_rate_limit": current_app.config["MOVE_RATE_LIMIT"],
-            "create_rate_limit": current_app.config["CREATE_RATE_LIMIT"],
+            "max_body_bytes": settings().max_content_length,
+            "move_rate_limit": settings().move_rate_limit,
+            "create_rate_limit": settings().create_rate_limit,
         }
     )
 

@@ -84,6 +84,9 @@ class Race:
     sides: tuple[Side, ...]
     winner: str | None
     """``host``, ``guest``, ``nobody``, or None while open."""
+    one_layout: bool = True
+    """Both games were drawn on one real layout (a duel from before the shared first cell
+    may have two: its players opened different first cells)."""
 
     @property
     def started(self) -> bool:
@@ -194,7 +197,8 @@ def race(duel: Duel, games: GameService, ledger: LedgerStore, viewer: str | None
         )
         for (_, game), s in zip(loaded, sides, strict=True)
     )
-    return Race(duel, shown, winner)
+    layouts = {game.game.layout for _, game in loaded}
+    return Race(duel, shown, winner, len(layouts) == 1)
 
 
 def settle(engine: Engine, current: Race) -> None:

@@ -26,7 +26,6 @@ from dataclasses import replace
 from flask import (
     Blueprint,
     Response,
-    current_app,
     redirect,
     render_template,
     request,
@@ -50,6 +49,7 @@ from app.play.params import MAX_SEED
 from app.play.setup import game_topic, get_service
 from app.play.view import game_title, game_view
 from app.security import client_key, current_owner, ensure_owner, limit_creates
+from app.settings import settings
 from app.store.setup import get_store
 from devil.errors import IllegalMove
 from devil.game import GameParams
@@ -300,7 +300,7 @@ def events(duel_id: str) -> ResponseReturnValue:
     duel = store.get(engine(), duel_id)  # 404 before the stream starts
     release = stream_slots().take(client_key())
     try:
-        config = current_app.config
+        options = settings()
 
         def read() -> Race:
             return current_race(store.get(engine(), duel_id))
@@ -309,8 +309,8 @@ def events(duel_id: str) -> ResponseReturnValue:
             duel,
             read,
             get_notifier(),
-            float(config.get("LIVE_MAX_SECONDS", 300)),
-            float(config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)),
+            options.live_max_seconds,
+            options.live_heartbeat_seconds,
         )
         response = Response(
             stream_with_context(_closing(stream, release)), mimetype="text/event-stream"

@@ -75,7 +75,7 @@ def board_svg(
     assert layout is not None
     items = shapes(position)
     x, y, w, h = _bounds(items)
-    size = " big" if len(items) > BIG else ""
+    size = " big" if len(items) > BIG else " wide" if len(items) > 60 and w > 1.2 * h else ""
     out = [
         f'<svg class="graph-board{size}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" '
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="the board">'

@@ -20,16 +20,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from app.errors import InputError
 from app.graphs.drawing import board_svg
-from app.graphs.facts import GRAPH_SECONDS, GraphFacts, graph_facts
+from app.graphs.facts import GraphFacts, graph_facts
 from app.heavy import off_loop, run_heavy
 from app.hooks import body_limit
 from app.security import limit_moves
+from app.settings import settings
 from devil.analysis import Verdict
 from devil.board import Cell
 from devil.errors import InconsistentPosition
@@ -131,7 +132,7 @@ def _selected(position: Position, cell_id: str | None) -> Cell | None:
 
 
 def _facts(position: Position, count: Count, selected: Cell | None) -> GraphFacts:
-    seconds = float(current_app.config.get("ANALYSE_SECONDS", GRAPH_SECONDS))
+    seconds = settings().analyse_seconds  # GRAPH_SECONDS (2 s) when called outside an app
     return run_heavy(graph_facts, (position, count, selected, seconds), seconds)
 
 

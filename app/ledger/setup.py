@@ -13,6 +13,7 @@ from app.ledger.service import Ledger
 from app.ledger.store import LedgerStore
 from app.play.runner import cpu_runner
 from app.play.service import GameService
+from app.settings import settings
 from app.store.setup import get_store
 
 
@@ -22,10 +23,10 @@ def init_app(app: Flask) -> None:
     ledger = Ledger(
         games,
         LedgerStore(get_store(app).engine),
-        cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))),
+        cpu_runner(settings(app).engine_runner),
     )
     app.extensions["mine_devil.ledger"] = ledger
-    if app.config.get("LEDGER_WARM", True):
+    if settings(app).ledger_warm:
         games.on_end.append(ledger.warm)
     app.register_blueprint(bp)
     app.cli.add_command(rebuild_ledger_command)

@@ -35,12 +35,14 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
-from app.live.slots import StreamSlots
+from app.gate import client_gone
+from app.live.slots import Departure, StreamSlots, releasing, stream_room, wait_or_leave
 from app.live.spec import PATHS
 from app.notify import Notifier, get_notifier
 from app.openapi import publish
 from app.play.setup import game_topic, get_service
 from app.security import client_key
+from app.settings import settings
 from app.store.log import Store
 
 bp = Blueprint("live", __name__)
@@ -64,12 +66,16 @@ def updates(
     notifier: Notifier,
     max_seconds: float,
     heartbeat: float = HEARTBEAT_SECONDS,
+    gone: Callable[[], bool] | None = None,
 ) -> Iterator[str]:
     """The event stream: one ``move`` event per change of the log's end, ``end`` at the end.
 
-    Reads the log's end on connect and after each wake-up of the game's topic, never else."""
+    Reads the log's end on connect and after each wake-up of the game's topic, never else.
+    ``gone``: whether the client left (``app.gate.client_gone``): the stream then ends
+    within ``GONE_POLL_SECONDS``, freeing its slot."""
     started = time.monotonic()
     seen = -1
+    departure = Departure(gone) if gone is not None else None
     with notifier.subscribe(game_topic(game_id)) as subscription:
         while True:
             head = store.get_head(game_id)
@@ -87,7 +93,10 @@ def updates(
                 remaining = max_seconds - (time.monotonic() - started)
                 if remaining <= 0 or notifier.closed:
                     return
-                if subscription.wait(min(heartbeat, remaining)):
+                woke = wait_or_leave(subscription, min(heartbeat, remaining), departure)
+                if woke is None:
+                    return  # the client went away
+                if woke:
                     break
                 if time.monotonic() - started < max_seconds:
                     yield ": keep-alive\n\n"
@@ -101,15 +110,16 @@ def events(game_id: str) -> ResponseReturnValue:
         return _headers(Response(mimetype="text/event-stream"))
     release = stream_slots().take(client_key())
     try:
-        config = current_app.config
+        options = settings()
         stream = updates(
             service.store,
             game_id,
             get_notifier(),
-            float(config.get("LIVE_MAX_SECONDS", 300)),
-            float(config.get("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)),
+            options.live_max_seconds,
+            options.live_heartbeat_seconds,
+            client_gone(request.environ),
         )
-        response = Response(_closing(stream, release), mimetype="text/event-stream")
+        response = Response(releasing(stream, release), mimetype="text/event-stream")
     except BaseException:
         release()
         raise
@@ -123,13 +133,6 @@ def _headers(response: Response) -> Response:
     return response
 
 
-def _closing(stream: Iterator[str], release: Callable[[], None]) -> Iterator[str]:
-    try:
-        yield from stream
-    finally:
-        release()
-
-
 def stream_slots() -> StreamSlots:
     slots: StreamSlots = current_app.extensions[SLOTS]
     return slots
@@ -138,6 +141,8 @@ def stream_slots() -> StreamSlots:
 def init_app(app: Flask) -> None:
     """The app's stream caps (``LIVE_STREAMS_PER_CLIENT``, ``LIVE_STREAMS_MAX``)."""
     app.extensions[SLOTS] = StreamSlots(
-        int(app.config.get("LIVE_STREAMS_PER_CLIENT", 8)),
-        int(app.config.get("LIVE_STREAMS_MAX", 4000)),
+        settings(app).live_streams_per_client,
+        settings(app).live_streams_max,
+        within=stream_room(app),  # with the world's streams, what the worker can hold
+        kind="game",
     )

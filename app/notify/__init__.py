@@ -61,6 +61,7 @@ from app.notify.board import AnySubscription, Subscription
 from app.notify.host import HostNotifier
 from app.notify.postgres import PostgresNotifier
 from app.notify.wire import DEFAULT_CHANNEL, NotifyError
+from app.settings import settings
 
 
 def make_notifier(engine: sa.Engine, channel: str = DEFAULT_CHANNEL) -> Notifier:
@@ -91,7 +92,7 @@ def init_app(app: Flask, engine: sa.Engine) -> Notifier:
     existing: Notifier | None = app.extensions.get(EXTENSION)
     if existing is not None:
         return existing
-    notifier = make_notifier(engine, str(app.config.get("NOTIFY_CHANNEL", DEFAULT_CHANNEL)))
+    notifier = make_notifier(engine, settings(app).notify_channel)
     app.extensions[EXTENSION] = notifier
     return notifier
 

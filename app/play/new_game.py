@@ -12,6 +12,7 @@ from app.errors import InputError
 from app.play.params import BROWSER_MAX_SIDE, PRESETS, parse_params
 from app.play.view import PRESET_TITLES, game_title, plural
 from app.store.records import GameRow
+from devil.board import hole_pattern
 from devil.game import GameParams
 
 TOPOLOGIES = (
@@ -56,25 +57,6 @@ def recent_view(row: GameRow) -> RecentView:
     return RecentView(row.id, game_title(params), row.status, detail)
 
 
-def hole_pattern(height: int, width: int) -> list[list[int]]:
-    """The holes of a "square with holes" board: 2x2 gaps spread evenly (about one per 7x7)."""
-
-    def starts(length: int) -> list[int]:
-        if length < 5:
-            return []
-        blocks = max(1, (length + 1) // 7)
-        spacing = length / blocks
-        return [int(spacing * i + spacing / 2) - 1 for i in range(blocks)]
-
-    return [
-        [r + dr, c + dc]
-        for r in starts(height)
-        for c in starts(width)
-        for dr in (0, 1)
-        for dc in (0, 1)
-    ]
-
-
 def form_fields(form: Mapping[str, str]) -> dict[str, Any]:
     """The new-game form as the echo shown back on an error (strings as typed)."""
     return {
@@ -114,7 +96,7 @@ def params_from_form(form: Mapping[str, str]) -> GameParams:
     if topology == "holes":
         plain = parse_params({**data, "topology": "square"}, max_side=BROWSER_MAX_SIDE)
         data["topology"] = "square"
-        data["holes"] = hole_pattern(plain.height, plain.width)
+        data["holes"] = [list(rc) for rc in hole_pattern(plain.height, plain.width)]
         data["seed"] = plain.seed
     else:
         data["topology"] = topology

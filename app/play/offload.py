@@ -132,6 +132,7 @@ class EngineProcess:
         self._lock = threading.Lock()  # gevent-patched in a worker: held by one greenlet
         self._child: subprocess.Popen[bytes] | None = None
         self._answered = False  # whether the current child has answered once (is warm)
+        self._started = False  # whether a child was ever started (the next is a restart)
 
     def start(self) -> None:
         with self._lock:
@@ -142,6 +143,11 @@ class EngineProcess:
         if child is None or child.poll() is not None:
             if child is not None:  # it died: close its pipes
                 _discard(child)
+            if self._started:
+                from app import metrics  # not at import: the child imports this module too
+
+                metrics.ENGINE_RESTARTS.inc()
+            self._started = True
             root = Path(__file__).resolve().parents[2]
             child = subprocess.Popen(  # the same checkout's code: run from its root
                 [self.python, "-m", self.module],
@@ -181,12 +187,21 @@ class EngineProcess:
         or cannot run, ``EngineTimeout`` after ``timeout`` seconds (the child is stopped);
         what the function raised there is raised again here (``EngineFailed`` when it does
         not pickle, or the CPU limit stopped it)."""
+        from app import metrics  # not at import: the child imports this module too
+
         if not self._lock.acquire(blocking=False):
             raise EngineBusy("the engine child is busy")
         try:
             status, value = self._ask((function, args, cpu_seconds), timeout)
+        except EngineTimeout:
+            metrics.ENGINE_JOBS.labels("timeout").inc()
+            raise
+        except EngineUnavailable:
+            metrics.ENGINE_JOBS.labels("failed").inc()
+            raise
         finally:
             self._lock.release()
+        metrics.ENGINE_JOBS.labels({"ok": "ok", "raise": "raised"}.get(status, "failed")).inc()
         if status == "ok":
             result: T = value
             return result

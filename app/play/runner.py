@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Flask
 
+from app.settings import settings
 from devil.analysis import Verdict
 from devil.game import Game, Move, MoveKind
 from devil.position import COVERED
@@ -103,13 +104,14 @@ def in_thread(apply: Callable[[Callable[[], Any]], Any], work: Callable[[], Any]
 def engine_offload(app: Flask) -> Callable[[Game, Move], Game | None] | None:
     """A gevent worker's engine child processes (``ENGINE_PROCESSES``, default 2), started
     now; None when moves run in this process (tests, ``flask run``, ``ENGINE_OFFLOAD=False``)."""
-    if cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))) is None:
+    options = settings(app)
+    if cpu_runner(options.engine_runner) is None:
         return None
-    if not app.config.get("ENGINE_OFFLOAD", True):
+    if not options.engine_offload:
         return None
     from app.play.offload import EnginePool
 
-    pool = EnginePool(int(app.config.get("ENGINE_PROCESSES", 2)))
+    pool = EnginePool(options.engine_processes)
     pool.start()
     app.extensions["mine_devil.engine_pool"] = pool
     return pool.play

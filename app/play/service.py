@@ -44,6 +44,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
 
+from app import metrics
 from app.busy import Busy, Overloaded
 from app.errors import InputError, UnknownGame, UnknownMove
 from app.fields import coordinate
@@ -332,8 +333,13 @@ class GameService:
         Raises UnknownGame, IllegalMove/GameOver, Busy; in every error case nothing is
         written.
         """
-        with self._turn(game_id):
-            before, after = self._play(game_id, click)
+        try:
+            with self._turn(game_id):
+                before, after = self._play(game_id, click)
+        except IllegalMove:
+            metrics.move_judged("game", click.action.value, "refused")
+            raise
+        metrics.move_judged("game", click.action.value, after.status.value)
         self._announce(game_id, after.seq)
         return before, after
 

@@ -14,6 +14,7 @@ from app.notify import EXTENSION as NOTIFIER
 from app.notify import Notifier
 from app.play.runner import cpu_runner, engine_offload
 from app.play.service import GameService
+from app.settings import settings
 from app.store.setup import get_store
 
 
@@ -28,18 +29,19 @@ def init_app(app: Flask) -> None:
     ``app.notify.init_app``); each committed event is published on the app's notifier (topic
     ``game:<id>``, payload ``seq``)."""
     notifier: Notifier | None = app.extensions.get(NOTIFIER)
+    options = settings(app)
     app.extensions["mine_devil.games"] = GameService(
         get_store(app),
-        int(app.config.get("GAME_CACHE_SIZE", 128)),
-        cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))),
+        options.game_cache_size,
+        cpu_runner(options.engine_runner),
         engine_offload(app),
         on_event=None if notifier is None else partial(_publish, notifier),
-        queue=int(app.config.get("GAME_QUEUE", 16)),
-        wait_seconds=float(app.config.get("GAME_WAIT_SECONDS", 5.0)),
+        queue=options.game_queue,
+        wait_seconds=options.game_wait_seconds,
     )
-    work = app.config.get("ENGINE_WORK_PROCESSES")
+    work = options.engine_work_processes
     if work is None:  # default: one heavy-work child under gevent, inline elsewhere
-        gevent = cpu_runner(str(app.config.get("ENGINE_RUNNER", "thread"))) is not None
+        gevent = cpu_runner(options.engine_runner) is not None
         work = 1 if gevent else 0
     heavy.init_app(app, int(work))
     app.cli.add_command(rebuild_summaries_command)

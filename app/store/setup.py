@@ -7,6 +7,7 @@ import sqlalchemy as sa
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from app.settings import settings
 from app.store.log import Store
 
 
@@ -19,9 +20,9 @@ def get_store(app: Flask | None = None) -> Store:
 
 def init_app(app: Flask) -> None:
     """Open the store for ``app.config["DATABASE_URL"]``, migrate it, add ``init-db``."""
-    store = Store(app.config["DATABASE_URL"])
+    store = Store(settings(app).database_url)
     app.extensions["mine_devil.store"] = store
-    if app.config.get("AUTO_MIGRATE", True):
+    if settings(app).auto_migrate:
         store.migrate()
     app.cli.add_command(init_db_command)
 

@@ -3,11 +3,10 @@ the heavy-work child, so no export can hold a worker (issue 8, finding 1)."""
 
 from __future__ import annotations
 
-from flask import current_app
-
 from app.errors import InputError
 from app.heavy import run_heavy
-from app.teach.svg import SVG_MAX_CELLS, SVG_SECONDS, export_verdicts
+from app.settings import settings
+from app.teach.svg import SVG_MAX_CELLS, export_verdicts
 from devil.analysis import Verdict
 from devil.board import Cell
 from devil.position import Position
@@ -24,5 +23,5 @@ def picture_verdicts(position: Position, count: Count) -> dict[Cell, Verdict]:
             f"the board is {board.height}x{board.width}: the picture export takes at most "
             f"{SVG_MAX_CELLS} cells (export the text instead)",
         )
-    seconds = float(current_app.config.get("SVG_SECONDS", SVG_SECONDS))
+    seconds = settings().svg_seconds
     return run_heavy(export_verdicts, (position, count, seconds), seconds)

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from flask import current_app
-
 from app.heavy import run_heavy
 from app.lru import Lru
 from app.play.loaded import LoadedGame
+from app.settings import settings
 from app.teach.facts import confirmed_flags, easiest_proof, ids, level_text, verdict_mark
 from devil import solver
 from devil.analysis import Verdict
@@ -97,7 +96,7 @@ def hint_facts(loaded: LoadedGame) -> _HintFacts:
     ``HINT_SECONDS``, cached per position."""
     game = loaded.game
     key = (loaded.id, len(game.moves), game.position.grid)
-    seconds = float(current_app.config.get("HINT_SECONDS", HINT_SECONDS))
+    seconds = settings().hint_seconds
     args = (game.position, game.params.rules.count, seconds)
     return _facts.get_or_compute(key, lambda: run_heavy(hint_facts_within, args, seconds))
 

@@ -43,9 +43,10 @@ def level_note(game_id: str) -> LevelNote | None:
     return LevelNote(level, text)
 
 
-def init_blueprint(bp: Blueprint) -> None:
-    """Give every template ``level_note(game_id)``."""
+def level_globals() -> dict[str, Any]:
+    """What every template gets: ``level_note(game_id)``."""
+    return {"level_note": level_note}
 
-    @bp.app_context_processor
-    def level_globals() -> dict[str, Any]:
-        return {"level_note": level_note}
+
+def init_blueprint(bp: Blueprint) -> None:
+    bp.app_context_processor(level_globals)

@@ -31,7 +31,6 @@ from collections.abc import Mapping
 from flask import (
     Blueprint,
     Response,
-    current_app,
     flash,
     get_flashed_messages,
     make_response,
@@ -49,8 +48,8 @@ from app.hooks import body_limit
 from app.play.loaded import LoadedGame
 from app.play.setup import get_service
 from app.security import can_move, ensure_owner, limit_creates, limit_moves
+from app.settings import settings
 from app.teach.analysis import (
-    ANALYSE_SECONDS,
     DEFAULT_POSITION,
     MAX_STEPS,
     Analysis,
@@ -177,7 +176,7 @@ FORMAT_NOTE = "format-note"
 
 def facts_of(position: Position, count: Count, selected: Cell | None, draw: bool) -> Facts:
     """The engine's part of an analysis page: in a heavy-work child, within its budget."""
-    seconds = float(current_app.config.get("ANALYSE_SECONDS", ANALYSE_SECONDS))
+    seconds = settings().analyse_seconds
     return run_heavy(analysis_facts, (position, count, selected, draw, seconds), seconds)
 
 

@@ -23,20 +23,23 @@ import re
 import time
 from typing import Any
 
-import sqlalchemy as sa
 from flask import Blueprint, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import Forbidden, NotFound, TooManyRequests, Unauthorized
+from werkzeug.exceptions import Forbidden, NotFound, Unauthorized
 
 from app.errors import InputError
+from app.gate import client_gone
 from app.jsonbody import json_body, parse_json
+from app.live.slots import releasing
 from app.notify import get_notifier
 from app.openapi import publish
 from app.security import client_key
-from app.world import limits
+from app.settings import settings
+from app.world import idempotency, limits
 from app.world.feed import event_stream
-from app.world.records import NoSuchPlayer, NoSuchWorld, PlayerRow, WorldExists
+from app.world.records import PlayerRow
 from app.world.schemas import COLOUR, MAX_NAME, NEW_PLAYER, NEW_WORLD, RAFT
+from app.world.scoreboard import ScoreboardCache, pareto_frontier
 from app.world.service import (
     MAX_VIEW_SIDE,
     Colourings,
@@ -57,18 +60,16 @@ bp = Blueprint("world_api", __name__)
 WORLD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 TEAM = re.compile(r"[A-Za-z0-9_-]{1,32}")
 DECIMAL = re.compile(r"-?[0-9]{1,20}")
-RAFT_FIELD = re.compile(r"moves\[([0-9]+)\]")
 MOVES_BODY_BYTES = 64 * 1024
 """A raft of 256 moves with 19-digit coordinates is about 19 KB."""
 
 
-class WorldInputError(ValueError):
-    """Bad input: ``field`` names it (``moves[3].x``), ``move`` the raft index if any."""
+class WorldInputError(InputError):
+    """Bad input: ``field`` names it (``moves[3].x``), ``move`` the raft index if any; the
+    message starts with the field. Answered by ``app.errors`` (400)."""
 
     def __init__(self, field: str, message: str, move: int | None = None):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.move = move
+        super().__init__(field, f"{field}: {message}", move)
 
 
 # -- parsing ---------------------------------------------------------------------------
@@ -123,18 +124,17 @@ def parse_moves(data: dict[str, Any]) -> list[MoveRequest]:
     return [MoveRequest(m["kind"], m["x"], m["y"]) for m in data["moves"]]
 
 
-def raft_index(field: str) -> int | None:
-    """The raft index a bad field names: ``moves[3].x`` -> 3; None for any other field."""
-    found = RAFT_FIELD.match(field)
-    return int(found.group(1)) if found else None
-
-
 # -- context ---------------------------------------------------------------------------
 
 
 def world_store() -> WorldStore:
     store: WorldStore = current_app.extensions["mine_devil.world.store"]
     return store
+
+
+def scoreboards() -> ScoreboardCache:
+    found: ScoreboardCache = current_app.extensions["mine_devil.world.scoreboards"]
+    return found
 
 
 def colourings() -> Colourings:
@@ -208,7 +208,9 @@ def join(world: str) -> ResponseReturnValue:
     name = text_field(data, "name", None)
     team = text_field(data, "team", TEAM)
     colour = json_int(data.get("colour", 0), "colour", 0, colours - 1)
+    limits.check_join(world, new_team=not world_store().team_known(world, team))
     created = world_store().add_player(world, name, team, colour)
+    scoreboards().changed(world)
     response = jsonify({**player_json(created.player), "token": created.token})
     response.status_code = 201
     return response
@@ -228,12 +230,29 @@ def moves(world: str) -> ResponseReturnValue:
     known_world(world)
     player = authenticated(world)
     request.max_content_length = MOVES_BODY_BYTES
-    raft = parse_moves(json_body(RAFT))
+    return answer_raft(player, json_body(RAFT))
+
+
+def drop_seconds() -> float:
+    """One drop per player per this many seconds (0: rate limits are off)."""
+    options = settings()
+    return options.world_drop_seconds if options.ratelimit_enabled else 0.0
+
+
+def answer_raft(player: PlayerRow, data: dict[str, Any]) -> Response:
+    """Play the raft of a body ``RAFT`` accepted, for ``player``: its limits, its
+    idempotency key (``app.world.idempotency``: a retry gets the first answer), the answer."""
+    world = player.world
+    raft = parse_moves(data)
+    text = idempotency.key_of(request, data)
+    window = settings().world_idempotency_seconds
+    key = idempotency.raft_key(text, data["moves"], window) if text is not None else None
+    if key is not None:
+        played = world_store().raft_answer(world, player.id, key)
+        if played is not None:
+            return replayed(played)
     limits.check_moves(player, len(raft))
-    config = current_app.config
-    drop_seconds = (
-        float(config["WORLD_DROP_SECONDS"]) if config.get("RATELIMIT_ENABLED", True) else 0.0
-    )
+    limits.check_drops(world, sum(1 for m in raft if m.kind == "drop"))
     timings: dict[str, float] = g.setdefault("world_timings", {})  # for Server-Timing
     try:
         answers = play_raft(
@@ -242,14 +261,25 @@ def moves(world: str) -> ResponseReturnValue:
             colourings(),
             player,
             raft,
-            drop_seconds=drop_seconds,
+            drop_seconds=drop_seconds(),
             timings=timings,
-            judging=Judging.from_settings(config),
+            key=key,
+            judging=Judging.from_settings(settings()),
         )
     except DropTooSoon as exc:
-        raise limits.RateLimited(str(exc), exc.retry_after) from exc
+        raise limits.RateLimited(str(exc), exc.retry_after, "world-drop") from exc
+    except idempotency.RaftReplayed as exc:
+        return replayed(exc.remembered)
     limits.charge_judging(player, sum(a.work for a in answers))
+    scoreboards().changed(world)
     return jsonify({"results": [a.to_json() for a in answers]})
+
+
+def replayed(played: idempotency.Remembered) -> Response:
+    """A keyed raft's first answer, again."""
+    response = jsonify({"results": played.answer()})
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 def viewport(world: str, team: str) -> Viewport:
@@ -271,6 +301,7 @@ def viewport(world: str, team: str) -> Viewport:
 @bp.get("/<world>/teams/<team>/view")
 def team_view(world: str, team: str) -> ResponseReturnValue:
     port = viewport(world, team)
+    limits.check_view(limits.view_cost(port.width, port.height))
     seq, rows = view(
         world_store(), world, team, port.colour, port.x0, port.y0, port.width, port.height
     )
@@ -290,21 +321,25 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
         raise WorldInputError(
             "Last-Event-ID", f"must be a seq (an ASCII integer), got {last[:40]!r}"
         )
-    slots = limits.stream_slots(current_app)
-    client = client_key()
-    slots.acquire(client)
-    stream = event_stream(
-        current_app.extensions["mine_devil.world.feeds"],
-        store,
-        get_notifier(),
-        world,
-        team,
-        port,
-        after,
-        max_seconds=float(current_app.config.get("LIVE_MAX_SECONDS", 300)),
-    )
-    response = Response(stream, mimetype="text/event-stream")
-    response.call_on_close(lambda: slots.release(client))
+    limits.check_view(1)
+    release = limits.stream_slots(current_app).take(client_key())
+    try:
+        stream = event_stream(
+            current_app.extensions["mine_devil.world.feeds"],
+            store,
+            get_notifier(),
+            world,
+            team,
+            port,
+            after,
+            max_seconds=settings().live_max_seconds,
+            gone=client_gone(request.environ),
+        )
+        response = Response(releasing(stream, release), mimetype="text/event-stream")
+    except BaseException:
+        release()
+        raise
+    response.call_on_close(release)  # also when the client left before the first byte
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
@@ -312,43 +347,17 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
 
 @bp.get("/<world>/scoreboard")
 def scoreboard(world: str) -> ResponseReturnValue:
+    """The whole world's standings, from the process's cache (``app.world.scoreboard``):
+    built once per change, encoded once, whoever asks."""
     known_world(world)
-    team_rows, people = world_store().scoreboard(world)
-
-    def counts(c: Any) -> dict[str, int]:
-        return {
-            "moves": c.moves,
-            "revealed": c.revealed,
-            "flags": c.flags,
-            "errors": c.errors,
-            "drops": c.drops,
-        }
-
-    frontier = pareto(
-        [(t.name, t.counts.revealed, t.counts.flags, t.counts.errors) for t in team_rows]
-    )
-    return jsonify(
-        {
-            "world": world,
-            "teams": [{"team": t.name, **counts(t.counts)} for t in team_rows],
-            "players": [
-                {"player": p.player, "name": p.name, "team": p.team, **counts(p.counts)}
-                for p in people
-            ],
-            "pareto": frontier,
-        }
-    )
+    board = scoreboards().get(world)
+    return Response(board.json_bytes, mimetype="application/json")
 
 
 def pareto(teams: list[tuple[str, int, int, int]]) -> list[str]:
     """Teams no other team beats: at least as many cells revealed and flags, no more
-    errors, and better in one of the three."""
-
-    def beats(a: tuple[str, int, int, int], b: tuple[str, int, int, int]) -> bool:
-        at_least = a[1] >= b[1] and a[2] >= b[2] and a[3] <= b[3]
-        return at_least and (a[1], a[2], a[3]) != (b[1], b[2], b[3])
-
-    return sorted(t[0] for t in teams if not any(beats(o, t) for o in teams))
+    errors, and better in one of the three (``app.world.scoreboard.pareto_frontier``)."""
+    return pareto_frontier(teams)
 
 
 # -- timing ----------------------------------------------------------------------------
@@ -371,63 +380,6 @@ def _server_timing(response: Response) -> Response:
         parts = [f"app;dur={wall:.2f}", f"cpu;dur={cpu:.2f}"]
         parts += [f"{k};dur={v:.2f}" for k, v in g.get("world_timings", {}).items()]
         response.headers["Server-Timing"] = ", ".join(parts)
-    return response
-
-
-# -- errors ----------------------------------------------------------------------------
-
-
-def _json_error(status: int, message: str, **extra: Any) -> ResponseReturnValue:
-    return jsonify({"error": message, **extra}), status
-
-
-@bp.errorhandler(WorldInputError)
-def bad_input(exc: WorldInputError) -> ResponseReturnValue:
-    extra: dict[str, Any] = {"field": exc.field}
-    if exc.move is not None:
-        extra["move"] = exc.move
-    return _json_error(400, str(exc), **extra)
-
-
-@bp.errorhandler(InputError)
-def bad_body(exc: InputError) -> ResponseReturnValue:
-    """A body the schema refused: the world's 400, with the raft index of a bad move."""
-    extra: dict[str, Any] = {"field": exc.field}
-    index = raft_index(exc.field)
-    if index is not None:
-        extra["move"] = index
-    return _json_error(400, str(exc), **extra)
-
-
-@bp.errorhandler(NoSuchWorld)
-def unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
-    return _json_error(404, str(exc))
-
-
-@bp.errorhandler(NoSuchPlayer)
-def unknown_player(exc: NoSuchPlayer) -> ResponseReturnValue:
-    return _json_error(404, str(exc))
-
-
-@bp.errorhandler(sa.exc.TimeoutError)
-def busy(exc: sa.exc.TimeoutError) -> ResponseReturnValue:
-    """Every database connection of this process is in use: come back in a moment."""
-    response = jsonify({"error": "the server is busy (no free database connection): retry"})
-    response.status_code = 503
-    response.headers["Retry-After"] = "1"
-    return response
-
-
-@bp.errorhandler(WorldExists)
-def world_exists(exc: WorldExists) -> ResponseReturnValue:
-    return _json_error(409, str(exc))
-
-
-@bp.errorhandler(limits.RateLimited)
-def rate_limited(exc: TooManyRequests) -> ResponseReturnValue:
-    response = exc.get_response()
-    response.set_data(json.dumps({"error": exc.description}))
-    response.mimetype = "application/json"
     return response
 
 

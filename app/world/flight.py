@@ -32,6 +32,7 @@ import psycopg
 from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, StoredChunk
+from app.world.idempotency import PendingRaft
 from app.world.records import ChunkRace, Move, PlayerRow, counts_of, encode_cells, player_row
 
 SqlWire = tuple[str, str, str]
@@ -75,19 +76,36 @@ WITH s AS (
                    %(e_x)s::bigint[], %(e_y)s::bigint[], %(e_outcome)s::text[],
                    %(e_opened)s::int[], %(e_changes)s::text[])
         WITH ORDINALITY AS e(player, colour, kind, x, y, outcome, opened, changes, i)
-)
+){raft}
 SELECT s.last_seq,
     CASE WHEN (SELECT count(*) FROM chunked) = %(n_old)s THEN 0
     ELSE ('chunk race: ' || (SELECT count(*) FROM chunked) || ' of ' || %(n_old)s
           || ' chunks at their version')::int END{notify}
 FROM s
 """
+_RAFT = """, purged AS (
+    DELETE FROM world_rafts WHERE world = %(w)s AND player = %(r_player)s
+        AND key <> %(r_key)s AND created_at < %(r_since)s
+), remembered AS (
+    INSERT INTO world_rafts (world, player, key, digest, answer, last_seq, moves, created_at)
+    SELECT %(w)s, %(r_player)s, %(r_key)s, %(r_digest)s, %(r_answer)s, s.last_seq, %(n)s, %(at)s
+    FROM s
+    ON CONFLICT (world, player, key) DO UPDATE SET digest = excluded.digest,
+        answer = excluded.answer, last_seq = excluded.last_seq, moves = excluded.moves,
+        created_at = excluded.created_at
+)"""
+"""A keyed raft's answer, stored by the same statement (``app.world.idempotency``): the row
+of an expired answer of the same key is replaced (``ON CONFLICT``), the player's other expired
+answers deleted (one statement must not change a row twice: the ``DELETE`` spares the key)."""
 RACE = "chunk race: "
 """Starts the error PostgreSQL raises when a chunk changed under the team's lock."""
-_PLAIN = _APPEND.format(notify="")
-_NOTIFYING = _APPEND.format(
-    notify=", pg_notify(%(channel)s, %(head)s || s.last_seq::text || %(tail)s)"
-)
+_NOTIFY = ", pg_notify(%(channel)s, %(head)s || s.last_seq::text || %(tail)s)"
+_STATEMENTS = {
+    (notify, raft): _APPEND.format(notify=_NOTIFY if notify else "", raft=_RAFT if raft else "")
+    for notify in (False, True)
+    for raft in (False, True)
+}
+"""The statement with or without a notification and a keyed raft's answer."""
 
 
 def append_and_commit(
@@ -100,15 +118,25 @@ def append_and_commit(
     drops: dict[str, datetime],
     dirty: Mapping[ChunkKey, tuple[bytes, int | None]],
     notice: SqlWire | None,
+    raft: PendingRaft | None = None,
 ) -> int:
     """Bump the counters, take ``len(moves)`` seqs, log ``moves`` (``(player, move)``),
-    notify and commit, in one round trip; the last seq. ``conn``'s transaction is over when
-    this returns (the caller's ``begin`` block finds nothing left to commit)."""
+    store ``raft``'s answer, notify and commit, in one round trip; the last seq. ``conn``'s
+    transaction is over when this returns (the caller's ``begin`` block finds nothing left
+    to commit)."""
     params = _params(world, team, at, moves, colours, drops)
     params.update(_chunk_params(dirty))
     if notice is not None:
         params.update(channel=notice[0], head=notice[1], tail=notice[2])
-    statement = _NOTIFYING if notice is not None else _PLAIN
+    if raft is not None:
+        params.update(
+            r_player=raft.player,
+            r_key=raft.key.key,
+            r_digest=raft.key.digest,
+            r_answer=raft.answer,
+            r_since=raft.key.since,
+        )
+    statement = _STATEMENTS[notice is not None, raft is not None]
     try:
         with _cursor(conn) as cursor:
             cursor.execute(statement + ";\nCOMMIT", params)  # one message, one flight

@@ -40,25 +40,22 @@ from werkzeug.exceptions import NotFound, Unauthorized
 from app.errors import InputError
 from app.fields import bounded
 from app.jsonbody import json_body
-from app.notify import get_notifier
+from app.lru import Lru
 from app.world import limits
 from app.world.api import (
     TEAM,
     WorldInputError,
-    bad_body,
-    bad_input,
+    answer_raft,
     body,
-    colourings,
-    pareto,
-    parse_moves,
-    rate_limited,
-    unknown_world,
+    drop_seconds,
+    scoreboards,
     world_store,
 )
-from app.world.records import NoSuchWorld, PlayerRow, Standing, WorldEvent
+from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME, RAFT
-from app.world.service import DropTooSoon, Judging, play_raft, switch_colour
+from app.world.scoreboard import Scoreboard
+from app.world.service import switch_colour
 
 bp = Blueprint("world", __name__)
 
@@ -73,8 +70,9 @@ SCOREBOARD_TEAMS = 15
 """The panel shows the teams with the most cells revealed (and the viewer's team)..."""
 TEAM_PLAYERS = 8
 """...each with its most active players (and the viewer)."""
-TEAM_CHOICES = 100
-"""Teams offered in the join and watch lists (the most active ones)."""
+ACTIVITY_CACHE = "mine_devil.world.activity"
+"""The app's ``Lru`` of (world, head seq) -> the feed's lines: every viewer polls the feed,
+the log is read once per change."""
 MAX_WHO = 64
 MAX_SEQ = 2**63 - 1
 """The largest seq a store holds (a signed 64-bit column)."""
@@ -108,13 +106,6 @@ def required_player(world: str) -> PlayerRow:
     return player
 
 
-def drop_seconds() -> float:
-    config = current_app.config
-    if not config.get("RATELIMIT_ENABLED", True):
-        return 0.0
-    return float(config["WORLD_DROP_SECONDS"])
-
-
 def drop_wait(player: PlayerRow | None) -> float:
     """Seconds until the player may drop again (0 when now)."""
     if player is None or player.last_drop_at is None:
@@ -123,16 +114,12 @@ def drop_wait(player: PlayerRow | None) -> float:
     return max(0.0, left)
 
 
-def team_names(teams: list[Standing]) -> list[str]:
-    active = sorted(teams, key=lambda t: (-t.counts.revealed, t.name))[:TEAM_CHOICES]
-    return sorted(t.name for t in active)
-
-
-def errors_of(player: PlayerRow | None, people: list[Standing]) -> int:
+def errors_of(player: PlayerRow | None, board: Scoreboard) -> int:
     """The devil errors ``player`` made in this world so far (0 for a watcher)."""
     if player is None:
         return 0
-    return next((p.counts.errors for p in people if p.player == player.id), 0)
+    found = board.by_player.get(player.id)
+    return found.counts.errors if found is not None else 0
 
 
 @bp.get("/world")
@@ -142,7 +129,10 @@ def default_world() -> ResponseReturnValue:
 
 @bp.get("/world/<world>")
 def page(world: str) -> ResponseReturnValue:
-    return render_page(world)
+    try:
+        return render_page(world)
+    except NoSuchWorld as exc:  # the page of a world that is not: the site's own 404 page
+        return Response(render_template("world_missing.html", world=exc.world), status=404)
 
 
 def render_page(world: str, join_error: WorldInputError | None = None) -> str:
@@ -150,8 +140,8 @@ def render_page(world: str, join_error: WorldInputError | None = None) -> str:
     and keeping what was typed."""
     row = world_store().world(world)
     player = current_player(world, fresh=True)
-    team_rows, people = world_store().scoreboard(world)
-    teams = team_names(team_rows)
+    board = scoreboards().get(world)
+    teams = list(board.active)
     notices = []
     asked_team = request.args.get("team", "")
     team = player.team if player is not None else asked_team
@@ -182,7 +172,7 @@ def render_page(world: str, join_error: WorldInputError | None = None) -> str:
         team=team,
         teams=teams,
         colour=colour,
-        errors=errors_of(player, people),
+        errors=errors_of(player, board),
         drop_seconds=drop_seconds(),
         drop_wait=round(drop_wait(player)),
         max_name=MAX_NAME,
@@ -221,7 +211,10 @@ def joined(world: str) -> ResponseReturnValue:
         raise WorldInputError("name", f"must be 1 to {MAX_NAME} printable characters")
     if not TEAM.fullmatch(team):
         raise WorldInputError("team", "1 to 32 of A-Z, a-z, 0-9, _ and -")
-    created = world_store().add_player(world, name, team, colour_field(colour_text, row.colours))
+    colour = colour_field(colour_text, row.colours)
+    limits.check_join(world, new_team=not world_store().team_known(world, team))
+    created = world_store().add_player(world, name, team, colour)
+    scoreboards().changed(world)
     tokens = session.get(SESSION_KEY)
     tokens = dict(tokens) if isinstance(tokens, dict) else {}
     tokens.pop(world, None)
@@ -261,51 +254,43 @@ def colour(world: str) -> ResponseReturnValue:
 @bp.post("/world/<world>/moves")
 def moves(world: str) -> ResponseReturnValue:
     world_store().world(world)
-    player = required_player(world)
-    raft = parse_moves(json_body(RAFT))
-    limits.check_moves(player, len(raft))
-    try:
-        answers = play_raft(
-            world_store(),
-            get_notifier(),
-            colourings(),
-            player,
-            raft,
-            drop_seconds=drop_seconds(),
-            judging=Judging.from_settings(current_app.config),
-        )
-    except DropTooSoon as exc:
-        raise limits.RateLimited(str(exc), exc.retry_after) from exc
-    limits.charge_judging(player, sum(a.work for a in answers))
-    return jsonify({"results": [a.to_json() for a in answers]})
+    return answer_raft(required_player(world), json_body(RAFT))
 
 
 @bp.get("/world/<world>/scoreboard")
 def scoreboard(world: str) -> ResponseReturnValue:
-    team_rows, people = world_store().scoreboard(world)
-    frontier = set(
-        pareto([(t.name, t.counts.revealed, t.counts.flags, t.counts.errors) for t in team_rows])
-    )
+    """The panel: one page of ``SCOREBOARD_TEAMS`` teams by rank (``?page=``, from 1) and the
+    viewer's team, each with its most active players; from the process's shared scoreboard,
+    so a request costs the same however many teams the world has."""
+    board = scoreboards().get(world)
+    pages = max(1, -(-len(board.ranked) // SCOREBOARD_TEAMS))
+    page = bounded(request.args.get("page", "1"), "page", 1, pages)
     player = current_player(world)
     me = player.id if player is not None else None
     my_team = player.team if player is not None else request.args.get("team")
-    ranked = sorted(team_rows, key=lambda t: (-t.counts.revealed, t.counts.errors, t.name))
-    shown = [t for i, t in enumerate(ranked) if i < SCOREBOARD_TEAMS or t.name == my_team]
-    names = {t.name for t in shown}
-    per_team: dict[str, int] = {}
+    first = (page - 1) * SCOREBOARD_TEAMS
+    shown = list(board.ranked[first : first + SCOREBOARD_TEAMS])
+    mine = next((t for t in board.teams if t.name == my_team), None) if my_team else None
+    if mine is not None and mine not in shown:
+        shown.append(mine)
     listed = []
-    for p in sorted(people, key=lambda p: (-p.counts.revealed, p.name)):
-        if p.team in names and (per_team.get(p.team, 0) < TEAM_PLAYERS or p.player == me):
-            per_team[p.team] = per_team.get(p.team, 0) + 1
-            listed.append(p)
+    for t in shown:
+        people = board.by_team.get(t.name, ())
+        top = list(people[:TEAM_PLAYERS])
+        if me is not None and t.name == my_team and all(p.player != me for p in top):
+            top += [p for p in people if p.player == me]
+        listed += top
     return render_template(
         "_world_scoreboard.html",
         teams=shown,
         people=listed,
-        frontier=frontier,
+        frontier=board.frontier,
         me=me,
         my_team=my_team,
-        hidden=len(team_rows) - len(shown),
+        hidden=len(board.ranked) - len(shown),
+        page=page,
+        pages=pages,
+        world=world,
     )
 
 
@@ -375,24 +360,29 @@ def runs_of(events: list[WorldEvent]) -> list[list[WorldEvent]]:
 
 
 def names_of(events: list[WorldEvent]) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for event in events:
-        if event.player not in found:
-            try:
-                found[event.player] = world_store().player(event.player).name
-            except LookupError:
-                found[event.player] = "?"
-    return found
+    """Each event's player's name ("?" for one that no longer exists), in one query."""
+    found = world_store().player_names({e.player for e in events})
+    return {e.player: found.get(e.player, "?") for e in events}
 
 
 @bp.get("/world/<world>/activity")
 def activity(world: str) -> ResponseReturnValue:
+    """The newest ``ACTIVITY_ROWS`` lines, from the newest ``ACTIVITY_EVENTS`` events (read
+    without their cells), built once per change of the log in this process."""
     store = world_store()
     head = store.head(world)
+    cache: Lru[tuple[str, int], list[dict[str, Any]]] = current_app.extensions[ACTIVITY_CACHE]
+    lines = cache.get_or_compute((world, head), lambda: activity_lines(world, head))
+    return render_template("_world_activity.html", lines=lines)
+
+
+def activity_lines(world: str, head: int) -> list[dict[str, Any]]:
     recent = [
         e
-        for e in store.events(world, max(0, head - ACTIVITY_EVENTS), ACTIVITY_EVENTS)
-        if e.x is not None or e.kind == "colour"
+        for e in world_store().events_without_cells(
+            world, max(0, head - ACTIVITY_EVENTS), ACTIVITY_EVENTS
+        )
+        if (e.x is not None or e.kind == "colour") and e.seq <= head
     ]
     runs = runs_of(recent)[-ACTIVITY_ROWS:]
     names = names_of([run[0] for run in runs])
@@ -410,47 +400,28 @@ def activity(world: str) -> ResponseReturnValue:
                 "iso": e.at.isoformat(),
             }
         )
-    return render_template("_world_activity.html", lines=lines)
+    return lines
 
 
 @bp.get("/world/<world>/teams/<team>/who")
 def who(world: str, team: str) -> ResponseReturnValue:
-    """Who made the moves ``seqs`` of ``team`` (names and what they did: the hover text)."""
+    """Who made the moves ``seqs`` of ``team`` (names and what they did: the hover text).
+
+    At most ``MAX_WHO`` seqs, each from 1 to 2**63 - 1 (400 naming ``seqs`` otherwise); the
+    log is read for those seqs only."""
     store = world_store()
     store.world(world)
     if not TEAM.fullmatch(team):
         raise NotFound(f"world {world!r} has no team {team!r}")
-    wanted: set[int] = set()
     text = request.args.get("seqs", "")
-    for part in text.split(",")[:MAX_WHO] if text else []:
-        wanted.add(bounded(part, "seqs", 0, MAX_SEQ))
-    out: dict[str, str] = {}
-    if wanted:
-        low = min(wanted)
-        batch = [
-            e
-            for e in store.team_events(world, team, low - 1, max(wanted) - low + 1)
-            if e.seq in wanted
-        ]
-        names = names_of(batch)
-        out = {str(e.seq): f"{names[e.player]} {describe(e)}" for e in batch}
+    parts = text.split(",") if text else []
+    if len(parts) > MAX_WHO:
+        raise InputError("seqs", f"seqs names {len(parts)} moves: at most {MAX_WHO} at once")
+    limits.check_who(world)
+    wanted = {bounded(part, "seqs", 1, MAX_SEQ) for part in parts}
+    batch = store.team_events_at(world, team, wanted)
+    names = names_of(batch)
+    out = {str(e.seq): f"{names[e.player]} {describe(e)}" for e in batch}
     response = jsonify(out)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.errorhandler(NoSuchWorld)
-def _unknown_world(exc: NoSuchWorld) -> ResponseReturnValue:
-    if request.method == "GET" and request.path.count("/") == 2:
-        return Response(render_template("world_missing.html", world=exc.world), status=404)
-    return unknown_world(exc)
-
-
-bp.register_error_handler(WorldInputError, bad_input)
-bp.register_error_handler(InputError, bad_body)
-bp.register_error_handler(limits.RateLimited, rate_limited)
-
-
-@bp.errorhandler(Unauthorized)
-def _unauthorized(exc: Unauthorized) -> ResponseReturnValue:
-    return jsonify({"error": exc.description}), 401

@@ -11,6 +11,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from app.errors import AlreadyExists, Missing
+
 Cell = tuple[int, int, str]
 
 MOVE_KINDS = ("reveal", "flag", "drop")
@@ -122,19 +124,19 @@ class WorldStoreError(RuntimeError):
     pass
 
 
-class WorldExists(WorldStoreError):
+class WorldExists(WorldStoreError, AlreadyExists):
     def __init__(self, world: str):
         super().__init__(f"world {world!r} already exists")
         self.world = world
 
 
-class NoSuchWorld(WorldStoreError, LookupError):
+class NoSuchWorld(WorldStoreError, Missing):
     def __init__(self, world: str):
         super().__init__(f"world {world!r} does not exist")
         self.world = world
 
 
-class NoSuchPlayer(WorldStoreError, LookupError):
+class NoSuchPlayer(WorldStoreError, Missing):
     def __init__(self, player: str):
         super().__init__(f"player {player!r} does not exist")
         self.player = player

@@ -15,6 +15,10 @@
                    ``c`` = board c's revealed numbers, layer ``-1`` = flags of every
                    colour; ``cells`` 4096 bytes, ``version`` counts its writes. Only
                    touched chunks exist.
+``world_rafts``    (world, player, key): a raft sent with an idempotency key, its request's
+                   digest (sha256 hex), its answer (zlib'd JSON results without seqs), the
+                   last seq it logged, its number of events, created_at (migration
+                   ``0006_raft_keys``)
 """
 
 from __future__ import annotations
@@ -92,4 +96,17 @@ chunks = sa.Table(
     sa.Column("cy", sa.BigInteger, primary_key=True, autoincrement=False),
     sa.Column("cells", sa.LargeBinary, nullable=False),
     sa.Column("version", sa.Integer, nullable=False),
+)
+
+rafts = sa.Table(
+    "world_rafts",
+    metadata,
+    sa.Column("world", sa.String(64), primary_key=True),
+    sa.Column("player", sa.String(24), primary_key=True),
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("digest", sa.String(64), nullable=False),
+    sa.Column("answer", sa.LargeBinary, nullable=False),
+    sa.Column("last_seq", sa.BigInteger, nullable=False),
+    sa.Column("moves", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )

@@ -85,6 +85,18 @@ RAFT: JSON = {
     "additionalProperties": False,
     "properties": {
         "moves": {"type": "array", "minItems": 1, "maxItems": MAX_RAFT, "items": MOVE},
+        "idempotency_key": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "pattern": "^[!-~]+$",
+            "description": "optional, like the Idempotency-Key header (send either or both, "
+            "equal): a retry with the same key within a day gets the first answer and plays "
+            "nothing again; the same key with other moves is a 422",
+        },
     },
-    "examples": [{"moves": [{"kind": "drop", "x": 0, "y": 0}]}],
+    "examples": [
+        {"moves": [{"kind": "drop", "x": 0, "y": 0}]},
+        {"moves": [{"kind": "reveal", "x": 3, "y": 4}], "idempotency_key": "7f9c2ba4-e88f"},
+    ],
 }

@@ -17,13 +17,16 @@ it. The witness of a devil error is computed from knowledge alone.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from app import metrics
 from app.notify import Notifier
+from app.settings import Settings
 from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
+from app.world.idempotency import PendingRaft, RaftKey, RaftReplayed, packed, recall
 from app.world.records import Cell, Move, PlayerRow, WorldEvent
 from app.world.store import WorldStore
 from devil.budget import Meter
@@ -56,13 +59,13 @@ class Judging:
     raft_nodes: int = 100_000
 
     @classmethod
-    def from_settings(cls, config: Mapping[str, object]) -> Judging:
-        """From the app's ``WORLD_JUDGE_*`` settings (``app.world``)."""
+    def from_settings(cls, options: Settings) -> Judging:
+        """From the app's ``world_judge_*`` settings (``app.settings``)."""
         return cls(
-            float(str(config["WORLD_JUDGE_MOVE_SECONDS"])),
-            int(str(config["WORLD_JUDGE_MOVE_NODES"])),
-            float(str(config["WORLD_JUDGE_RAFT_SECONDS"])),
-            int(str(config["WORLD_JUDGE_RAFT_NODES"])),
+            options.world_judge_move_seconds,
+            options.world_judge_move_nodes,
+            options.world_judge_raft_seconds,
+            options.world_judge_raft_nodes,
         )
 
     def raft(self) -> Meter:
@@ -165,13 +168,16 @@ def play_raft(
     drop_seconds: float = 30.0,
     now: datetime | None = None,
     timings: dict[str, float] | None = None,
+    key: RaftKey | None = None,
     judging: Judging = Judging(),
 ) -> list[MoveAnswer]:
     """Judge and apply ``moves`` in order for ``player`` (one transaction, one event per
     decided move; an ``undecided`` one logs nothing and the others still stand).
 
     Raises ``DropTooSoon`` (nothing applied) when the raft drops within ``drop_seconds`` of
-    the player's last drop, or drops twice."""
+    the player's last drop, or drops twice. With an idempotency ``key`` the answer is stored
+    with the events; ``RaftReplayed`` (nothing applied) when the key was played already
+    (``app.world.idempotency``)."""
     if not 1 <= len(moves) <= MAX_RAFT:
         raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
     colouring = colourings.get(store, player.world)
@@ -185,6 +191,10 @@ def play_raft(
         store.team(player.world, player.team, timings, player.id, keys) as tx,
     ):
         me = tx.player(player.id)  # its colour now, under the team's lock
+        if key is not None:
+            played = recall(tx.conn, player.world, me.id, key)
+            if played is not None:  # a copy of this raft got here first
+                raise RaftReplayed(played)
         _check_drops(me, moves, drop_seconds, now or tx.at)
         k = tx.knowledge
         k.prefetch_around(me.colour, cells)
@@ -203,6 +213,16 @@ def play_raft(
                 )
             answers.append((move, result, raft.used - before))
         judged = time.perf_counter()
+        unnumbered = [
+            MoveAnswer(
+                move.kind, move.x, move.y, r.outcome, r.cells, None, r.witness, r.truncated,
+                r.at, r.reason, work,
+            )
+            for move, r, work in answers
+        ]  # fmt: skip
+        if key is not None:
+            logged = sum(1 for a in unnumbered if a.outcome != "undecided")
+            tx.raft = PendingRaft(me.id, key, packed([a.to_json() for a in unnumbered]), logged)
         about = topic(player.world, player.team)
         payload = {"w": player.world, "t": player.team, "c": me.colour}
         wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
@@ -212,14 +232,9 @@ def play_raft(
     taken = iter(seqs)
     if timings is not None:
         timings["judge"] = (judged - started) * 1e3
-    return [
-        MoveAnswer(
-            move.kind, move.x, move.y, r.outcome, r.cells,
-            None if r.outcome == "undecided" else next(taken),
-            r.witness, r.truncated, r.at, r.reason, work,
-        )
-        for move, r, work in answers
-    ]  # fmt: skip
+    for move, result, _ in answers:
+        metrics.move_judged("world", move.kind, result.outcome)
+    return [a if a.outcome == "undecided" else replace(a, seq=next(taken)) for a in unnumbered]
 
 
 def _raft_spent(judging: Judging) -> str:

@@ -24,6 +24,15 @@ def query(name: str, schema: JSON, description: str, required: bool = True) -> J
     }
 
 
+IDEMPOTENCY_KEY: JSON = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[!-~]+$"},
+    "description": "a key of the client's choosing (a UUID): a retry of the raft with the "
+    "same key within a day gets the first answer and plays nothing again",
+}
+
 VIEWPORT = [
     WORLD,
     TEAM,
@@ -208,14 +217,17 @@ PATHS: dict[str, JSON] = {
             "summary": "Play a raft of 1 to 256 moves, in order; one drop per 30 s.",
             "description": (
                 'A 400 names the bad move\'s field (moves[3].x) and its index ("move": 3); '
-                "nothing of a refused raft is played."
+                "nothing of a refused raft is played. With an idempotency key (the header "
+                "or the body's idempotency_key) the answer is stored with the moves: a retry "
+                "with the same key within a day gets the first answer (header "
+                "Idempotent-Replayed: true) and logs nothing twice."
             ),
-            "parameters": [WORLD],
+            "parameters": [WORLD, IDEMPOTENCY_KEY],
             "security": BEARER,
             "requestBody": request_body(ref("Raft")),
             "responses": {
                 "200": json_response("each move's result, in order", ref("Results")),
-                **errors(400, 401, 403, 413, 429),
+                **errors(400, 401, 403, 413, 422, 429),
             },
         }
     },

@@ -19,14 +19,17 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from app import metrics
 from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk, chunk_range
 from app.world.flight import open_team
+from app.world.idempotency import RaftKey, Remembered, recall
 from app.world.records import (
     Counts,
     NewPlayer,
@@ -76,6 +79,17 @@ class KeyedLocks:
                     del self._locks[key]
                 else:
                     self._locks[key] = (lock, users - 1)
+
+
+def _rows_pausing(result: sa.CursorResult[Any], pause: Callable[[], None]) -> Iterator[Any]:
+    """``result``'s rows, fetched 1,000 at a time with ``pause()`` between."""
+    for chunk in result.partitions(1000):
+        yield from chunk
+        pause()
+
+
+_EVENT_HEADS = [c for c in events.c if c.name != "changes"]
+"""An event's columns but its cells (``WorldStore.events_without_cells``)."""
 
 
 # -- the store -------------------------------------------------------------------------
@@ -262,6 +276,8 @@ class WorldStore:
                 yield tx
                 t3 = time.perf_counter()
             t4 = time.perf_counter()
+        metrics.WORLD_LOCK_SECONDS.observe(t2 - t1)
+        metrics.WORLD_COMMIT_SECONDS.observe(t4 - t3)
         if timings is not None:
             timings.update(
                 queue=(t1 - t0) * 1e3,
@@ -330,21 +346,102 @@ class WorldStore:
         with self._read() as conn:
             return [world_event(row) for row in conn.execute(query).mappings()]
 
-    def scoreboard(self, world: str) -> tuple[list[Standing], list[Standing]]:
-        """Teams and players with their counters (teams by name, players by team, name)."""
-        self.world(world)
+    def events_without_cells(
+        self, world: str, after: int, limit: int, team: str | None = None
+    ) -> list[WorldEvent]:
+        """Like ``events`` (or ``team_events`` with ``team``) without the cells each event
+        established (``cells`` is empty, ``opened`` still counts them): what the activity feed
+        and the hover text need, without decoding up to 10,000 cells per event."""
+        query = (
+            sa.select(*_EVENT_HEADS, sa.null().label("changes"))
+            .where(events.c.world == world, events.c.seq > after)
+            .order_by(events.c.seq)
+            .limit(limit)
+        )
+        if team is not None:
+            query = query.where(events.c.team == team)
         with self._read() as conn:
-            team_rows = conn.execute(
-                teams.select().where(teams.c.world == world).order_by(teams.c.name)
-            ).mappings()
-            standings = [Standing(r["name"], Counts.of(r)) for r in team_rows]
-            player_rows = conn.execute(
-                players.select()
-                .where(players.c.world == world)
-                .order_by(players.c.team, players.c.name, players.c.id)
-            ).mappings()
+            return [world_event(row) for row in conn.execute(query).mappings()]
+
+    def team_events_at(self, world: str, team: str, seqs: Collection[int]) -> list[WorldEvent]:
+        """The events of ``team`` among ``seqs`` (in seq order, without their cells): one
+        query bounded by the seqs asked, however long the log."""
+        if not seqs:
+            return []
+        query = (
+            sa.select(*_EVENT_HEADS, sa.null().label("changes"))
+            .where(
+                events.c.world == world,
+                events.c.team == team,
+                events.c.seq.in_(sorted(seqs)),
+            )
+            .order_by(events.c.seq)
+        )
+        with self._read() as conn:
+            return [world_event(row) for row in conn.execute(query).mappings()]
+
+    def raft_answer(self, world: str, player: str, key: RaftKey) -> Remembered | None:
+        """A keyed raft's stored answer (``app.world.idempotency.recall``), read unlocked."""
+        with self._read() as conn:
+            return recall(conn, world, player, key)
+
+    def player_names(self, ids: Collection[str]) -> dict[str, str]:
+        """Player id -> name, for the ids that exist (one query)."""
+        if not ids:
+            return {}
+        query = sa.select(players.c.id, players.c.name).where(players.c.id.in_(sorted(ids)))
+        with self._read() as conn:
+            return {str(i): str(name) for i, name in conn.execute(query)}
+
+    def standings_probe(self, world: str) -> tuple[int, int, int]:
+        """``(head seq, players, teams)`` in one query: what moves when the standings do
+        (``app.world.scoreboard`` rebuilds only then)."""
+        n_players = (
+            sa.select(sa.func.count()).select_from(players).where(players.c.world == world)
+        ).scalar_subquery()
+        n_teams = (
+            sa.select(sa.func.count()).select_from(teams).where(teams.c.world == world)
+        ).scalar_subquery()
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(worlds.c.last_seq, n_players, n_teams).where(worlds.c.id == world)
+            ).first()
+        if row is None:
+            raise NoSuchWorld(world)
+        return int(row[0]), int(row[1]), int(row[2])
+
+    def scoreboard(
+        self, world: str, pause: Callable[[], None] | None = None
+    ) -> tuple[list[Standing], list[Standing]]:
+        """Teams and players with their counters (teams by name, players by team, name).
+        ``pause`` is called every 1,000 rows read (``app.world.scoreboard``: the build of a
+        big world lets the worker's other requests run)."""
+        self.world(world)
+        names = ("moves", "revealed", "flags", "errors", "drops")
+        team_counts = [teams.c[n] for n in names]
+        player_counts = [players.c[n] for n in names]
+        rest = pause or (lambda: None)
+        with self._read() as conn:
+            standings = [
+                Standing(name, Counts(*map(int, counts)))
+                for name, *counts in _rows_pausing(
+                    conn.execute(
+                        sa.select(teams.c.name, *team_counts)
+                        .where(teams.c.world == world)
+                        .order_by(teams.c.name)
+                    ),
+                    rest,
+                )
+            ]
             people = [
-                Standing(r["name"], Counts.of(r), team=r["team"], player=r["id"])
-                for r in player_rows
+                Standing(name, Counts(*map(int, counts)), team=team, player=pid)
+                for name, team, pid, *counts in _rows_pausing(
+                    conn.execute(
+                        sa.select(players.c.name, players.c.team, players.c.id, *player_counts)
+                        .where(players.c.world == world)
+                        .order_by(players.c.team, players.c.name, players.c.id)
+                    ),
+                    rest,
+                )
             ]
         return standings, people

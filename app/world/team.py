@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk
 from app.world.flight import SqlWire, append_and_commit
+from app.world.idempotency import PendingRaft, remember
 from app.world.records import (
     EVENT_KINDS,
     ChunkRace,
@@ -132,6 +133,8 @@ class TeamTransaction:
         """The player read with the team's row (``WorldStore.team(..., player=)``)."""
         self.seq_taken_at: float | None = None
         """``perf_counter`` when the world row was taken (held from then to the commit)."""
+        self.raft: PendingRaft | None = None
+        """A keyed raft's answer, stored with its events (``app.world.idempotency``)."""
 
     def player(self, player_id: str) -> PlayerRow:
         """The player as of now (read under the team's lock)."""
@@ -202,6 +205,8 @@ class TeamTransaction:
             for i, (player, move) in enumerate(self._moves)
         ]
         conn.execute(events.insert(), rows)
+        if self.raft is not None:
+            remember(conn, w, self.raft, last, self.at)
         self._moves.clear()
         return list(range(first, last + 1))
 
@@ -229,6 +234,7 @@ class TeamTransaction:
             self._drops,
             dirty,
             notice,
+            self.raft,
         )
         self.committed = True
         self.knowledge.written(

@@ -12,11 +12,10 @@ How it works, as a pipeline of small steps:
 3. ``analyse`` (here): the solver's answers and the notes for the user, gathered into a
    ``devil.cli.sections.Report``.
 4. ``devil.cli.sections.SECTIONS``: one small function per part of the output. Each
-   returns a ``Section`` holding its text lines and its JSON fields;
-   ``devil.cli.render.render_text`` / ``render_json`` put them together. To add a part of
-   the output (``--explain``, say): add the flag in ``build_parser``, compute what it needs
-   in ``analyse`` (a new ``Report`` field), and append a ``section_...`` function to
-   ``SECTIONS``.
+   returns a ``Section`` holding its text lines and its JSON fields; ``render_text`` /
+   ``render_json`` put them together. To add a part of the output (``--explain``, say): add
+   the flag in ``build_parser``, compute what it needs in ``analyse`` (a new ``Report``
+   field), and append a ``section_...`` function to ``SECTIONS``.
 
 Exit codes: 0 success (with ``--cell``: the cell is safe), 1 the ``--cell`` could be a mine,
 2 bad usage or unreadable input, 3 an inconsistent position, 4 ``--timeout`` ran out with
@@ -38,9 +37,9 @@ from collections.abc import Sequence
 from devil.analysis import Classification, Layout
 from devil.board import Cell, Coord, Topology
 from devil.budget import Budget, Meter
+from devil.cli.graph_sections import GRAPH_SECTIONS
 from devil.cli.reading import UsageError, read_text
-from devil.cli.render import render_json, render_text
-from devil.cli.sections import UNDECIDED, Report
+from devil.cli.sections import SECTIONS, UNDECIDED, Report, render_json, render_text
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.formats import FORMATS, MAX_DIGITS, FormatReport, Reading, non_ascii_digit, read
 from devil.graphs.fileformat import GraphFileError, looks_like_graph, read_graph
@@ -480,8 +479,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.format != "json":
         _print_notes(report.notes)
     render = render_json if args.format == "json" else render_text
+    sections = SECTIONS if report.position.board.graph is None else GRAPH_SECTIONS
     try:
-        sys.stdout.write(render(report))
+        sys.stdout.write(render(report, sections))
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. `devil-check big.txt | head`
         sys.stderr.close()

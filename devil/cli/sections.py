@@ -5,11 +5,12 @@ together."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from devil.analysis import Classification, Layout, Verdict
-from devil.board import Cell
+from devil.board import Cell, Topology
 from devil.formats import FormatReport
 from devil.position import Position
 from devil.rules import Count
@@ -89,6 +90,15 @@ def _picture(position: Position, covered: Callable[[Cell], str]) -> list[str]:
     return rows
 
 
+def shown_rows(position: Position, rows: list[str]) -> list[str]:
+    """Rows as the text output prints them: a hex board as it looks, its cells one space apart
+    and its odd rows half a cell (one column) to the right; other boards as they are. JSON
+    keeps the plain rows (one character a cell)."""
+    if position.board.topology is not Topology.HEX:
+        return rows
+    return [(" " if r % 2 else "") + " ".join(row) for r, row in enumerate(rows)]
+
+
 def board_rows(report: Report) -> list[str]:
     """The board with every covered cell replaced by ``S``, ``M`` or ``?``."""
     return _picture(report.position, report.letter)
@@ -102,7 +112,7 @@ def section_board(report: Report) -> Section:
         for cell in report.position.covered_cells()
         for r, c in [report.position.board.coord(cell)]
     ]
-    return Section(rows, {"board": rows, "cells": cells})
+    return Section(shown_rows(report.position, rows), {"board": rows, "cells": cells})
 
 
 def _rule_text(report: Report) -> str:
@@ -163,7 +173,8 @@ def section_probabilities(report: Report) -> Section:
                 cells.append(f"{UNDECIDED:>4}" if p is None else f"{percent(p):>3}%")
             else:
                 cells.append(f"{chr(position.grid[cell]):>4}")
-        lines.append(" ".join(cells))
+        shift = "  " if position.board.topology is Topology.HEX and r % 2 else ""
+        lines.append(shift + " ".join(cells))
     listed = [
         {"row": r, "col": c, "probability": None if (p := probs.get(cell)) is None else float(p)}
         for cell in position.covered_cells()
@@ -189,7 +200,7 @@ def section_witness(report: Report) -> Section:
         )
     rows = witness_rows(report.position, report.witness)
     head = f"witness: a consistent layout with a mine at {where} ('*' mine, '.' no mine):"
-    return Section([head, *rows], {"witness": rows})
+    return Section([head, *shown_rows(report.position, rows)], {"witness": rows})
 
 
 _CELL_TEXT = {
@@ -234,7 +245,7 @@ def section_explain(report: Report) -> Section:
     if proof.layouts is not None:
         for title, layout in zip(("with a mine", "without a mine"), proof.layouts, strict=True):
             lines.append(f"layout {title} ('*' mine, '.' no mine):")
-            lines.extend(layout_rows(report.position, layout))
+            lines.extend(shown_rows(report.position, layout_rows(report.position, layout)))
     return Section(lines, {"proof": data})
 
 
@@ -271,3 +282,15 @@ SECTIONS: list[Callable[[Report], Section]] = [
     section_undecided,
 ]
 """The output, in order. Text prints each section's lines; JSON merges their fields."""
+
+
+def render_text(report: Report, sections: list[Callable[[Report], Section]] = SECTIONS) -> str:
+    lines = (line for section in sections for line in section(report).lines)
+    return "\n".join(lines) + "\n"
+
+
+def render_json(report: Report, sections: list[Callable[[Report], Section]] = SECTIONS) -> str:
+    out: dict[str, object] = {}
+    for section in sections:
+        out.update(section(report).fields)
+    return json.dumps(out) + "\n"

@@ -142,8 +142,10 @@ def read(
     except FormatError as exc:
         if report.passed_over is None:
             raise
-        # say why the text was not read in the format it looked like
-        detail = f"{exc.detail}; read as {report.format}, {report.reason}"
+        # name the character, say what was likely meant, and why not the format it looked like
+        cross = "character 'x'" in exc.detail or "character 'X'" in exc.detail
+        advice = ": for a covered cell write '.'" if cross else ""
+        detail = f"{exc.detail}{advice} ({report.reason})"
         raise FormatError(detail, exc.line, exc.column) from None
     found, total_from = _resolve_mines(source, rows)
     topo = topology or header_topology(source) or Topology.SQUARE

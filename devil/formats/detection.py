@@ -157,9 +157,9 @@ def _impossible_number(body: tuple[Line, ...], topology: Topology) -> tuple[str,
         if int(ch) > covered:
             row, col = board.coord(cell)
             line, column = body[row].number, body[row].column(col)
+            noun = "neighbour" if covered == 1 else "neighbours"
             phrase = (
-                f"its {ch} at line {line}, column {column} would have only {covered} "
-                "covered neighbours"
+                f"its {ch} at line {line}, column {column} would have only {covered} covered {noun}"
             )
             return phrase, line, column
     return None
@@ -228,8 +228,7 @@ def _rule_native(source: Source, topology: Topology) -> FormatReport:
             phrase, line, column = impossible
             return FormatReport(
                 "native",
-                f"not minesweepr ({LEGENDS['minesweepr']}): as minesweepr {phrase} "
-                "(--input-format minesweepr forces that reading)",
+                f"not minesweepr: as minesweepr ('x' covered, '.' a revealed 0) {phrase}",
                 line=line,
                 column=column,
                 passed_over="minesweepr",

@@ -67,8 +67,8 @@ class GameParams:
         width = _require_int("width", self.width)
         mines = _require_int("mines", self.mines)
         _require_int("seed", self.seed)
-        if not isinstance(self.topology, Topology):
-            raise ParamsError(f"topology must be a Topology, not {self.topology!r}")
+        if self.topology not in Topology.grids():
+            raise ParamsError(f"topology must be a grid Topology, not {self.topology!r}")
         if not isinstance(self.rules, Rules):
             raise ParamsError(f"rules must be Rules, not {self.rules!r}")
         if not isinstance(self.no_guess, bool):
@@ -129,7 +129,7 @@ class GameParams:
             raise ParamsError(f"unknown game parameter {unknown[0]!r}")
         default = cls()
         try:
-            topology = Topology(d.get("topology", default.topology.value))
+            topology = Topology.parse(str(d.get("topology", default.topology.value)))
         except ValueError:
             raise ParamsError(f"unknown topology {d.get('topology')!r}") from None
         try:

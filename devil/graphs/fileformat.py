@@ -202,21 +202,38 @@ def _state(value: object, where: str) -> str | int:
     )
 
 
+_NUMBER_TYPES = (int, float)
+
+
+def _as_point(value: object) -> Point | None:
+    """``value`` as a point when it is ``[x, y]`` of two finite numbers (not booleans)."""
+    if type(value) is list and len(value) == 2:
+        x, y = value
+        if (
+            type(x) in _NUMBER_TYPES
+            and type(y) in _NUMBER_TYPES
+            and math.isfinite(x)
+            and math.isfinite(y)
+        ):
+            return (x, y)
+    return None
+
+
 def _point(value: object, where: str) -> Point:
-    if (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-        and all(math.isfinite(v) for v in value)
-    ):
-        return (value[0], value[1])
-    raise GraphFileError(where, "must be a point [x, y] of two finite numbers")
+    got = _as_point(value)
+    if got is None:
+        raise GraphFileError(where, "must be a point [x, y] of two finite numbers")
+    return got
 
 
 def _polygon(value: object, where: str) -> tuple[Point, ...]:
     if not isinstance(value, list) or not 3 <= len(value) <= MAX_CORNERS:
         raise GraphFileError(where, f"must be a list of 3 to {MAX_CORNERS} points [x, y]")
-    return tuple(_point(p, f"{where}[{k}]") for k, p in enumerate(value))
+    points = tuple(map(_as_point, value))
+    if None in points:
+        k = points.index(None)
+        _point(value[k], f"{where}[{k}]")
+    return cast("tuple[Point, ...]", points)
 
 
 def _edges(raw: list[Any], index: dict[str, int]) -> tuple[tuple[int, int], ...]:

@@ -4,13 +4,14 @@ The engine's cells are ints and some of its steps sweep a board along rows or
 columns (``cell // width``, ``cell % width``). A graph board therefore numbers its
 cells by a virtual ``height x width`` grid that follows the graph's own shape:
 
-- when every cell has a drawing position, the cells are cut into bands by ``y``
-  (as many bands as the drawing's aspect asks for, about ``sqrt(n)`` on a square
-  one) and ordered by ``x`` inside each band, so a sweep along rows or columns
-  follows the drawing;
-- otherwise the bands are the breadth-first levels of a reverse Cuthill-McKee walk
-  (each piece from a cell of least degree, neighbours by increasing degree), an order
-  that keeps the frontier narrow whatever the graph.
+- when every cell has a drawing position, the cells are cut into bands by ``y`` and
+  ordered by ``x`` inside each band, so a sweep along rows or columns follows the
+  drawing: bands one cell high (the median height of the polygons) when every cell has a
+  polygon, so a band is a row of the tiling; else as many bands as the drawing's aspect
+  asks for (about ``sqrt(n)`` on a square drawing);
+- otherwise the bands are the breadth-first levels of every piece from a cell of least
+  degree, reversed (a cheap reverse Cuthill-McKee), an order that keeps the frontier
+  narrow whatever the graph.
 
 Unused slots are holes. Nothing else in the engine needs to know: ``Board.neighbours``
 reads ``GraphLayout.adjacency``.
@@ -101,7 +102,14 @@ def graph_board(graph: CellGraph) -> Board:
         raise ValueError("a graph board needs at least one cell")
     centres = [cell.centre() for cell in graph.cells]
     if all(c is not None for c in centres):
-        rows = _bands_by_drawing([c for c in centres if c is not None])
+        heights = sorted(
+            max(p[1] for p in cell.polygon) - min(p[1] for p in cell.polygon)
+            for cell in graph.cells
+            if cell.polygon
+        )
+        pitch = heights[len(heights) // 2] if len(heights) == n else 0.0
+        drawn = [c for c in centres if c is not None]
+        rows = _rows_of_height(drawn, pitch) if pitch > 0 else _bands_by_drawing(drawn)
     else:
         rows = _bands_by_levels(graph)
     width = max(len(row) for row in rows)
@@ -117,6 +125,15 @@ def graph_board(graph: CellGraph) -> Board:
     holes = frozenset(c for c in range(size) if c not in used)
     layout = GraphLayout(graph, tuple(slots), size)
     return Board(len(rows), width, Topology.GRAPH, holes, layout)
+
+
+def _rows_of_height(centres: list[tuple[float, float]], pitch: float) -> list[list[int]]:
+    """Bands ``pitch`` high from the top of the drawing, each ordered by ``x``."""
+    top = min(c[1] for c in centres)
+    rows: dict[int, list[int]] = {}
+    for i, (_, y) in enumerate(centres):
+        rows.setdefault(math.floor((y - top) / pitch + 1e-9), []).append(i)
+    return [sorted(rows[k], key=lambda i: (centres[i][0], centres[i][1])) for k in sorted(rows)]
 
 
 def _bands_by_drawing(centres: list[tuple[float, float]]) -> list[list[int]]:

@@ -87,6 +87,8 @@ class Solver:
         ``budget``: the most work the analysis and every later query on it may do (its
         clock starts now); None for the exact answer however long it takes.
         """
+        if self.count is Count.COUNTED:
+            position.check_total()  # before any number, in plain words
         if self.backend == "cpsat":
             return self._analyse_cpsat(position)
         meter = None if budget is None or budget.unbounded else budget.start()

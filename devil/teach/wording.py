@@ -71,6 +71,18 @@ def _mines_phrase(n: int) -> str:
     return "no mine" if n == 0 else "one mine" if n == 1 else f"{n} mines"
 
 
+def _shared_mines(position: Position, shared: frozenset[Cell], at_least: int) -> str:
+    """``both row 2, col 6 and row 3, col 7 are mines`` when every shared cell must be one,
+    else ``at least one mine lies in ...`` / ``at least 2 mines lie in ...``."""
+    cells = cell_list(position, shared)
+    if at_least == len(shared):
+        if at_least == 1:
+            return f"{cells} is a mine"
+        return f"{'both' if at_least == 2 else 'all of'} {cells} are mines"
+    verb = "lies" if at_least == 1 else "lie"
+    return f"at least {_mines_phrase(at_least)} {verb} in {cells}"
+
+
 def _needs(bound: Bound, position: Position | None = None) -> str:
     """``needs one mine`` or, when some are known, ``needs one more mine besides the one at
     row 2, col 3``."""
@@ -167,19 +179,20 @@ def _explain_pair(
                 f"{cell_list(position, small.cells)}{still} and {_needs(small, position)} there"
             )
             big_name = number_name(position, big)
+            those = "that cell" if len(small.cells) == 1 else "those"
             if left == 0:
-                second = f"{big_name} touches those too and {_needs(big, position)}, so " + (
+                second = f"{big_name} touches {those} too and {_needs(big, position)}, so " + (
                     f"{cell_list(position, rest)} {'is' if len(rest) == 1 else 'are'} safe"
                 )
             elif left == len(rest):
-                second = f"{big_name} touches those too and {_needs(big, position)}, so " + (
+                second = f"{big_name} touches {those} too and {_needs(big, position)}, so " + (
                     f"its last mine must be at {cell_list(position, rest)}"
                     if left == 1
                     else f"its other {left} mines must be at {cell_list(position, rest)}"
                 )
             else:
                 second = (
-                    f"{big_name} touches those too and {_needs(big, position)}, so "
+                    f"{big_name} touches {those} too and {_needs(big, position)}, so "
                     f"{cell_list(position, rest)} hold {_mines_phrase(left)}"
                 )
             if rest == {cell} and left in (0, len(rest)):  # the second clause says it already
@@ -207,8 +220,7 @@ def _explain_pair(
             return [
                 f"{number_name(position, one).capitalize()} {_needs(one, position)} but has only "
                 f"{_plural(len(only_one), 'cell')} outside the cells it shares with "
-                f"{number_name(position, other)}, so at least {_mines_phrase(at_least)} lies in "
-                f"{cell_list(position, shared)}.",
+                f"{number_name(position, other)}, so {_shared_mines(position, shared, at_least)}.",
                 f"That already satisfies {number_name(position, other)}, so "
                 f"{_other_cells(position, only_other, False)}.",
                 f"So {target} is {verdict}.",

@@ -77,7 +77,9 @@ class Witness:
     board ``i`` in the rows is satisfied (those whose neighbours all lie inside the rows
     can be checked on them): the component's by the devil's layout, the numbers of other
     pieces inside the rows by a layout of theirs. Known mines (flags of colour ``i``) are
-    ``*``; known safe cells and unknown cells no number constrains are ``.``.
+    ``*``; known safe cells and unknown cells no number constrains are ``.``. When the
+    component reaches beyond the window but the numbers in reach force the click, the
+    witness is the click alone (one cell: every layout agrees on it).
     """
 
     x0: int

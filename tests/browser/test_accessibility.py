@@ -135,6 +135,8 @@ def pages(page: Page, base: str, browser: Browser) -> Iterator[str]:
     yield "the analysis board, an either cell's proof"
     page.check("#heat-toggle")
     yield "the analysis board's heat map"
+    page.goto("/analyse/graph?tiling=geodesic&preset=beginner&seed=3")
+    yield "the graph analysis board"
     page.goto("/puzzle")
     yield "the puzzle page"
     page.locator("form.level-form button[type=submit]").click()
@@ -182,7 +184,7 @@ def test_every_page_passes_axe_at_wcag_22_aa(
             size = f"{viewport['width']}x{viewport['height']}"
             failures.append(audit(page, f"{what} ({scheme}, {size})"))
             audited.append(what)
-        assert len(audited) == 18
+        assert len(audited) == 19
         assert not any(failures), "\n".join(f for f in failures if f)
     finally:
         context.close()

@@ -85,6 +85,7 @@ def test_a_duel_played_to_the_end_then_a_rematch(
             "You are still playing: finish your board."
         )
         expect(bob.locator("#duel-race .still")).to_have_text("Alice is still playing.")
+        alice.screenshot(path=str(shots / "duel-still-playing-desktop.png"), full_page=True)
 
         position = visible(alice, 10)
         click(alice, cell_selector(position, risky_covered(position)[0]))

@@ -265,6 +265,8 @@ def test_the_format_read_is_said_and_stray_characters_are_named(
     error = page.locator("#paste-error")
     expect(error).to_contain_text("line 2, column 3")
     expect(error).to_contain_text("unexpected character 'x'")
+    expect(error).to_contain_text("for a covered cell write '.'")  # the likeliest intent
+    assert "--input-format" not in (error.text_content() or ""), "no command-line lecture"
     assert page.input_value("#paste-text").strip() == stray, "the paste is kept"
     error.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / f"new-stray-char-{name_of(viewport)}.png"))

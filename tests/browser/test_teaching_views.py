@@ -80,6 +80,10 @@ def test_the_heat_map_colours_cells_by_their_mine_probability(
     width = page.eval_on_selector("#l0-c-0-0", "(el) => el.getBoundingClientRect().width")
     assert width >= 20, f"the example layouts are readable ({width:.0f} px cells)"
     page.check("#heat-toggle")
+    star = page.eval_on_selector(
+        ".layouts .cell.lay-mine", "(el) => getComputedStyle(el, '::after').content"
+    )
+    assert star not in ("none", "normal", ""), "the heat map keeps the example layouts' mines"
     page.screenshot(
         path=str(shots / f"teach-heat-tap-{name(viewport, scheme)}.png"), full_page=True
     )

@@ -38,6 +38,11 @@ def test_options_read_presets_topologies_and_rules(tmp_path: Path) -> None:
     assert (p.height, p.width, p.mines, p.topology.value) == (16, 30, 99, "hex")
     assert p.rules.count.value == "counted" and p.no_guess and p.seed == 3
     assert not read_options(["--guess"]).params.no_guess
+    holed = read_options(["intermediate", "--topology", "holes", "--seed", "1"]).params
+    assert holed.topology.value == "square" and len(holed.holes) == 16
+    game = Session.start(holed).open().game
+    assert all(c in game.position.board.holes for c in holed.holes)
+    assert "#" not in "".join(board_lines(game)).replace(" ", "")
     with pytest.raises(SystemExit):
         read_options(["--width", "0"])
     with pytest.raises(SystemExit):

@@ -306,6 +306,17 @@ def test_a_stored_duel_from_before_names_replays(app: Flask) -> None:
         old = store.get(engine, made.id)
         now = race(old, service, get_ledger().store)
         assert [s.name for s in now.sides] == ["Player 1", "Player 2"] and now.winner is None
+        # before 0005 each player opened their own first cell: two layouts, each counted
+        service.play(old.host_game, Click(Action.REVEAL, 0, 0))
+        service.play(guest, Click(Action.REVEAL, 8, 8))
+    die(app, old.host_game)
+    die(app, guest)
+    with app.app_context():
+        now = race(old, get_service(), get_ledger().store)
+        assert now.over and now.winner == "nobody" and not now.one_layout
+        assert all(s.figures is not None for s in now.sides)
+    text = app.test_client().get(f"/duel/{old.id}/status").get_data(as_text=True)
+    assert "each played their own real layout" in text
 
 
 def create_game(app: Flask) -> str:

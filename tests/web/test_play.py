@@ -19,9 +19,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.play.new_game import hole_pattern
 from app.play.params import BROWSER_MAX_SIDE
 from app.play.routes import CELL_SWAP_LIMIT
+from devil.board import hole_pattern
 from tests.helpers.web import oracle_verdicts
 
 HX = {"HX-Request": "true"}

@@ -9,9 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from devil.world import (
+    Colouring,
     MemoryKnowledge,
     OutOfWorld,
     Witness,
+    drop,
     judge_flag,
     judge_reveal,
 )
@@ -242,8 +244,8 @@ def test_a_component_beyond_the_window_is_undecided_not_a_devil_error() -> None:
 def test_proofs_read_only_near_the_click_on_a_long_frontier() -> None:
     """A 5,000-number chain (one component): under it known safe cells, above it unknown
     ones, mines above every x = 2 (mod 3); the 0 at its start settles everything by
-    propagation. Proofs near the start read a few hundred cells; a click it does not
-    prove is undecided (a witness would need every number): it reads the window only."""
+    propagation. Proofs near the start read a few hundred cells; a guess reads the window
+    only."""
     n = 5_000
     k = MemoryKnowledge()
     for x in range(-1, n + 1):
@@ -260,8 +262,9 @@ def test_proofs_read_only_near_the_click_on_a_long_frontier() -> None:
         assert fenced.asked < 600
     fenced = Fenced(k, {(8, -1)}, reach=WINDOW_RADIUS + 2)
     guess = judge_reveal(fenced, 0, 8, -1)
-    assert not guess.proved and guess.undecided is not None and guess.witness is None
-    assert "flag it instead" in guess.undecided  # the numbers in reach make it a mine
+    # the numbers in reach make it a mine, so every layout of the whole chain does: a devil
+    # error, shown by the click alone (a witness of the chain would need every number)
+    assert guess.devil and guess.witness == Witness(8, -1, ("*",))
     assert guess.numbers == 8 + WINDOW_RADIUS + 1 and fenced.asked < 20 * WINDOW_RADIUS
 
 
@@ -277,3 +280,35 @@ def test_a_witness_on_the_world_edge_places_no_mine_beyond_it() -> None:
     symbols = {(1, top): "4", (4, top): "4"}
     check_witness(symbols, (0, top), got.witness, True)
     assert len(got.witness.mines() & set(around(1, top))) == 4
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_witnesses_over_nearby_islands_satisfy_their_numbers(seed: int) -> None:
+    """Issue 18, item 4's probe: six drops near each other, then unprovable reveals on
+    the frontier. The old rule's witnesses drew over a nearby island's numbers and left
+    their mines out (64 of 272 there; 144 of 235 witnesses of these three seeds); every
+    number under a witness must now be satisfied."""
+    colouring = Colouring(bytes([seed]) * 32, "probe", 6)
+    k = MemoryKnowledge()
+    for i in range(6):
+        got = drop(k, colouring.colour, 0, 12 * (i % 3), 12 * (i // 3))
+        k.apply(0, got.cells)
+    known = dict(k.numbers[0])
+    frontier = sorted(
+        {n for c in known for n in around(*c) if k.symbol(0, *n) == "."},
+    )
+    witnesses = 0
+    for x, y in frontier[::2]:
+        got = judge_reveal(k, 0, x, y)
+        if got.witness is None:
+            continue
+        witnesses += 1
+        w = got.witness
+        symbols = {
+            (a, b): k.symbol(0, a, b)
+            for a in range(w.x0 - 1, w.x0 + w.width + 1)
+            for b in range(w.y0 - 1, w.y0 + w.height + 1)
+            if k.symbol(0, a, b) != "."
+        }
+        check_witness(symbols, (x, y), w, True, 64)
+    assert witnesses >= 10

@@ -507,7 +507,7 @@ def test_open_streams_are_capped_per_client(make_app: Callable[..., Flask]) -> N
     assert fourth.status_code == 200
     fourth.close()
     held[1].close()
-    assert app.extensions["mine_devil.world.streams"].open() == 0
+    assert app.extensions["mine_devil.world.streams"].held() == 0
     assert app.extensions["mine_devil.notifier"].subscribers() == 0
 
 

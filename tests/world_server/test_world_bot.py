@@ -28,10 +28,14 @@ def load_bot() -> ModuleType:
 
 def transport(client: FlaskClient) -> Callable[..., tuple[int, dict[str, str], Any]]:
     def call(
-        method: str, path: str, body: Any = None, token: str | None = None
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        extra: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, str], Any]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = client.open(path, method=method, json=body, headers=headers)
+        response = client.open(path, method=method, json=body, headers={**headers, **(extra or {})})
         return response.status_code, dict(response.headers), response.get_json()
 
     return call
@@ -90,3 +94,32 @@ def test_the_bot_command_line_explains_itself() -> None:
     )
     assert done.returncode == 0
     assert "--team" in done.stdout and "--seconds" in done.stdout
+
+
+def test_the_bot_retries_a_lost_answer_and_plays_it_once(app: Flask) -> None:
+    """Every second raft's answer is lost after the server played it (as when a worker dies
+    or the connection drops): the bot sends it again with its idempotency key, the server
+    answers the first result, and the team's log counts each move once."""
+    bot_module = load_bot()
+    client = app.test_client()
+    plain = transport(client)
+    rafts = {"sent": 0, "lost": 0}
+    keys: list[str] = []
+
+    def lossy(method: str, path: str, body: Any = None, token: str | None = None,
+              extra: dict[str, str] | None = None) -> tuple[int, dict[str, str], Any]:  # fmt: skip
+        answer = plain(method, path, body, token, extra)
+        if path.endswith("/moves"):
+            rafts["sent"] += 1
+            keys.append((extra or {})["Idempotency-Key"])
+            if rafts["sent"] % 2 == 0 and answer[1].get("Idempotent-Replayed") != "true":
+                rafts["lost"] += 1
+                raise ConnectionResetError("the answer was lost on the way")
+        return answer
+
+    bot = bot_module.Bot(lossy, "main", "bots", "b3", 1, view=48, sleep=lambda s: None,
+                         rng=random.Random(9))  # fmt: skip
+    stats = bot.run(seconds=60, at=(0, 0), rounds=6)
+    assert rafts["lost"] >= 1 and len(set(keys)) < len(keys)  # lost, then sent again
+    (team,) = client.get("/api/worlds/main/scoreboard").get_json()["teams"]
+    assert team["moves"] == stats.moves and stats.devil == 0

@@ -170,7 +170,7 @@ def _params(fields: dict[str, _Field], header_line: int) -> GameParams:
     topology = Topology.SQUARE
     if topo.strip():
         try:
-            topology = Topology(topo.strip().lower())
+            topology = Topology.parse(topo)
         except ValueError:
             raise ReplayFormatError(
                 f"unknown topology {topo.strip()!r} (square, torus or hex)",

@@ -402,13 +402,45 @@ def test_hex_header_and_override(capsys: pytest.CaptureFixture[str]) -> None:
     # odd-r hex: the 6 at (1,1) (an odd row) touches (1,0),(1,2),(0,1),(0,2),(2,1),(2,2): all
     # six are mines; (0,0) and (2,0) are not its neighbours. On a square board it has 8
     # covered neighbours for 6 mines: every one is either.
+    # text output draws a hex board as it looks: cells a space apart, odd rows half a cell right
     _, out, _ = run(capsys, data("hex.txt"))
-    assert out.splitlines()[:3] == ["?MM", "M6M", "?MM"]
+    assert out.splitlines()[:3] == ["? M M", " M 6 M", "? M M"]
     _, out, _ = run(capsys, data("hex.txt"), "--topology", "square")
     assert out.splitlines()[:3] == ["???", "?6?", "???"]
     assert oracle_board(DATA / "hex.txt") == ["?MM", "M6M", "?MM"]
     _, doc = run_json(capsys, data("hex.txt"))
     assert doc["topology"] == "hex"
+    assert doc["board"] == ["?MM", "M6M", "?MM"], "JSON keeps one character a cell"
+
+
+def test_hex_witness_and_probabilities_are_shifted_too(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, data("hex.txt"), "--cell", "0,0", "--witness", "--probabilities")
+    lines = out.splitlines()
+    head = lines.index("mine probabilities (%):")
+    odd = lines[head + 2]
+    assert odd.startswith("  ") and not lines[head + 1].startswith("  "), lines[head : head + 4]
+    start = next(i for i, line in enumerate(lines) if line.startswith("witness:"))
+    witness = lines[start + 1 : start + 4]
+    assert witness[1].startswith(" ") and not witness[0].startswith(" ")
+    assert [row.replace(" ", "") for row in witness] == ["*" + witness[0].replace(" ", "")[1:],
+        *[row.replace(" ", "") for row in witness[1:]]]  # fmt: skip
+
+
+@pytest.mark.parametrize("backend", ["search", "cpsat"])
+def test_a_total_larger_than_the_covered_cells_is_said_first(
+    capsys: pytest.CaptureFixture[str], backend: str, tmp_path: Path
+) -> None:
+    if backend == "cpsat":
+        pytest.importorskip("ortools")
+    board = tmp_path / "board.txt"
+    board.write_text("1..\n...\n")
+    code, out, err = run(capsys, "--mines", "500", "--backend", backend, str(board))
+    assert code == 3 and out == ""
+    assert err == (
+        "devil-check: inconsistent position: 500 mines do not fit: there are only 5 covered cells\n"
+    )
+    assert run(capsys, "--mines", "5", "--backend", backend, str(board))[0] == 3  # the 1 says no
+    assert run(capsys, "--mines", "1", "--backend", backend, str(board))[0] == 0
 
 
 def test_torus_wraps(capsys: pytest.CaptureFixture[str]) -> None:
@@ -660,9 +692,9 @@ def test_a_stray_x_in_a_native_board_names_it(capsys: pytest.CaptureFixture[str]
     assert code == 2 and out == ""
     assert err == (
         "devil-check: <stdin>: line 4, column 4: unexpected character 'x' (expected 0-8, '.', "
-        "'?', 'F' or '#'); read as native, not minesweepr ('x' covered, '.' a revealed 0): as "
-        "minesweepr its 2 at line 3, column 2 would have only 0 covered neighbours "
-        "(--input-format minesweepr forces that reading)\n"
+        "'?', 'F' or '#'): for a covered cell write '.' (not minesweepr: as minesweepr ('x' "
+        "covered, '.' a revealed 0) its 2 at line 3, column 2 would have only 0 covered "
+        "neighbours)\n"
     )
 
 

@@ -460,10 +460,9 @@ def test_a_stray_x_in_a_native_board_is_an_error_not_minesweepr() -> None:
     assert report.format == "native" and report.passed_over == "minesweepr"
     assert (report.line, report.column) == (3, 2)
     assert error(text) == (
-        "line 4, column 4: unexpected character 'x' (expected 0-8, '.', '?', 'F' or '#'); "
-        "read as native, not minesweepr ('x' covered, '.' a revealed 0): as minesweepr its 2 "
-        "at line 3, column 2 would have only 0 covered neighbours "
-        "(--input-format minesweepr forces that reading)"
+        "line 4, column 4: unexpected character 'x' (expected 0-8, '.', '?', 'F' or '#'): "
+        "for a covered cell write '.' (not minesweepr: as minesweepr ('x' covered, '.' a "
+        "revealed 0) its 2 at line 3, column 2 would have only 0 covered neighbours)"
     )
     # forcing the format still reads it (and the solver then finds it inconsistent)
     assert read_position(text, fmt="minesweepr").rows() == ["0000", "0210", "000."]

@@ -575,7 +575,7 @@ NAME = r"row (\d+), col (\d+)"
 _LIST = rf"\({NAME}\)(?:(?:, | and )\({NAME}\))*|{NAME}"
 _TOUCH_CLAIM = re.compile(
     rf"\bthe (?P<value>\d) at (?P<subject>{NAME}) touches "
-    r"(?:(?P<too>those too)|(?P<only>only )?"
+    r"(?:(?P<too>(?:those|that cell) too)|(?P<only>only )?"
     r"(?:(?P<k>\d+) (?P<word>covered|undecided) cells?, )?"
     rf"(?P<list>{_LIST})(?P<still> still undecided)?)",
     re.IGNORECASE,
