@@ -13,8 +13,9 @@ import ``devil.native`` loads the compiled modules only when every hash still ma
 (an edited source falls back to the pure-Python engine instead of running stale code)
 and ``MINE_DEVIL_PURE`` is not set.
 
-Without a compiler (or with ``MINE_DEVIL_PURE_BUILD=1``) the build prints why and
-installs the pure-Python engine: same answers, slower.
+Without a compiler (or with ``MINE_DEVIL_PURE_BUILD=1``, or when mypyc takes longer than
+``MINE_DEVIL_BUILD_SECONDS``, default 900) the build prints why and installs the
+pure-Python engine: same answers, slower.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ PACKAGE = "devil/solve"
 MODULES: tuple[str, ...] = NATIVE.compiled_modules(Path(__file__).resolve().parent / PACKAGE)
 GROUP = "devil.solve._native"
 STAMP = "_native.json"
+TIMEOUT_ENV = "MINE_DEVIL_BUILD_SECONDS"
+"""Seconds mypyc may take (default 900; a busy shared machine may need more)."""
 
 _SETUP = """
 import sys
@@ -145,7 +148,7 @@ class MypycHook(BuildHookInterface):  # type: ignore[type-arg]
             cwd=scratch,
             capture_output=True,
             text=True,
-            timeout=900,
+            timeout=float(os.environ.get(TIMEOUT_ENV) or 900),
             check=False,
         )
         if done.returncode != 0:

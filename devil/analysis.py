@@ -6,6 +6,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Generic, TypeVar
 
 from devil.board import Cell
 
@@ -67,13 +68,20 @@ class Classification:
         return frozenset(c for c, v in self.verdicts.items() if v is Verdict.MINE)
 
 
-class Probabilities(dict[Cell, float]):
-    """Mine probability per covered cell; partial under a budget like ``Classification``:
-    cells in ``undecided`` have no entry, ``reason`` says why (None when complete)."""
+P = TypeVar("P", bound=float | Fraction)
+"""A probability: a float, or an exact fraction."""
+
+
+class Probabilities(dict[Cell, P], Generic[P]):
+    """Mine probability per covered cell: ``Probabilities[Fraction]`` exact (the solver's
+    ``exact_probabilities``), ``Probabilities[float]`` the same rounded (``probabilities``).
+
+    Partial under a budget like ``Classification``: cells in ``undecided`` have no entry,
+    ``reason`` says why (None when complete)."""
 
     def __init__(
         self,
-        values: Mapping[Cell, float],
+        values: Mapping[Cell, P],
         undecided: frozenset[Cell] = frozenset(),
         reason: str | None = None,
     ) -> None:
@@ -81,16 +89,6 @@ class Probabilities(dict[Cell, float]):
         self.undecided = undecided
         self.reason = reason
 
-
-class ExactProbabilities(dict[Cell, Fraction]):
-    """``Probabilities`` as exact fractions."""
-
-    def __init__(
-        self,
-        values: Mapping[Cell, Fraction],
-        undecided: frozenset[Cell] = frozenset(),
-        reason: str | None = None,
-    ) -> None:
-        super().__init__(values)
-        self.undecided = undecided
-        self.reason = reason
+    def floats(self) -> Probabilities[float]:
+        """The same probabilities as floats (same ``undecided`` and ``reason``)."""
+        return Probabilities({c: float(p) for c, p in self.items()}, self.undecided, self.reason)

@@ -44,10 +44,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from devil.analysis import Layout, Verdict
-from devil.board import Board, Cell, Topology
+from devil.board import Board, Cell
 from devil.position import COVERED, IS_NUMBER, NUMBER_BYTE, NUMBER_VALUE, Position
 from devil.rules import Count, Rules
-from devil.solve._frontier import neighbour_fn
+from devil.solve.grid import neighbour_fn
 from devil.solve.solver import Solver
 
 Method = Literal["redraw", "perturb"]
@@ -82,17 +82,10 @@ def draw_layout(board: Board, mines: int, safe: frozenset[Cell], rng: random.Ran
     return frozenset(rng.sample(candidates, mines))
 
 
-def neighbours_fn(board: Board) -> Callable[[Cell], tuple[Cell, ...]]:
-    """``board.neighbours``, by plain arithmetic on square boards without holes."""
-    if board.topology is Topology.SQUARE and not board.holes:
-        return neighbour_fn(board)
-    return board.neighbours
-
-
 def mine_counts(board: Board, layout: Layout) -> bytearray:
     """The number every cell would show: mined neighbours per cell, one byte per cell."""
     counts = bytearray(board.size)
-    nb = neighbours_fn(board)
+    nb = neighbour_fn(board)
     for mine in layout:
         for n in nb(mine):
             counts[n] += 1
@@ -128,7 +121,7 @@ class _Sweep:
 
     def __init__(self, board: Board, layout: Layout, count: Count, mines: int) -> None:
         self.board = board
-        self.nb = neighbours_fn(board)
+        self.nb = neighbour_fn(board)
         self.layout = layout
         self.mines = mines
         self.counts = mine_counts(board, layout)

@@ -34,9 +34,10 @@ from devil.errors import GameOver, IllegalMove, InvalidMove
 from devil.game.moves import Move, MoveKind, Status
 from devil.game.params import NO_GUESS_CELL_LIMIT, GameParams, no_guess_method, no_guess_tries
 from devil.generate import draw_layout as _draw_layout
-from devil.generate import mine_counts, neighbours_fn, no_guess_layout, open_cells
+from devil.generate import mine_counts, no_guess_layout, open_cells
 from devil.position import COVERED, FLAG, NUMBER_VALUE, Position
 from devil.rules import Count
+from devil.solve.grid import changed_cells, neighbour_fn
 from devil.solve.solver import PositionAnalysis, Solver
 
 # -- shared caches ------------------------------------------------------------------------
@@ -84,27 +85,11 @@ class _Memo:
         return "<memo>"
 
 
-_BLOCKS = (4096, 64)
-"""Block sizes for comparing grids: big blocks to skip equal stretches, small ones to find
-the changed cells without a Python loop over many equal bytes."""
-
-
 def changed_between(before: Position, after: Position) -> list[Cell]:
-    """Cells whose byte differs, comparing the grids block by block (fast when few differ)."""
-    a, b = before.grid, after.grid
-    if len(a) != len(b):
+    """Cells whose byte differs between two positions of one board (``changed_cells``)."""
+    if len(before.grid) != len(after.grid):
         raise ValueError("positions on different boards cannot be compared")
-    big, small = _BLOCKS
-    size = len(a)
-    out: list[Cell] = []
-    for start in range(0, size, big):
-        if a[start : start + big] == b[start : start + big]:
-            continue
-        for sub in range(start, min(start + big, size), small):
-            end = min(sub + small, size)
-            if a[sub:end] != b[sub:end]:
-                out.extend(i for i in range(sub, end) if a[i] != b[i])
-    return out
+    return changed_cells(before.grid, after.grid)
 
 
 # -- the game -----------------------------------------------------------------------------
@@ -430,7 +415,7 @@ class _Step:
     def _open(self, cell: Cell) -> None:
         """Reveal a safe cell and cascade through zeros, iteratively; flags stay put."""
         assert self.counts is not None
-        self.revealed += len(open_cells(self.grid, self.counts, neighbours_fn(self.board), cell))
+        self.revealed += len(open_cells(self.grid, self.counts, neighbour_fn(self.board), cell))
         self.stale = True
         assert self.layout is not None
         if self.revealed == self.board.cell_count - len(self.layout):

@@ -39,11 +39,11 @@ from devil.board import Board, Cell
 from devil.budget import Budget
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
-from devil.generate import neighbours_fn
 from devil.ledger.board_replay import ReplayStep, replay_on_board
 from devil.ledger.metrics import Metrics, bbbv, solved_bbbv
 from devil.position import COVERED, Position
 from devil.rules import Count
+from devil.solve.grid import neighbour_fn
 from devil.solve.solver import PositionAnalysis, Solver
 from devil.teach.move_level import proof_level
 
@@ -66,7 +66,7 @@ class AnnotationTooLong(AnnotationError):
     """Annotating took longer than allowed; ``move`` is the move number reached."""
 
 
-class Judgement(enum.Enum):
+class MoveJudgement(enum.Enum):
     """What a board move was."""
 
     PROOF = "proof"
@@ -91,7 +91,7 @@ class MoveNote:
 
     n: int
     move: Move
-    judgement: Judgement
+    judgement: MoveJudgement
     level: int | None = None
     p_safe: Fraction | None = None
     opened: tuple[Cell, ...] = ()
@@ -166,7 +166,7 @@ class _Judge:
         self._classic_last: tuple[Position, PositionAnalysis] | None = None
         self._last: tuple[Position, PositionAnalysis] | None = None
         self.started = False
-        self.nb = neighbours_fn(params.board())
+        self.nb = neighbour_fn(params.board())
 
     def budget(self) -> Budget | None:
         """What is left of the deadline, for one analysis and every query on it."""
@@ -210,7 +210,7 @@ class _Judge:
     def judge(self, step: ReplayStep) -> MoveNote:
         move = step.move
         if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
-            return MoveNote(step.n, move, Judgement.FLAG)
+            return MoveNote(step.n, move, MoveJudgement.FLAG)
         before = step.before
         board = before.board
         cell = board.cell(move.row, move.col)
@@ -218,9 +218,9 @@ class _Judge:
             # nothing revealed yet: the first click, safe by the rules when first_free
             self.started = True
             if step.lost_at is not None:
-                return MoveNote(step.n, move, Judgement.FATAL, opened=step.opened)
+                return MoveNote(step.n, move, MoveJudgement.FATAL, opened=step.opened)
             p = Fraction(1) if self.first_free else self._p_safe(before, cell)
-            return MoveNote(step.n, move, Judgement.FORCED, p_safe=p, opened=step.opened)
+            return MoveNote(step.n, move, MoveJudgement.FORCED, p_safe=p, opened=step.opened)
         targets = _targets(before, move, cell)
         analysis = self.latest(before)
         unsafe = [t for t in targets if analysis.verdict(t) is not Verdict.SAFE]
@@ -229,12 +229,12 @@ class _Judge:
             unsafe = [t for t in targets if analysis.verdict(t) is not Verdict.SAFE]
         if not unsafe:
             level = max(self._level(before, analysis, t) for t in targets)
-            return MoveNote(step.n, move, Judgement.PROOF, level=level, opened=step.opened)
+            return MoveNote(step.n, move, MoveJudgement.PROOF, level=level, opened=step.opened)
         if step.lost_at is not None:
-            return MoveNote(step.n, move, Judgement.FATAL, opened=step.opened)
+            return MoveNote(step.n, move, MoveJudgement.FATAL, opened=step.opened)
         p = self._p_safe(before, unsafe[0])
         guess = not self.devil and analysis.any_safe()
-        judgement = Judgement.GUESS if guess else Judgement.FORCED
+        judgement = MoveJudgement.GUESS if guess else MoveJudgement.FORCED
         return MoveNote(step.n, move, judgement, p_safe=p, opened=step.opened)
 
     def _p_safe(self, position: Position, cell: Cell) -> Fraction:

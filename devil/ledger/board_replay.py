@@ -24,8 +24,9 @@ from devil.analysis import Layout
 from devil.board import Board, Cell
 from devil.errors import IllegalMove, InvalidMove
 from devil.game import Move, MoveKind
-from devil.generate import mine_counts, neighbours_fn, open_cells
+from devil.generate import mine_counts, open_cells
 from devil.position import COVERED, FLAG, NUMBER_VALUE, Position
+from devil.solve.grid import neighbour_fn
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class BoardPlay:
         self.mines = mines
         self.layout = layout
         self.counts = mine_counts(board, layout)
-        self.nb = neighbours_fn(board)
+        self.nb = neighbour_fn(board)
         self.grid = bytearray(Position.covered(board, mines).grid)
         self.position = Position(board, bytes(self.grid), mines)
         self.safe_left = board.cell_count - len(layout)

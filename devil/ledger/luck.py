@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from devil.ledger.annotate import GameAnnotation, Judgement
+from devil.ledger.annotate import GameAnnotation, MoveJudgement
 
 LISTED = 4
 """Most guesses named one by one; more are counted."""
@@ -49,7 +49,7 @@ def sentence(guesses: Sequence[Fraction], lost: bool) -> str:
 
 def luck_sentence(annotation: GameAnnotation) -> str:
     """One sentence about the luck a game needed."""
-    lost = any(m.judgement is Judgement.FATAL for m in annotation.moves)
+    lost = any(m.judgement is MoveJudgement.FATAL for m in annotation.moves)
     return sentence([g.p_safe for g in annotation.guesses if g.p_safe is not None], lost)
 
 

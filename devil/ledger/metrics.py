@@ -18,7 +18,8 @@ from typing import Any
 
 from devil.analysis import Layout
 from devil.board import Board, Cell
-from devil.generate import mine_counts, neighbours_fn
+from devil.generate import mine_counts
+from devil.solve.grid import neighbour_fn
 
 
 def bbbv(board: Board, layout: Layout) -> int:
@@ -37,7 +38,7 @@ def _bbbv_units(board: Board, layout: Layout, revealed: frozenset[Cell] | None) 
     """How many of the board's 3BV units (openings, lone numbers) are solved; every unit
     when ``revealed`` is None."""
     counts = mine_counts(board, layout)
-    nb = neighbours_fn(board)
+    nb = neighbour_fn(board)
     cells = [c for c in board.cells() if c not in layout]
     seen = bytearray(board.size)
     total = 0

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from devil.solve import _cut
 from devil.solve._cdcl import CdclBackbone
-from devil.solve._components import Piece
+from devil.solve._pieces import Piece
 
 __all__ = ["Questions"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 
 from devil.solve._cdcl import Cdcl, cdcl_backbone
-from devil.solve._search import Backbone, GroupProblem, TooHard, Window, backbone
+from devil.solve._search import Backbone, GroupProblem, TooHard, TotalWindow, backbone
 
 __all__ = [
     "SEARCH_BUDGET",
@@ -41,7 +41,7 @@ SEARCH_BUDGET = 3_000
 
 def backbone_of(
     problem: GroupProblem,
-    window: Window | None,
+    window: TotalWindow | None,
     base: Backbone | None = None,
     max_conflicts: int | None = None,
 ) -> Backbone | None:
@@ -78,7 +78,7 @@ def windowed_backbone(
         start = k
         while (allowed >> k) & 1:
             k += 1
-        got = backbone_of(problem, (start, k - 1, None), base, WINDOW_CONFLICTS)
+        got = backbone_of(problem, TotalWindow(start, k - 1), base, WINDOW_CONFLICTS)
         if got is None:
             continue
         if merged is None:
@@ -100,7 +100,7 @@ def extreme(problem: GroupProblem, lowest: bool) -> int:
     value = sum(best)
     total = sum(problem.sizes)
     while True:
-        window: Window = (0, value - 1, None) if lowest else (value + 1, total, None)
+        window = TotalWindow(0, value - 1) if lowest else TotalWindow(value + 1, total)
         if window[0] > window[1]:
             return value
         sol = Cdcl(problem, window).solve()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from devil.solve._search import GroupProblem, TooHard, Window
+from devil.solve._search import GroupProblem, TooHard, TotalWindow
 from devil.solve.budget import current
 
 _UNSET = -1
@@ -25,7 +25,7 @@ _UNSET = -1
 class Cdcl:
     """A CDCL solver over one piece, optionally restricted to a window of totals."""
 
-    def __init__(self, problem: GroupProblem, window: Window | None = None) -> None:
+    def __init__(self, problem: GroupProblem, window: TotalWindow | None = None) -> None:
         self.problem = problem
         sizes = problem.sizes
         self.first: list[int] = []  # first cell variable of each group
@@ -390,7 +390,7 @@ class CdclBackbone:
     def __init__(
         self,
         problem: GroupProblem,
-        window: Window | None = None,
+        window: TotalWindow | None = None,
         lo: Sequence[int] | None = None,
         hi: Sequence[int] | None = None,
         max_conflicts: int | None = None,
@@ -467,7 +467,7 @@ class CdclBackbone:
 
 def cdcl_backbone(
     problem: GroupProblem,
-    window: Window | None = None,
+    window: TotalWindow | None = None,
     lo: Sequence[int] | None = None,
     hi: Sequence[int] | None = None,
     max_conflicts: int | None = None,

@@ -32,7 +32,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from devil.solve import _dp
-from devil.solve._components import Piece
+from devil.solve._pieces import Piece
 from devil.solve._search import Backbone, GroupProblem, make_problem
 from devil.solve.bits import lowest, members, sumset
 

@@ -4,8 +4,8 @@ The solver never calls ``Position.constraints`` on big boards: that walks every
 revealed cell through ``Board.neighbours``, which costs tens of milliseconds at
 300x300. Instead:
 
-- ``neighbour_fn(board)`` gives a fast neighbour function (plain arithmetic for
-  square boards, a memo of ``Board.neighbours`` for the other topologies);
+- ``devil.solve.grid.neighbour_fn(board)`` gives a fast neighbour function (plain
+  arithmetic for square boards, a memo of ``Board.neighbours`` for the other topologies);
 - ``frontier_sources(position)`` finds the revealed cells with a covered neighbour
   with whole-board big-integer masks (one byte per cell) on square boards, so the
   Python loop only visits the frontier;
@@ -15,14 +15,13 @@ revealed cell through ``Board.neighbours``, which costs tens of milliseconds at
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 
-from devil.board import Board, Cell, Topology
+from devil.board import Cell, Topology
 from devil.errors import InconsistentPosition
 from devil.position import IS_NUMBER, NUMBER_VALUE, Position
-
-NeighbourFn = Callable[[Cell], tuple[Cell, ...]]
+from devil.solve.grid import NeighbourFn, neighbour_fn
 
 _COVERED = frozenset(b".F")
 _ZERO = ord("0")
@@ -32,53 +31,6 @@ _NONZERO = re.compile(b"[^\x00]")
 _COVER_TABLE = bytes(1 if b in _COVERED else 0 for b in range(256))
 _NUMBER_TABLE = IS_NUMBER  # 0-8, and above 8 on graph boards (devil.position)
 _POSITIVE_TABLE = bytes(1 if IS_NUMBER[b] and NUMBER_VALUE[b] else 0 for b in range(256))
-
-
-@lru_cache(maxsize=16)
-def neighbour_fn(board: Board) -> NeighbourFn:
-    """A fast ``cell -> neighbours`` function equal to ``board.neighbours``."""
-    if board.topology is Topology.SQUARE and not board.holes:
-        return _square_neighbours(board.height, board.width)
-    memo: dict[Cell, tuple[Cell, ...]] = {}
-
-    def cached(cell: Cell) -> tuple[Cell, ...]:
-        out = memo.get(cell)
-        if out is None:
-            out = memo[cell] = board.neighbours(cell)
-        return out
-
-    return cached
-
-
-def _square_neighbours(height: int, width: int) -> NeighbourFn:
-    last_row = (height - 1) * width
-
-    def neighbours(cell: Cell) -> tuple[Cell, ...]:
-        col = cell % width
-        left = col > 0
-        right = col < width - 1
-        out: list[Cell] = []
-        if cell >= width:
-            up = cell - width
-            if left:
-                out.append(up - 1)
-            out.append(up)
-            if right:
-                out.append(up + 1)
-        if left:
-            out.append(cell - 1)
-        if right:
-            out.append(cell + 1)
-        if cell < last_row:
-            down = cell + width
-            if left:
-                out.append(down - 1)
-            out.append(down)
-            if right:
-                out.append(down + 1)
-        return tuple(out)
-
-    return neighbours
 
 
 @lru_cache(maxsize=16)

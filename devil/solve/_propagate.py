@@ -11,7 +11,7 @@ revisits the constraints it touched):
   ``B \\ A`` all safe.
 
 Decided cells move to ``known`` and are substituted out of every constraint, so
-known mines (which stay covered in a position) never glue components together.
+known mines (which stay covered in a position) never glue pieces together.
 Every rule only rewrites true linear facts about the layout, so what stays is
 equivalent to the original numbers plus ``known``.
 """

@@ -1,13 +1,13 @@
-"""Exact search on one component in *group form*.
+"""Exact search on one piece in *group form*.
 
-A component's cells are condensed into groups (cells that lie in exactly the same
+A piece's cells are condensed into groups (cells that lie in exactly the same
 constraints). A group of ``size`` cells is one integer variable ``0..size``: how
 many of its cells are mines; which ones does not matter to any constraint. Each
 constraint says: the values of its groups sum to ``need``.
 
 ``Search.solve`` is a depth-first search with propagation on those sums (a sum
 already at its cap or floor fixes every open variable in it; a sum with one open
-variable fixes that one) plus an optional window on the component's total, in a
+variable fixes that one) plus an optional window on the piece's total, in a
 static variable order that follows the constraint graph. The search is iterative
 (no recursion limit), all state in flat lists of ints.
 
@@ -22,17 +22,28 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from devil.solve.bits import interval
 from devil.solve.budget import current
 
-Window = tuple[int, int, int | None]
-"""``(lowest, highest, allowed)``: the component's mine total must lie in the range and,
-when ``allowed`` is given, be a set bit of that bitmask."""
+
+class TotalWindow(NamedTuple):
+    """Which mine totals a piece may take: between ``low`` and ``high`` and, when
+    ``allowed`` is given, a set bit of that bitmask (counted rule; witnesses' totals)."""
+
+    low: int
+    high: int
+    allowed: int | None = None
+
+    def mask(self) -> int:
+        """The allowed totals as a bitmask."""
+        return interval(self.low, self.high) if self.allowed is None else self.allowed
 
 
 @dataclass(frozen=True, slots=True)
 class GroupProblem:
-    """A component in group form."""
+    """A piece in group form."""
 
     sizes: tuple[int, ...]
     cons: tuple[tuple[tuple[int, ...], int], ...]
@@ -107,7 +118,7 @@ class Search:
         self,
         lo: Sequence[int],
         hi: Sequence[int],
-        window: Window | None = None,
+        window: TotalWindow | None = None,
         prefer: Sequence[int] | None = None,
         rng: random.Random | None = None,
         on_solution: Callable[[list[int]], bool] | None = None,
@@ -296,14 +307,14 @@ class Backbone:
 
 def backbone(
     problem: GroupProblem,
-    window: Window | None = None,
+    window: TotalWindow | None = None,
     lo: Sequence[int] | None = None,
     hi: Sequence[int] | None = None,
     budget: int | None = None,
 ) -> Backbone | None:
     """Which groups can hold a mine (``high > 0``) and a safe cell (``low < size``).
 
-    None when the component has no solution (within ``window``). Raises ``TooHard`` when
+    None when the piece has no solution (within ``window``). Raises ``TooHard`` when
     one search tries more than ``budget`` values.
     """
     sizes = problem.sizes

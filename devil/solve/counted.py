@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import comb
 
-from devil.solve._search import Window
+from devil.solve._search import TotalWindow
 from devil.solve.bits import interval, lowest, members, sumset
 
 __all__ = [
@@ -38,12 +38,12 @@ __all__ = [
 # -- windows on each piece's total ----------------------------------------------------------
 
 
-def single_window(mines_left: int, deep: int, piece_cells: int) -> Window:
+def single_window(mines_left: int, deep: int, piece_cells: int) -> TotalWindow:
     """One piece: its total must leave between 0 and ``deep`` mines for the deep cells.
 
     The piece holds at most its own cells: clamped before anyone builds a mask of it.
     """
-    return (max(0, mines_left - deep), min(mines_left, piece_cells), None)
+    return TotalWindow(max(0, mines_left - deep), min(mines_left, piece_cells))
 
 
 def prefix_suffix(totals: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -61,13 +61,13 @@ def prefix_suffix(totals: Sequence[int]) -> tuple[list[int], list[int]]:
 
 def piece_windows(
     totals: Sequence[int], prefix: Sequence[int], suffix: Sequence[int], mines_left: int, deep: int
-) -> list[Window]:
+) -> list[TotalWindow]:
     """Each piece's window: it may take total ``k`` when the other pieces and the deep cells
     can make up ``mines_left - k``. ``totals[i]``: bitmask of piece ``i``'s achievable totals;
     ``prefix``, ``suffix`` from ``prefix_suffix``. Call it only once the total fits (a huge
     ``mines_left`` would build huge masks)."""
     m, d = mines_left, deep
-    windows: list[Window] = []
+    windows: list[TotalWindow] = []
     room = interval(0, d)
     for i in range(len(totals)):
         others = sumset(prefix[i], suffix[i + 1])
@@ -76,7 +76,7 @@ def piece_windows(
         for x in members(spread & interval(0, m)):
             allowed |= 1 << (m - x)
         allowed &= totals[i]
-        windows.append((lowest(allowed), allowed.bit_length() - 1, allowed))
+        windows.append(TotalWindow(lowest(allowed), allowed.bit_length() - 1, allowed))
     return windows
 
 

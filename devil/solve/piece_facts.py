@@ -1,6 +1,6 @@
 """What is known about one piece of the frontier, computed on first use and cached by content.
 
-A piece (``devil.solve._components.Piece``) is an independent part of the residual constraints.
+A piece (``devil.solve._pieces.Piece``) is an independent part of the residual constraints.
 ``PieceInfo`` holds its facts: the backbone (which groups can hold a mine or a safe cell),
 the backbone inside a window on its total (counted rule), its fewest and most mines, its
 achievable totals and its layout counts. Each is computed once, by the cheapest engine that
@@ -22,10 +22,10 @@ from devil.solve import _cut, _dp, bits
 from devil.solve._ask import Questions
 from devil.solve._backbone import SEARCH_BUDGET, backbone_of, extreme, windowed_backbone
 from devil.solve._cdcl import Cdcl
-from devil.solve._components import Piece, PieceKey, make_piece
 from devil.solve._count import PieceCounts, count_by_search
+from devil.solve._pieces import Piece, PieceKey, make_piece
 from devil.solve._propagate import Frontier
-from devil.solve._search import Backbone, Search, TooHard, Window
+from devil.solve._search import Backbone, Search, TooHard, TotalWindow
 from devil.solve._small import (
     SMALL_LAYOUTS,
     bounds_of,
@@ -34,7 +34,7 @@ from devil.solve._small import (
     small_solutions,
 )
 
-__all__ = ["SEARCH_BUDGET", "PieceCache", "PieceInfo", "dp_totals", "has_total"]
+__all__ = ["SEARCH_BUDGET", "PieceCache", "PieceInfo"]
 
 CACHE_LIMIT = 50_000
 """Pieces a cache holds before it starts again (a bound on memory)."""
@@ -91,7 +91,7 @@ class PieceInfo:
         self._range: tuple[int, int] | None = None
         self._totals: int | None = None
         self._counts: PieceCounts | None = None
-        self._windowed: dict[Window, Backbone | None] = {}
+        self._windowed: dict[TotalWindow, Backbone | None] = {}
         self._plan: _dp.Plan | None = None
         self._last_forward: (
             tuple[tuple[tuple[int, ...], tuple[int, ...]], list[dict[int, int]]] | None
@@ -179,7 +179,7 @@ class PieceInfo:
             self._asked = Questions(self.piece, self.width)
         return self._asked
 
-    def answers_alone(self, window: Window | None) -> bool:
+    def answers_alone(self, window: TotalWindow | None) -> bool:
         """Whether ``can_hold`` answers one group's question without deciding them all."""
         return self._questions(window is not None) is not None
 
@@ -202,7 +202,7 @@ class PieceInfo:
         base = self.backbone()
         return None if base is None else base.solution
 
-    def can_hold(self, g: int, mine: bool, window: Window | None = None) -> bool:
+    def can_hold(self, g: int, mine: bool, window: TotalWindow | None = None) -> bool:
         """Whether some solution (with a total in ``window``) has a mine (``mine``) or a
         safe cell in group ``g``. A wide piece answers it alone (``devil.solve._ask``) unless
         the facts of every group are known already; only what the questions leave open
@@ -213,9 +213,7 @@ class PieceInfo:
             if window is None and self._backbone is None:
                 return asked.can_hold(g, mine)
             if window is not None and window not in self._windowed:
-                lo, hi, allowed = window
-                allowed = bits.interval(lo, hi) if allowed is None else allowed
-                got = asked.window_can_hold(allowed, g, mine, self._seed_within)
+                got = asked.window_can_hold(window.mask(), g, mine, self._seed_within)
                 if got is not None:
                     return got
         bb = self.backbone() if window is None else self.windowed(window)
@@ -223,23 +221,22 @@ class PieceInfo:
             return False
         return bb.high[g] >= 1 if mine else bb.low[g] <= size - 1
 
-    def has_window_solution(self, window: Window) -> bool:
+    def has_window_solution(self, window: TotalWindow) -> bool:
         """Whether some solution has a total in ``window`` (a piece answering alone: the
         cuts first)."""
         asked = self._questions(windowed=True)
-        if asked is not None and window not in self._windowed:
-            lo, hi, allowed = window
-            allowed = bits.interval(lo, hi) if allowed is None else allowed
-            if asked.window_seen(allowed) is not None:
-                return True
+        if (
+            asked is not None
+            and window not in self._windowed
+            and asked.window_seen(window.mask()) is not None
+        ):
+            return True
         return self.windowed(window) is not None
 
-    def windowed(self, window: Window) -> Backbone | None:
+    def windowed(self, window: TotalWindow) -> Backbone | None:
         """The backbone among solutions whose total lies in the window."""
         if window not in self._windowed:
-            lo, hi, allowed = window
-            if allowed is None:
-                allowed = bits.interval(lo, hi)
+            allowed = window.mask()
             got: tuple[list[int], list[int]] | None = None
             if self._small is not None:
                 self._windowed[window] = bounds_of(self._small, allowed)
@@ -276,6 +273,24 @@ class PieceInfo:
                 self._range = (extreme(problem, lowest=True), extreme(problem, lowest=False))
         return self._range
 
+    def has_total(self, low: int, high: int) -> bool:
+        """Whether some solution of the piece has between ``low`` and ``high`` mines."""
+        if high < low:
+            return False
+        mask = self.dp_totals()
+        if mask is not None:
+            return bool(mask & bits.interval(low, high))
+        first = self.solution()
+        if first is not None:  # a solution found by conditioning on cuts settles it (_cut)
+            sizes = self.piece.problem.sizes
+            seen = _cut.solve(
+                self.piece, self.width, ([0] * len(sizes), list(sizes)),
+                bits.interval(low, high), first,
+            )  # fmt: skip
+            if seen is not None:
+                return True
+        return Cdcl(self.piece.problem, TotalWindow(low, high)).solve() is not None
+
     def totals(self) -> int:
         """Bitmask of the achievable mine totals of the piece."""
         got = self.dp_totals()
@@ -284,7 +299,7 @@ class PieceInfo:
             problem = self.piece.problem
             mask = 0
             for k in range(low, high + 1):
-                if Cdcl(problem, (k, k, None)).solve() is not None:
+                if Cdcl(problem, TotalWindow(k, k)).solve() is not None:
                     mask |= 1 << k
             self._totals = got = mask
         return got
@@ -312,7 +327,7 @@ class PieceInfo:
         search = Search(self.piece.problem)
         mask = 0
         for k in range(sum(lo), sum(hi) + 1):
-            if search.solve(lo, hi, (k, k, None)) is not None:
+            if search.solve(lo, hi, TotalWindow(k, k)) is not None:
                 mask |= 1 << k
         return mask
 
@@ -367,7 +382,7 @@ class PieceInfo:
         replay); the programme's draw only where the search thrashes (wide pieces, which
         ordinary games never have)."""
         search = Search(self.piece.problem)
-        window: Window = (total, total, None)
+        window = TotalWindow(total, total)
         try:
             return search.solve(lo, hi, window, None, rng, budget=WITNESS_BUDGET)
         except TooHard:
@@ -399,30 +414,6 @@ class PieceInfo:
             except _dp.TooWide:
                 self._counts = count_by_search(self.piece.problem)
         return self._counts
-
-
-def dp_totals(info: PieceInfo) -> bool:
-    """Whether the piece's achievable totals are known (computing them by the programme)."""
-    return info.dp_totals() is not None
-
-
-def has_total(info: PieceInfo, low: int, high: int) -> bool:
-    """Whether some solution of the piece has between ``low`` and ``high`` mines."""
-    if high < low:
-        return False
-    mask = info.dp_totals()
-    if mask is not None:
-        return bool(mask & bits.interval(low, high))
-    first = info.solution()
-    if first is not None:  # a solution found by conditioning on cuts settles it (devil.solve._cut)
-        sizes = info.piece.problem.sizes
-        seen = _cut.solve(
-            info.piece, info.width, ([0] * len(sizes), list(sizes)),
-            bits.interval(low, high), first,
-        )  # fmt: skip
-        if seen is not None:
-            return True
-    return Cdcl(info.piece.problem, (low, high, None)).solve() is not None
 
 
 class PieceCache:

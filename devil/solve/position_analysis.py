@@ -5,8 +5,8 @@ The pipeline (each step its own module):
 1. ``devil.solve._frontier``: read the revealed numbers that touch covered cells.
 2. ``devil.solve._propagate``: counting, subset and overlap rules; decided cells are
    substituted out of the constraints (known mines stay covered in a position, so
-   without this every component would grow into the whole board).
-3. ``devil.solve._components``: split what is left into independent pieces and condense
+   without this every piece would grow into the whole board).
+3. ``devil.solve._pieces``: split what is left into independent pieces and condense
    each piece into groups of cells with identical constraints.
 4. ``devil.solve.piece_facts``: per piece, a backbone computation by exact search
    (``devil.solve._search``, then ``devil.solve._cdcl``) decides for each group whether it can hold
@@ -33,22 +33,22 @@ import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from devil.analysis import Classification, ExactProbabilities, Layout, Probabilities, Verdict
+from devil.analysis import Classification, Layout, Probabilities, Verdict
 from devil.board import Cell
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.position import Position
 from devil.rules import Count
 from devil.solve import counted
 from devil.solve import witness as _witness
-from devil.solve._components import Piece
 from devil.solve._frontier import (
     covered_list,
     deep_list,
 )
-from devil.solve._search import Backbone, Search, TooHard, Window, make_problem
+from devil.solve._pieces import Piece
+from devil.solve._search import Backbone, Search, TooHard, TotalWindow, make_problem
 from devil.solve.bits import interval, lowest
 from devil.solve.budget import Meter, metering
-from devil.solve.piece_facts import PieceInfo, dp_totals, has_total
+from devil.solve.piece_facts import PieceInfo
 from devil.solve.verdicts import Verdicts, spread, verdict_of
 
 __all__ = ["PositionAnalysis"]
@@ -87,7 +87,7 @@ class PositionAnalysis:
         self.mines_left: int | None = None
         if position.mines is not None:
             self.mines_left = position.mines - sum(known.values())
-        self._windows: list[Window] | None = None
+        self._windows: list[TotalWindow] | None = None
         self._deep_verdict = Verdict.EITHER
         self._override: Classification | None = None
         """Verdicts from another backend (``Solver(backend="cpsat")``)."""
@@ -142,7 +142,9 @@ class PositionAnalysis:
         low = 0
         high = sum(info.piece.cell_count for info in self._infos)
         if not (m - high >= 1 and m - low <= d - 1):
-            if len(self._infos) > 1 and not all(dp_totals(info) for info in self._infos):
+            if len(self._infos) > 1 and not all(
+                info.dp_totals() is not None for info in self._infos
+            ):
                 self._merge_pieces()  # some piece is too wide for exact totals
             if len(self._infos) == 1:
                 self._decide_single(m, d)
@@ -193,7 +195,7 @@ class PositionAnalysis:
         self._windows = [window]
         if d:
             self._deep_verdict = verdict_of(
-                has_total(info, max(0, m - d), m - 1), has_total(info, max(0, m - d + 1), m)
+                info.has_total(max(0, m - d), m - 1), info.has_total(max(0, m - d + 1), m)
             )
 
     def _decide_exact(self, m: int, d: int) -> None:
@@ -348,13 +350,11 @@ class PositionAnalysis:
 
     # -- probabilities -----------------------------------------------------------------
 
-    def probabilities(self) -> Probabilities:
-        exact = self.exact_probabilities()
-        floats = {c: float(p) for c, p in exact.items()}
-        return Probabilities(floats, exact.undecided, exact.reason)
+    def probabilities(self) -> Probabilities[float]:
+        return self.exact_probabilities().floats()
 
-    def exact_probabilities(self) -> ExactProbabilities:
-        """Exact probabilities; under a budget, partial (see ``ExactProbabilities``)."""
+    def exact_probabilities(self) -> Probabilities[Fraction]:
+        """Exact probabilities; under a budget, partial (see ``Probabilities``)."""
         out: dict[Cell, Fraction] = {}
         for c, value in self._known.items():
             out[c] = _CERTAIN[value]
@@ -384,7 +384,7 @@ class PositionAnalysis:
             else:
                 out[c] = deep_p
         reason = self._stopped if undecided else None
-        return ExactProbabilities(out, frozenset(undecided), reason)
+        return Probabilities(out, frozenset(undecided), reason)
 
     def _classic_pieces(self, out: dict[Cell, Fraction], skipped: set[Cell]) -> Fraction:
         """Each piece on its own; a piece the budget stops goes to ``skipped`` and the

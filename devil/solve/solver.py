@@ -9,25 +9,24 @@ only recomputes the pieces a click touched.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable
+from fractions import Fraction
 
-from devil.analysis import Classification, ExactProbabilities, Layout, Probabilities
+from devil.analysis import Classification, Layout, Probabilities
 from devil.board import Cell
 from devil.errors import InconsistentPosition
 from devil.position import IS_NUMBER, Position
 from devil.rules import Count
 from devil.solve._bulk import settle
-from devil.solve._components import connected_sources
 from devil.solve._frontier import (
-    NeighbourFn,
     covered_count,
     frontier_sources,
-    neighbour_fn,
     read_number,
 )
+from devil.solve._pieces import connected_sources
 from devil.solve._propagate import Frontier
 from devil.solve.budget import Budget
+from devil.solve.grid import NeighbourFn, changed_cells, neighbour_fn
 from devil.solve.piece_facts import PieceCache, PieceInfo
 from devil.solve.position_analysis import PositionAnalysis
 from devil.solve.verdicts import COVERED_BYTES
@@ -165,7 +164,7 @@ class Solver:
         if last.board is not position.board and last.board != position.board:
             return False
         if changed is None:
-            changed = _diff(last.grid, position.grid)
+            changed = changed_cells(last.grid, position.grid)
         cells = list(changed)
         if len(cells) * 4 > position.board.size:
             return False
@@ -215,18 +214,6 @@ class Solver:
         self._register(connected_sources(live, frontier.cons, frontier.sources_of))
 
 
-_NONZERO_RE = re.compile(b"[^\x00]")
-
-
-def _diff(old: bytes, new: bytes) -> list[Cell]:
-    """Cells whose byte differs (byte-wise XOR of the grids as big integers)."""
-    x = int.from_bytes(old, "little") ^ int.from_bytes(new, "little")
-    if not x:
-        return []
-    data = x.to_bytes(len(old), "little")
-    return [m.start() for m in _NONZERO_RE.finditer(data)]
-
-
 # -- module functions ------------------------------------------------------------------
 
 
@@ -252,7 +239,7 @@ def classify(
 
 def probabilities(
     position: Position, count: Count = Count.CLASSIC, budget: Budget | None = None
-) -> Probabilities:
+) -> Probabilities[float]:
     """The exact mine probability of every covered cell (see ARCHITECTURE.md); partial
     under a ``budget`` (``Probabilities.undecided``, ``reason``)."""
     return Solver(count).analyse(position, budget=budget).probabilities()
@@ -260,7 +247,7 @@ def probabilities(
 
 def exact_probabilities(
     position: Position, count: Count = Count.CLASSIC, budget: Budget | None = None
-) -> ExactProbabilities:
+) -> Probabilities[Fraction]:
     """``probabilities`` as exact fractions."""
     return Solver(count).analyse(position, budget=budget).exact_probabilities()
 

@@ -13,9 +13,9 @@ from fractions import Fraction
 from devil.analysis import Verdict
 from devil.board import Cell
 from devil.position import Position
-from devil.solve._components import Piece
 from devil.solve._count import PieceCounts
 from devil.solve._frontier import covered_list
+from devil.solve._pieces import Piece
 
 __all__ = ["COVERED_BYTES", "Verdicts", "spread", "verdict_of"]
 

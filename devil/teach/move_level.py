@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from devil.board import Cell
-from devil.generate import neighbours_fn
 from devil.position import COVERED, FLAG, NUMBER_VALUE, Position
+from devil.solve.grid import neighbour_fn
 from devil.teach.bounds import Bound, forces
 from devil.teach.levels import pair_forced
 
@@ -27,7 +27,7 @@ MAX_COMPONENT = 400
 """Most numbers ``component_forces`` searches together."""
 
 Neighbours = Callable[[Cell], tuple[Cell, ...]]
-"""``Board.neighbours`` or the faster ``devil.generate.neighbours_fn(board)``."""
+"""``Board.neighbours`` or the faster ``devil.generate.neighbour_fn(board)``."""
 
 KnownMine = Callable[[Cell], bool]
 """Whether a flagged cell is a mine the player may rely on (a confirmed flag)."""
@@ -85,7 +85,7 @@ def local_level(
 
     Closed forms (exact for exact bounds): one number forces its cells when it needs none
     (or all) of them; two numbers as ``devil.teach.levels.pair_forced`` says."""
-    bounds = _Bounds(position, known, nb or neighbours_fn(position.board))
+    bounds = _Bounds(position, known, nb or neighbour_fn(position.board))
     first = [r for r in bounds.around((cell,)) if cell in r.cells]
     for r in first:
         if (r.hi == len(r.cells)) if mine else (r.hi == 0):
@@ -129,7 +129,7 @@ def component_forces(
     Asked when the numbers alone do not: known mines can only help when one of them sits in
     the cell's component (a flag the count proved). At most ``MAX_COMPONENT`` numbers are
     searched; a bigger component counts as not forcing (level 4)."""
-    bounds = _Bounds(position, known, nb or neighbours_fn(position.board))
+    bounds = _Bounds(position, known, nb or neighbour_fn(position.board))
     component = {b.source: b for b in bounds.around((cell,)) if cell in b.cells}
     todo = list(component.values())
     while todo:

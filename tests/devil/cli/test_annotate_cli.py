@@ -12,7 +12,13 @@ import pytest
 from devil.board import Board
 from devil.cli.check import main
 from devil.game import Move
-from devil.ledger.annotate import ANNOTATION_VERSION, GameAnnotation, Judgement, MoveNote, annotate
+from devil.ledger.annotate import (
+    ANNOTATION_VERSION,
+    GameAnnotation,
+    MoveJudgement,
+    MoveNote,
+    annotate,
+)
 from devil.ledger.luck import luck_sentence, odds
 from devil.ledger.metrics import Metrics
 from devil.ledger.replays.movelist import read_movelist
@@ -109,11 +115,13 @@ def test_a_seed_replays_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def ledger(*ps: Fraction | None, fatal: bool = False) -> GameAnnotation:
     notes = [
-        MoveNote(i + 1, Move.reveal(0, i), Judgement.FORCED if p else Judgement.PROOF, p_safe=p)
+        MoveNote(
+            i + 1, Move.reveal(0, i), MoveJudgement.FORCED if p else MoveJudgement.PROOF, p_safe=p
+        )
         for i, p in enumerate(ps)
     ]
     if fatal:
-        notes.append(MoveNote(len(notes) + 1, Move.reveal(1, 0), Judgement.FATAL))
+        notes.append(MoveNote(len(notes) + 1, Move.reveal(1, 0), MoveJudgement.FATAL))
     bits = sum(n.bits or 0 for n in notes)
     return GameAnnotation(1, Board(5, 5), tuple(notes), Metrics(1, len(notes), None, 0, 1, bits))
 

@@ -26,7 +26,7 @@ from devil.ledger.annotate import (
     ANNOTATION_VERSION,
     AnnotationError,
     AnnotationTooLong,
-    Judgement,
+    MoveJudgement,
     annotate,
     annotate_game,
     final_board,
@@ -60,13 +60,13 @@ def test_every_annotation_agrees_with_the_oracle(game: Game) -> None:
         board = before.board
         cell = board.cell(note.move.row, note.move.col)
         if note.move.kind in (MoveKind.FLAG, MoveKind.UNFLAG):
-            assert note.judgement is Judgement.FLAG
+            assert note.judgement is MoveJudgement.FLAG
             assert note.level is None and note.p_safe is None and note.opened == ()
             continue
         opened = sorted(c for c in board.cells() if before.grid[c] != after.grid[c])
         assert list(note.opened) == opened
         if note.n == 1 or not any(before.number(c) is not None for c in board.cells()):
-            assert note.judgement is Judgement.FORCED and note.p_safe == 1 and note.bits == 0
+            assert note.judgement is MoveJudgement.FORCED and note.p_safe == 1 and note.bits == 0
             continue
         verdicts = dict(oracle.classify(before, count).verdicts)
         targets = (
@@ -74,12 +74,12 @@ def test_every_annotation_agrees_with_the_oracle(game: Game) -> None:
             if note.move.kind is MoveKind.REVEAL
             else [n for n in board.neighbours(cell) if before.grid[n] == COVERED]
         )
-        if note.judgement is Judgement.PROOF:
+        if note.judgement is MoveJudgement.PROOF:
             assert all(verdicts[t] is Verdict.SAFE for t in targets)
             known = confirmed_flags(before, verdicts)
             levels = [prove(before, t, count, known_mines=known).level for t in targets]
             assert note.level == max(levels)
-        elif note.judgement is Judgement.FORCED:
+        elif note.judgement is MoveJudgement.FORCED:
             assert game.params.rules.mercy is Mercy.FAIR
             assert note.n < len(game.moves) or game.status is not Status.LOST
             unsafe = [t for t in targets if verdicts[t] is not Verdict.SAFE]
@@ -89,7 +89,7 @@ def test_every_annotation_agrees_with_the_oracle(game: Game) -> None:
             assert note.p_safe == 1 - p
             assert isinstance(note.p_safe, Fraction)
             assert note.bits == pytest.approx(-math.log2(note.p_safe))
-        elif note.judgement is Judgement.FATAL:
+        elif note.judgement is MoveJudgement.FATAL:
             assert note.n == len(game.moves) and game.status is Status.LOST
             assert game.loss in targets
             assert verdicts[game.loss] is not Verdict.SAFE
@@ -174,16 +174,16 @@ def test_guesses_on_an_imported_board_survive_and_are_named(
     steps = list(replay_on_board(params.board(), len(layout), layout, moves))
     for note, step in zip(notes, steps, strict=True):
         cell = params.board().cell(note.move.row, note.move.col)
-        assert (note.judgement is Judgement.FATAL) == (step.lost_at is not None)
-        if note.judgement is Judgement.FATAL:
+        assert (note.judgement is MoveJudgement.FATAL) == (step.lost_at is not None)
+        if note.judgement is MoveJudgement.FATAL:
             continue
         verdicts = oracle.classify(step.before, Count.CLASSIC).verdicts
-        if note.judgement is Judgement.PROOF:
+        if note.judgement is MoveJudgement.PROOF:
             assert verdicts[cell] is Verdict.SAFE
             continue
-        assert note.judgement in (Judgement.GUESS, Judgement.FORCED)
+        assert note.judgement in (MoveJudgement.GUESS, MoveJudgement.FORCED)
         assert verdicts[cell] is Verdict.EITHER
-        assert (note.judgement is Judgement.GUESS) == (Verdict.SAFE in verdicts.values())
+        assert (note.judgement is MoveJudgement.GUESS) == (Verdict.SAFE in verdicts.values())
         assert note.p_safe == 1 - oracle.probabilities(step.before, Count.CLASSIC)[cell]
 
 
@@ -194,9 +194,9 @@ def test_a_known_position_gets_known_judgements() -> None:
     moves = [Move.flag(0, 11), Move.reveal(0, 0)]
     annotation = annotate(params, moves, layout)
     flag, first = annotation.moves
-    assert first.judgement is Judgement.FORCED and first.p_safe == 1
+    assert first.judgement is MoveJudgement.FORCED and first.p_safe == 1
     assert first.opened == tuple(range(11))
-    assert flag.judgement is Judgement.FLAG
+    assert flag.judgement is MoveJudgement.FLAG
     assert annotation.metrics.bbbv == 1
     assert annotation.metrics.clicks == 2
     assert annotation.metrics.efficiency == 0.5
@@ -209,11 +209,11 @@ def test_a_confirmed_flag_makes_a_one_number_proof() -> None:
     board = params.board()
     layout = frozenset({board.cell(0, 0), board.cell(0, 3)})
     unflagged = annotate(params, [Move.reveal(3, 0), Move.reveal(0, 1)], layout).moves
-    assert unflagged[1].judgement is Judgement.PROOF and unflagged[1].level == 2
+    assert unflagged[1].judgement is MoveJudgement.PROOF and unflagged[1].level == 2
     moves = [Move.reveal(3, 0), Move.flag(0, 0), Move.flag(0, 3), Move.reveal(0, 1)]
     notes = annotate(params, [*moves, Move.reveal(0, 2)], layout).moves
-    assert [n.judgement for n in notes] == [Judgement.FORCED, Judgement.FLAG, Judgement.FLAG,
-                                             Judgement.PROOF, Judgement.PROOF]  # fmt: skip
+    J = MoveJudgement
+    assert [n.judgement for n in notes] == [J.FORCED, J.FLAG, J.FLAG, J.PROOF, J.PROOF]
     assert notes[3].level == notes[4].level == 1
 
 
@@ -304,4 +304,4 @@ def test_a_flag_the_count_proved_can_make_the_count_unnecessary() -> None:
     assert oracle.classify(before, Count.CLASSIC).verdicts[cell] is Verdict.EITHER
     assert oracle.classify(before, Count.COUNTED).verdicts[corner] is Verdict.MINE
     assert prove(before, cell, Count.COUNTED, known_mines=[corner]).level == 3
-    assert notes[2].judgement is Judgement.PROOF and notes[2].level == 3
+    assert notes[2].judgement is MoveJudgement.PROOF and notes[2].level == 3

@@ -24,7 +24,7 @@ from devil.analysis import Verdict
 from devil.rules import Count
 from devil.solve import _cut, piece_facts
 from devil.solve._cdcl import CdclBackbone
-from devil.solve._search import GroupProblem
+from devil.solve._search import GroupProblem, TotalWindow
 from tests.helpers.problems import problems, solutions
 from tests.helpers.strategies import Scenario, profile, scenarios
 
@@ -64,7 +64,7 @@ def asks_alone(analysis: solver.PositionAnalysis, wide: bool = True) -> bool:
     if not wide:
         if analysis.mines_left is None:
             return False
-        window = (0, analysis.mines_left, None)
+        window = TotalWindow(0, analysis.mines_left)
     pieces = range(len(analysis.pieces))
     return any(analysis.facts(i).answers_alone(window) for i in pieces)
 

@@ -21,7 +21,7 @@ from devil import oracle, solver
 from devil.analysis import Verdict
 from devil.rules import Count
 from devil.solve import _cut, piece_facts
-from devil.solve._components import Piece
+from devil.solve._pieces import Piece
 from devil.solve._search import Backbone, GroupProblem
 from tests.helpers.problems import problems, solutions
 from tests.helpers.strategies import Scenario, profile, scenarios

@@ -401,7 +401,7 @@ def _random_problem(rng: random.Random) -> tuple[list[int], list[tuple[tuple[int
 def test_cdcl_and_dp_agree_with_plain_search() -> None:
     from devil.solve._cdcl import cdcl_backbone
     from devil.solve._count import count_by_frontier, count_by_search, totals_by_frontier
-    from devil.solve._search import backbone, make_problem
+    from devil.solve._search import TotalWindow, backbone, make_problem
 
     rng = random.Random(11)
     for _ in range(400):
@@ -410,7 +410,7 @@ def test_cdcl_and_dp_agree_with_plain_search() -> None:
         window = None
         if rng.random() < 0.3:
             low = rng.randint(0, sum(sizes))
-            window = (low, low + rng.randint(0, 2), None)
+            window = TotalWindow(low, low + rng.randint(0, 2))
         plain = backbone(problem, window)
         learned = cdcl_backbone(problem, window)
         assert (plain is None) == (learned is None)

@@ -21,7 +21,7 @@ PieceKey = frozenset[Residual]
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """One independent component of the residual constraints, in group form."""
+    """One independent piece of the residual constraints, in group form."""
 
     key: PieceKey
     sources: tuple[Cell, ...]
@@ -62,7 +62,7 @@ def connected_sources(
 
 
 def make_piece(sources: list[Cell], cons: Mapping[Cell, Residual]) -> Piece:
-    """Condense the constraints at ``sources`` (one connected component) into a piece."""
+    """Condense the constraints at ``sources`` (connected through shared cells) into a piece."""
     signature: dict[Cell, list[int]] = {}
     for i, s in enumerate(sources):
         for c in cons[s][0]:
