@@ -99,16 +99,6 @@ class Counts:
     errors: int
     drops: int
 
-    @staticmethod
-    def of(row: sa.RowMapping) -> Counts:
-        return Counts(
-            int(row["moves"]),
-            int(row["revealed"]),
-            int(row["flags"]),
-            int(row["errors"]),
-            int(row["drops"]),
-        )
-
 
 @dataclass(frozen=True)
 class Standing:
