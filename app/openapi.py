@@ -7,7 +7,7 @@ A blueprint that serves routes under ``/api`` describes them next to its views::
 Paths are relative to the blueprint's ``url_prefix`` (``/api`` for the game API, ``/api/worlds``
 for Devil World), written OpenAPI-style (``{game_id}``). Registering the blueprint on an app
 adds them to that app's document (``Blueprint.record_once``); ``document(app)`` returns it and
-``GET /api/openapi.json`` serves it. ``tests/web/test_openapi.py`` checks that every ``/api``
+``GET /api/openapi.json`` serves it. ``tests/app/test_openapi.py`` checks that every ``/api``
 rule of ``app.url_map`` is documented and every documented path is a rule, blueprint by
 blueprint, so a new blueprint's routes cannot go undocumented.
 

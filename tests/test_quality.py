@@ -84,7 +84,7 @@ def test_vulture_finds_no_dead_code_in_the_web_layer(tmp_path: Path) -> None:
     used = tmp_path / "templates_use.py"
     used.write_text(template_names())
     result = run(
-        sys.executable, "-m", "vulture", "app", "tests/web", "tests/world_server",
+        sys.executable, "-m", "vulture", "app", "tests/app",
         "tests/conftest.py", "tests/helpers/web.py", str(used),
         "--min-confidence", "0", "--exclude", "app/migrations",
         "--ignore-decorators", ",".join(VULTURE_FRAMEWORK_DECORATORS),

@@ -1,0 +1,157 @@
+"""The PostgreSQL flights of a team transaction (``app.world.flight``): two processes on one
+team, a chunk moved under the lock, and the notification whose seq only SQL knows."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from app.notify.postgres import PostgresNotifier
+from app.notify.wire import decode, encode
+from app.store.log import Store
+from app.world.chunks import FLAGS, ChunkKnowledge
+from app.world.records import ChunkRace, Move
+from app.world.schema import chunks
+from app.world.store import WorldStore
+
+ROOT = Path(__file__).resolve().parents[3]
+ON_POSTGRES = pytest.mark.parametrize(
+    "db_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
+)
+
+
+# A process of its own (its engine, its in-process locks, as another server): it plays
+# rafts of provable moves (and drops when it has none) for the players it is given, all of
+# one team, around the same spot as the other process: same and neighbouring cells.
+PLAYER_SCRIPT = textwrap.dedent(
+    """
+    import json, random, sys
+    sys.path.insert(0, {root!r})
+    from app.notify.base import LocalNotifier
+    from app.store.log import Store
+    from app.world.records import PlayerRow
+    from app.world.service import Colourings, MoveRequest, play_raft, view
+    from app.world.store import WorldStore
+    from devil.world import deduce
+
+    store = WorldStore(Store({url!r}).engine)
+    players = [store.player(p) for p in {players!r}]
+    rng = random.Random({seed})
+    colourings, notifier = Colourings(), LocalNotifier()
+    acknowledged = []
+    for round in range({rounds}):
+        me = players[round % len(players)]
+        x0, y0 = -16 + rng.randint(-4, 4), -16 + rng.randint(-4, 4)
+        _, rows = view(store, "main", me.team, me.colour, x0, y0, 32, 32)
+        found = deduce(rows, x0, y0)
+        raft = [MoveRequest("reveal", x, y) for x, y in sorted(found.safe)]
+        raft += [MoveRequest("flag", x, y) for x, y in sorted(found.mines)]
+        if not raft:
+            raft = [MoveRequest("drop", rng.randint(-8, 8), rng.randint(-8, 8))]
+        raft = raft[:16]
+        answers = play_raft(store, notifier, colourings, me, raft, drop_seconds=0)
+        acknowledged += [a.seq for a in answers]
+    print(json.dumps(acknowledged))
+    """
+)
+
+
+def run_players(db_url: str, players: list[str], seed: int, rounds: int) -> subprocess.Popen[str]:
+    script = PLAYER_SCRIPT.format(
+        root=str(ROOT), url=db_url, players=players, seed=seed, rounds=rounds
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+
+
+@ON_POSTGRES
+def test_two_processes_on_one_team_lose_nothing_and_the_knowledge_is_the_log_replayed(
+    store: WorldStore, db_url: str
+) -> None:
+    team = [store.add_player("main", f"p{i}", "red", i % 3).player.id for i in range(6)]
+    store.add_player("main", "elsewhere", "blue", 0)  # another team's counters stay apart
+    runs = [run_players(db_url, team[i::2], seed=i, rounds=25) for i in range(2)]
+    outputs = [run.communicate(timeout=600) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    acknowledged = [seq for out, _ in outputs for seq in json.loads(out)]
+
+    log = store.events("main", 0, 100_000)
+    # every acknowledged move logged once, the log gapless
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    assert sorted(acknowledged) == [e.seq for e in log]
+    assert {e.team for e in log} == {"red"}
+    by_process = [{e.player for e in log} & set(team[i::2]) for i in range(2)]
+    assert all(by_process), "both processes played"
+    assert sum(len(e.cells) for e in log) > len(log), "the moves opened ground"
+    # no cell established twice: each (board, cell) in one event only
+    established = Counter(
+        (FLAGS if sym == "F" else e.colour, x, y) for e in log for x, y, sym in e.cells
+    )
+    assert [cell for cell, n in established.items() if n > 1] == []
+    # the counters are the log's
+    teams, people = store.scoreboard("main")
+    red = next(t for t in teams if t.name == "red")
+    assert red.counts.moves == len(log)
+    assert red.counts.revealed == sum(sym != "F" for e in log for *_, sym in e.cells)
+    assert red.counts.flags == sum(sym == "F" for e in log for *_, sym in e.cells)
+    assert sum(p.counts.moves for p in people if p.team == "red") == len(log)
+    # the stored chunks are exactly the log replayed in seq order
+    replay = ChunkKnowledge(lambda keys: {})
+    for event in log:
+        replay.apply(event.colour, event.cells)
+    with store.engine.connect() as conn:
+        stored = {
+            (int(layer), int(cx), int(cy)): bytes(cells)
+            for layer, cx, cy, cells in conn.execute(
+                sa.select(chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells).where(
+                    chunks.c.world == "main", chunks.c.team == "red"
+                )
+            )
+        }
+    assert stored == {key: cells for key, (cells, _) in replay.dirty().items()}
+    assert sum(e.outcome == "devil" for e in log) == 0  # only proved moves were played
+
+
+@ON_POSTGRES
+def test_a_chunk_moved_under_the_lock_aborts_the_whole_transaction(
+    store: WorldStore, db_url: str
+) -> None:
+    p = store.add_player("main", "Ada", "red", 1).player
+    with store.team("main", "red") as tx:
+        tx.knowledge.apply(1, [(0, 0, "1")])
+        tx.record(p.id, Move("reveal", 0, 0, "revealed", 1, ((0, 0, "1"),)))
+        assert tx.finish_and_commit() == [1]
+    with pytest.raises(ChunkRace, match="chunk race"), store.team("main", "red") as tx:
+        tx.knowledge.apply(1, [(1, 0, "2")])
+        tx.record(p.id, Move("reveal", 1, 0, "revealed", 1, ((1, 0, "2"),)))
+        # a writer that bypassed the team's lock (a bug) moves the chunk on meanwhile
+        bypass = Store(db_url)
+        try:
+            with bypass.engine.begin() as conn:
+                conn.execute(chunks.update().values(version=chunks.c.version + 1))
+        finally:
+            bypass.dispose()
+        tx.finish_and_commit()
+    assert [e.seq for e in store.events("main")] == [1]
+    assert store.head("main") == 1
+    _, k = store.region("main", "red", (1, FLAGS), 0, 0, 2, 1)
+    assert [k.symbol(1, x, 0) for x in (0, 1)] == ["1", "."]
+
+
+@pytest.mark.parametrize("seq", [0, 7, 2**62])
+def test_the_sql_wire_is_the_notification_with_its_seq_in_place(seq: int) -> None:
+    notifier = PostgresNotifier(sa.create_engine("postgresql+psycopg://u@127.0.0.1/d"))
+    payload = {"w": "main", "t": "red team", "c": 3}
+    channel, head, tail = notifier.sql_wire("world:main:red team", payload, "s")
+    assert channel == notifier.channel
+    text = head + str(seq) + tail
+    assert text == encode("world:main:red team", {**payload, "s": seq})
+    assert decode(text) == ("world:main:red team", {**payload, "s": seq})

@@ -1,0 +1,269 @@
+"""Devil World on real servers: two ``mine-devil`` processes on one PostgreSQL share one world
+(a move through one is in the other's live feed), a kill -9 under load loses no acknowledged
+move, and the two gevent workers of one server on SQLite wake each other's feeds."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from tests.app.test_restart import free_port, kill
+from tests.app.world.test_world_live import WOKEN_WITHIN
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def start(data: Path, port: int, db_url: str | None, workers: int = 1) -> subprocess.Popen[bytes]:
+    import os
+
+    env = {**os.environ, "MINE_DEVIL_RATELIMIT": "0"}
+    env.pop("MINE_DEVIL_DATABASE_URL", None)
+    if db_url:
+        env["MINE_DEVIL_DATABASE_URL"] = db_url
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "app.serve", "--port", str(port), "--data", str(data)),
+            *("--workers", str(workers), "--log-level", "warning"),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            err = process.stderr.read().decode(errors="replace") if process.stderr else ""
+            pytest.fail(f"mine-devil exited with {process.returncode}:\n{err[-2000:]}")
+        try:
+            if call(port, "GET", "/healthz")[1]["status"] == "ok":
+                return process
+        except OSError:
+            time.sleep(0.2)
+    kill(process)
+    pytest.fail("mine-devil did not answer /healthz within 60 s")
+
+
+def call(
+    port: int, method: str, path: str, body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+@contextmanager
+def feed(port: int, path: str, last: int | None = None) -> Iterator[queue.Queue[dict[str, Any]]]:
+    """An SSE stream read in a thread: each ``cells`` event's data arrives on the queue."""
+    out: queue.Queue[dict[str, Any]] = queue.Queue()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = {} if last is None else {"Last-Event-ID": str(last)}
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    assert response.status == 200
+    assert response.readline() == b": stream open\n"
+
+    def pump() -> None:
+        try:
+            while line := response.readline():
+                if line.startswith(b"data: "):
+                    out.put(json.loads(line[6:]))
+        except (OSError, ValueError, AttributeError):
+            pass  # closed under us at the end of the test
+
+    thread = threading.Thread(target=pump, daemon=True)
+    thread.start()
+    try:
+        yield out
+    finally:
+        conn.sock and conn.sock.shutdown(2)  # type: ignore[func-returns-value]
+        conn.close()
+        thread.join(10)
+
+
+def opening(port: int, token: str, colour: int) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+    """Drop until the opening proves a safe cell: the drop and the proved cells."""
+    from devil.world import deduce
+
+    for attempt in range(20):
+        status, body = call(
+            port, "POST", "/api/worlds/main/moves",
+            {"moves": [{"kind": "drop", "x": attempt * 1000, "y": 0}]}, token,
+        )  # fmt: skip
+        assert status == 200, body
+        (result,) = body["results"]
+        x0, y0 = result["at"]
+        query = f"colour={colour}&x0={x0 - 40}&y0={y0 - 40}&width=81&height=81"
+        _, view = call(port, "GET", f"/api/worlds/main/teams/red/view?{query}")
+        safe = deduce(view["rows"], view["x0"], view["y0"]).safe
+        if safe:
+            return result, sorted(safe)
+    raise AssertionError("20 drops proved nothing")
+
+
+def join(port: int, name: str, team: str, colour: int) -> str:
+    status, body = call(
+        port, "POST", "/api/worlds/main/players", {"name": name, "team": team, "colour": colour}
+    )
+    assert status == 201, body
+    token: str = body["token"]
+    return token
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path, db_url: str) -> Iterator[tuple[int, int]]:
+    ports = free_port(), free_port()
+    servers = [start(tmp_path / f"data{i}", port, db_url) for i, port in enumerate(ports)]
+    try:
+        yield ports
+    finally:
+        for server in servers:
+            kill(server, signal.SIGTERM)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "db_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
+)
+def test_a_move_through_one_server_is_in_the_other_servers_feed_at_once(
+    two_servers: tuple[int, int],
+) -> None:
+    a, b = two_servers
+    token = join(a, "Ada", "red", 1)
+    first, safe = opening(a, token, 1)
+    x0, y0 = first["at"]
+    path = (
+        f"/api/worlds/main/teams/red/events?colour=1&x0={x0 - 40}&y0={y0 - 40}&width=81&height=81"
+    )
+    with feed(b, path) as events:
+        latencies = []
+        for x, y in safe[:5]:
+            started = time.monotonic()
+            status, body = call(
+                a,
+                "POST",
+                "/api/worlds/main/moves",
+                {"moves": [{"kind": "reveal", "x": x, "y": y}]},
+                token,
+            )
+            assert status == 200
+            (result,) = body["results"]
+            if not result["cells"]:
+                continue
+            event = events.get(timeout=WOKEN_WITHIN)
+            latencies.append(time.monotonic() - started)
+            assert event == {"seq": result["seq"], "cells": result["cells"]}
+        assert latencies and max(latencies) < WOKEN_WITHIN
+    # and the other server's view has it, and a resumed feed replays it
+    _, summary = call(b, "GET", "/api/worlds/main")
+    assert summary["moves"] == summary["seq"] >= 2
+
+
+@pytest.mark.slow
+def test_two_workers_on_sqlite_wake_each_others_feeds(tmp_path: Path) -> None:
+    port = free_port()
+    server = start(tmp_path / "data", port, None, workers=2)
+    try:
+        token = join(port, "Ada", "red", 2)
+        first, safe = opening(port, token, 2)
+        x0, y0 = first["at"]
+        box = f"x0={x0 - 40}&y0={y0 - 40}&width=81&height=81"
+        path = f"/api/worlds/main/teams/red/events?colour=2&{box}"
+        # several streams: the kernel spreads them over both workers
+        with feed(port, path) as one, feed(port, path) as two, feed(port, path) as three:
+            for x, y in safe[:4]:
+                started = time.monotonic()
+                _, body = call(
+                    port, "POST", "/api/worlds/main/moves",
+                    {"moves": [{"kind": "reveal", "x": x, "y": y}]}, token,
+                )  # fmt: skip
+                (result,) = body["results"]
+                if not result["cells"]:
+                    continue
+                for stream in (one, two, three):
+                    assert stream.get(timeout=WOKEN_WITHIN)["seq"] == result["seq"]
+                assert time.monotonic() - started < WOKEN_WITHIN
+    finally:
+        kill(server, signal.SIGTERM)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "db_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True
+)
+def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: str) -> None:
+    port, other = free_port(), free_port()
+    victim = start(tmp_path / "a", port, db_url)
+    survivor = start(tmp_path / "b", other, db_url)
+    acknowledged: list[dict[str, Any]] = []
+    lock = threading.Lock()
+    stop = threading.Event()
+    try:
+        tokens = [join(port, f"p{i}", f"team{i % 3}", i % 6) for i in range(6)]
+
+        def player(i: int) -> None:
+            n = 0
+            while not stop.is_set():
+                raft = [{"kind": "reveal", "x": 10_000 * i + n + j, "y": 77} for j in range(5)]
+                raft.append({"kind": "drop", "x": 10_000 * i + n, "y": -500})
+                n += 50
+                try:
+                    status, body = call(
+                        port, "POST", "/api/worlds/main/moves", {"moves": raft}, tokens[i]
+                    )
+                except OSError:
+                    return  # the server died under us: this raft was never acknowledged
+                if status == 200:
+                    with lock:
+                        acknowledged.extend(body["results"])
+
+        threads = [threading.Thread(target=player, args=(i,)) for i in range(6)]
+        for thread in threads:
+            thread.start()
+        time.sleep(3.0)
+        kill(victim)  # SIGKILL mid-load
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+        assert len(acknowledged) > 20
+        engine = sa.create_engine(db_url)
+        with engine.connect() as conn:
+            rows = conn.execute(
+                sa.text("SELECT seq, opened FROM world_events WHERE world = 'main' ORDER BY seq")
+            ).all()
+        engine.dispose()
+        seqs = [row[0] for row in rows]
+        assert seqs == list(range(1, len(seqs) + 1))  # no gap, no duplicate
+        opened = dict(rows)
+        for result in acknowledged:
+            assert opened[result["seq"]] == len(result["cells"])
+        # the survivor serves on from where the log stops
+        token = join(other, "late", "team0", 0)
+        status, body = call(other, "POST", "/api/worlds/main/moves",
+                            {"moves": [{"kind": "reveal", "x": 1, "y": 1}]}, token)  # fmt: skip
+        assert status == 200 and body["results"][0]["seq"] == len(seqs) + 1
+    finally:
+        stop.set()
+        kill(victim)
+        kill(survivor, signal.SIGTERM)

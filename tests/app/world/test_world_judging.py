@@ -1,0 +1,177 @@
+"""Judging on the server (issue 17, finding 1): every judgement within a budget per move
+and per raft; a move the window or the budget cannot decide is ``undecided`` (not logged,
+not a devil error), the raft's other moves stand, and the work is charged to the limits."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask
+
+from app.world.records import Cell, Move
+from app.world.store import WorldStore
+from devil.world import MemoryKnowledge, judge_reveal
+from tests.app.world.test_world_api import World
+
+Json = dict[str, Any]
+SIDE = 100
+AT = 5_000
+"""The never-flagged region's corner (far from the drops)."""
+
+
+@functools.cache
+def region() -> tuple[tuple[Cell, ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """A ``SIDE`` square on board 0 with every safe cell revealed and no mine flagged (mines
+    1 in 6, also on the ring around it): one big component. Its cells, the frontier cells
+    around it whose reveal the window cannot decide (undecided), and its unflagged mines
+    inside (a reveal there is a devil error: the numbers in reach make it a mine)."""
+    rng = random.Random(3)
+    span = range(-1, SIDE + 1)
+    mines = {(AT + x, AT + y) for y in span for x in span if rng.random() < 1 / 6}
+    cells = tuple(
+        (x, y, str(sum((x + dx, y + dy) in mines for dx in (-1, 0, 1) for dy in (-1, 0, 1))))
+        for y in range(AT, AT + SIDE)
+        for x in range(AT, AT + SIDE)
+        if (x, y) not in mines
+    )
+    k = MemoryKnowledge()
+    k.apply(0, cells)
+    ring = [(AT + x, AT - 1) for x in range(SIDE)] + [(AT - 1, AT + y) for y in range(SIDE)]
+    ring += [(AT + x, AT + SIDE) for x in range(SIDE)] + [(AT + SIDE, AT + y) for y in range(SIDE)]
+    undecided = tuple(c for c in ring if judge_reveal(k, 0, *c).undecided)
+    inside = tuple(sorted(c for c in mines if min(c) >= AT and max(c) < AT + SIDE))
+    return cells, undecided, inside
+
+
+def never_flagged(app: Flask, player: str, team: str = "red") -> list[tuple[int, int]]:
+    """Give ``team`` the ``region`` (the store's knowledge only: no truth is asked, nothing
+    is proved) and return its undecided frontier cells."""
+    cells, undecided, _ = region()
+    assert len(undecided) >= 3
+    store: WorldStore = app.extensions["mine_devil.world.store"]
+    with store.team("main", team) as tx:
+        tx.knowledge.apply(0, cells)
+        tx.record(player, Move("reveal", AT, AT, "revealed", 0, cells))
+        tx.finish()
+    return list(undecided)
+
+
+def counts(api: World, team: str = "red") -> Json:
+    r = api.client.get(f"/api/worlds/{api.world}/scoreboard")
+    (row,) = [t for t in r.get_json()["teams"] if t["team"] == team]
+    return row
+
+
+def test_a_click_beyond_the_window_is_undecided_and_the_raft_still_commits(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app()
+    api = World(app.test_client())
+    token, me = api.join("Ada", "red", colour=0)
+    mines = never_flagged(app, me["player"])
+    before = counts(api)
+    x, y = mines[0]
+    mine = region()[2][0]
+    raft = [
+        {"kind": "drop", "x": 10**6, "y": 0},
+        {"kind": "reveal", "x": x, "y": y},
+        {"kind": "reveal", "x": mine[0], "y": mine[1]},  # forced a mine: a devil error
+    ]
+    dropped, undecided, devil = api.moves(token, raft)["results"]
+    assert dropped["outcome"] == "dropped" and dropped["seq"] is not None
+    assert undecided["outcome"] == "undecided" and undecided["seq"] is None
+    assert undecided["cells"] == [] and "witness" not in undecided
+    assert "beyond 32 cells" in undecided["reason"]
+    assert devil["outcome"] == "devil" and devil["seq"] == dropped["seq"] + 1
+    assert devil["witness"] == {"x0": mine[0], "y0": mine[1], "rows": ["*"]}
+    after = counts(api)
+    assert after["errors"] == before["errors"] + 1  # the devil error only
+    assert after["moves"] == before["moves"] + 2  # the undecided move was not logged
+    view = api.view("red", 0, x, y, 1, 1)
+    assert view["rows"] == ["."] and view["seq"] == devil["seq"]
+
+
+def test_a_raft_of_undecided_moves_logs_nothing(make_app: Callable[..., Flask]) -> None:
+    app = make_app()
+    api = World(app.test_client())
+    token, me = api.join("Ada", "red", colour=0)
+    mines = never_flagged(app, me["player"])
+    head = api.view("red", 0, 0, 0, 1, 1)["seq"]
+    results = api.moves(token, [{"kind": "reveal", "x": x, "y": y} for x, y in mines[:3]])
+    assert {r["outcome"] for r in results["results"]} == {"undecided"}
+    assert api.view("red", 0, 0, 0, 1, 1)["seq"] == head
+
+
+def test_a_spent_move_budget_is_undecided_naming_the_budget(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app(WORLD_JUDGE_MOVE_NODES=30)
+    api = World(app.test_client())
+    token, me = api.join("Ada", "red", colour=0)
+    x, y = never_flagged(app, me["player"])[0]
+    (got,) = api.moves(token, [{"kind": "reveal", "x": x, "y": y}])["results"]
+    assert got["outcome"] == "undecided" and got["seq"] is None
+    assert "judging budget" in got["reason"] and "30 nodes" in got["reason"]
+    (far,) = api.moves(token, [{"kind": "reveal", "x": 10**9, "y": 0}])["results"]
+    assert far["outcome"] == "devil"  # a cheap judgement still fits
+
+
+def test_once_the_raft_budget_is_spent_the_rest_is_undecided(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app(WORLD_JUDGE_RAFT_NODES=8_000)
+    api = World(app.test_client())
+    token, me = api.join("Ada", "red", colour=0)
+    mines = never_flagged(app, me["player"])
+    raft = [{"kind": "reveal", "x": x, "y": y} for x, y in (mines * 8)[:8]]
+    raft.append({"kind": "flag", "x": -(10**6), "y": 7})
+    results = api.moves(token, raft)["results"]
+    reasons = [r.get("reason", "") for r in results]
+    assert any("beyond 32 cells" in why for why in reasons)  # judged in full first
+    assert "raft's judging budget" in reasons[-1]  # then refused unjudged
+    assert all(r["outcome"] == "undecided" for r in results)
+
+
+def test_judging_work_is_charged_to_the_move_limits(make_app: Callable[..., Flask]) -> None:
+    """Undecided moves are not free to repeat: their judging counts against the limits."""
+    app = make_app(
+        RATELIMIT_ENABLED=True,
+        WORLD_PLAYER_RATE_LIMIT="10 per minute",
+        WORLD_JUDGE_NODES_PER_MOVE=50,
+    )
+    api = World(app.test_client())
+    token, me = api.join("Ada", "red", colour=0)
+    mines = never_flagged(app, me["player"])
+    x, y = mines[0]
+    (got,) = api.moves(token, [{"kind": "reveal", "x": x, "y": y}])["results"]
+    assert got["outcome"] == "undecided"  # over 600 cells read: over 12 more moves charged
+    body = api.moves(token, [{"kind": "reveal", "x": x, "y": y}], status=429)
+    assert "player" in body["error"]
+    bob, _ = api.join("Bob", "blue", colour=0)  # another team is not slowed down
+    (far,) = api.moves(bob, [{"kind": "reveal", "x": 10**9, "y": 0}])["results"]
+    assert far["outcome"] == "devil"
+
+
+def test_undecided_moves_on_either_database(store: WorldStore) -> None:
+    """``play_raft`` on SQLite and PostgreSQL (its commit in one flight): an all-undecided
+    raft logs nothing; a mixed one logs only the decided moves, with consecutive seqs."""
+    from app.notify.base import LocalNotifier
+    from app.world.service import Colourings, Judging, MoveRequest, play_raft
+
+    me = store.add_player("main", "Ada", "red", 0).player
+    tiny = Judging(raft_nodes=1)  # spent by the first cell read
+    notifier = LocalNotifier()
+    head = store.region("main", "red", (0,), 0, 0, 1, 1)[0]
+    raft = [MoveRequest("reveal", 10**9, 0), MoveRequest("flag", 10**9, 1)]
+    answers = play_raft(store, notifier, Colourings(), me, raft, drop_seconds=0, judging=tiny)
+    assert [a.outcome for a in answers] == ["undecided", "undecided"]
+    assert [a.seq for a in answers] == [None, None]
+    assert store.region("main", "red", (0,), 0, 0, 1, 1)[0] == head
+    mixed = [MoveRequest("drop", 10**6, 0), *raft, MoveRequest("reveal", -(10**9), 0)]
+    answers = play_raft(store, notifier, Colourings(), me, mixed, drop_seconds=0)
+    assert [a.outcome for a in answers] == ["dropped", "devil", "devil", "devil"]
+    seqs = [a.seq for a in answers]
+    assert seqs == list(range(head + 1, head + 5))
