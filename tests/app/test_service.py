@@ -9,8 +9,8 @@ import pytest
 from flask import Flask
 
 from app.play.moves import Action, Click, parse_click
-from tests.helpers.web import Api, play_to_win
 from tests.app.test_api import SMALL, safe_or_any
+from tests.helpers.web import Api, play_to_win
 
 
 def service_of(app: Flask):  # -> app.play.service.GameService

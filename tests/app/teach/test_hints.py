@@ -12,7 +12,6 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.helpers.web import oracle_verdicts
 from tests.app.teach.helpers import (
     HX,
     NUMBER_AT,
@@ -27,6 +26,7 @@ from tests.app.teach.helpers import (
     started_game,
     state,
 )
+from tests.helpers.web import oracle_verdicts
 
 
 def test_hint_ladder_climbs_one_rung_at_a_time_and_is_recorded(client: FlaskClient) -> None:

@@ -11,7 +11,6 @@ from flask.testing import FlaskClient
 from devil.board import Board
 from devil.rules import Count
 from devil.teach.levels import grade
-from tests.helpers.web import oracle_verdicts
 from tests.app.teach.helpers import (
     HX,
     NAMED,
@@ -24,6 +23,7 @@ from tests.app.teach.helpers import (
     proof_items,
     state,
 )
+from tests.helpers.web import oracle_verdicts
 
 
 def test_loss_shows_the_cells_that_were_safe_and_one_proof(client: FlaskClient) -> None:

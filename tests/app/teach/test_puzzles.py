@@ -14,12 +14,12 @@ from devil.analysis import Verdict
 from devil.position import Position
 from devil.rules import Count
 from devil.teach.levels import grade
-from tests.helpers.web import visible
 from tests.app.teach.helpers import (
     HX,
     new_game,
     state,
 )
+from tests.helpers.web import visible
 
 
 def test_puzzle_without_seed_redirects_to_a_shareable_one(client: FlaskClient) -> None:

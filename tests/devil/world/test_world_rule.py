@@ -19,7 +19,6 @@ from devil.world import (
 )
 from devil.world.component import InconsistentKnowledge
 from devil.world.rule import WINDOW_RADIUS, WorldVerdict
-from tests.helpers.strategies import profile
 from tests.devil.world.worlds import (
     XY,
     Scene,
@@ -31,6 +30,7 @@ from tests.devil.world.worlds import (
     oracle,
     scenes,
 )
+from tests.helpers.strategies import profile
 
 
 @profile()

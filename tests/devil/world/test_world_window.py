@@ -17,8 +17,17 @@ from devil.world import MemoryKnowledge, judge_flag, judge_reveal
 from devil.world.play import reveal
 from devil.world.rule import WINDOW_RADIUS, WorldVerdict
 from devil.world.shares import Share
+from tests.devil.world.worlds import (
+    XY,
+    Scene,
+    answer,
+    check_witness,
+    clicks,
+    component,
+    oracle,
+    scenes,
+)
 from tests.helpers.strategies import profile
-from tests.devil.world.worlds import XY, Scene, answer, check_witness, clicks, component, oracle, scenes
 
 Judge = Callable[[MemoryKnowledge, int, int, int, Budget | None], WorldVerdict]
 
