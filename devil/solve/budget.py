@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from devil.errors import BudgetExceeded
 
@@ -29,6 +29,7 @@ __all__ = [
     "Budget",
     "BudgetExceeded",
     "Meter",
+    "Share",
     "bounded",
     "charge",
     "current",
@@ -150,6 +151,28 @@ _CURRENT: ContextVar[Meter | None] = ContextVar("devil_meter", default=None)
 def current() -> Meter | None:
     """The meter of the engine call running in this thread/context, if it has one."""
     return _CURRENT.get()
+
+
+@dataclass(frozen=True, slots=True)
+class Share(Budget):
+    """A budget spent inside another one: its own ``seconds`` / ``nodes`` (None: only the
+    enclosing ones) inside ``within``, an enclosing call's running meter, which every unit
+    of this one also charges (a world judgement's solver calls, a raft's moves). ``clock``:
+    what its seconds count (None: the caller's, wall-clock by default; the world server
+    counts this thread's CPU time, ``time.thread_time``).
+
+    It lives here, with ``Budget``, because the class is compiled with it: an interpreted
+    class cannot inherit from a compiled one."""
+
+    within: Meter | None = field(default=None, compare=False, repr=False)
+    clock: Callable[[], float] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def unbounded(self) -> bool:
+        return self.seconds is None and self.nodes is None and self.within is None
+
+    def start(self, clock: Callable[[], float] = time.monotonic) -> Meter:
+        return Meter(self, self.clock or clock, parent=self.within)
 
 
 class _Metering:
