@@ -81,8 +81,9 @@ def test_a_bad_value_names_its_setting() -> None:
 
 
 def test_no_code_reads_settings_from_the_flask_config_by_hand() -> None:
-    """Flask's own keys aside, settings are read from ``settings()``."""
-    pattern = re.compile(r"config\.get\(|config\[\"(?!MAX_CONTENT_LENGTH)")
+    """Flask's and its extensions' own keys aside (``MAX_CONTENT_LENGTH``, Flask-WTF's
+    ``WTF_*``), settings are read from ``settings()``."""
+    pattern = re.compile(r"config\.get\((?!\"WTF_)|config\[\"(?!MAX_CONTENT_LENGTH|WTF_)")
     offenders = [
         f"{path.relative_to(APP)}:{n}"
         for path in sorted(APP.rglob("*.py"))
