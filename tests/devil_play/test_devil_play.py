@@ -9,6 +9,7 @@ import io
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,10 @@ def run_pilot(argv: list[str], script: list[str | tuple[int, ...]]) -> DevilPlay
                 await pilot.pause()
         return app
 
-    return asyncio.run(go())
+    # its own thread, so its own event loop: the browser tests' Playwright keeps one running
+    # on the main thread for the whole session, where asyncio.run() refuses to start
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, go()).result()
 
 
 def test_keyboard_opens_moves_and_flags() -> None:
