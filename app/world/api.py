@@ -290,19 +290,27 @@ def replayed(played: idempotency.Remembered) -> Response:
     return response
 
 
-def viewport(world: str, team: str) -> Viewport:
+def known_team(world: str, team: str) -> int:
+    """The number of colours of ``world``, which has ``team`` (404 otherwise)."""
     colours = known_world(world)
     if not TEAM.fullmatch(team) or not world_store().team_known(world, team):
         raise NotFound(f"world {world!r} has no team {team!r}")
+    return colours
+
+
+def viewport(world: str, team: str, max_side: int = MAX_VIEW_SIDE, what: str = "view") -> Viewport:
+    """The rectangle the query asks of ``team``'s board (``colour``, ``x0``, ``y0``, ``width``,
+    ``height``, sides up to ``max_side``); ``what`` names it in a refusal."""
+    colours = known_team(world, team)
     colour = query_int("colour", 0, colours - 1)
     x0 = query_int("x0", -MAX_COORD, MAX_COORD)
     y0 = query_int("y0", -MAX_COORD, MAX_COORD)
-    width = query_int("width", 1, MAX_VIEW_SIDE, 64)
-    height = query_int("height", 1, MAX_VIEW_SIDE, 64)
+    width = query_int("width", 1, max_side, 64)
+    height = query_int("height", 1, max_side, 64)
     if x0 + width - 1 > MAX_COORD:
-        raise WorldInputError("width", "the view would end beyond x = 2**62")
+        raise WorldInputError("width", f"the {what} would end beyond x = 2**62")
     if y0 + height - 1 > MAX_COORD:
-        raise WorldInputError("height", "the view would end beyond y = 2**62")
+        raise WorldInputError("height", f"the {what} would end beyond y = 2**62")
     return Viewport(colour, x0, y0, width, height)
 
 

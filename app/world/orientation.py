@@ -19,24 +19,24 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import NotFound
 
 from app.jsonbody import parse_json
 from app.notify import get_notifier
 from app.openapi import publish
 from app.world import limits
 from app.world.api import (
-    TEAM,
     WorldInputError,
     authenticated,
+    known_team,
     known_world,
     query_int,
+    viewport,
     world_store,
 )
 from app.world.atlas import atlas
 from app.world.orientation_spec import PATHS, SCHEMAS
 from app.world.presence import KEY, PresenceBoard, PresenceError, check_rate, gone, parse_report
-from app.world.service import Viewport, topic
+from app.world.service import topic
 from app.world.timelapse import MAX_SIDE, timelapse_page
 from devil.world.cells import MAX_COORD
 
@@ -52,13 +52,6 @@ MAX_SEQ = 2**63 - 1
 def presence_board() -> PresenceBoard:
     board: PresenceBoard = current_app.extensions["mine_devil.world.presence"]
     return board
-
-
-def known_team(world: str, team: str) -> int:
-    colours = known_world(world)
-    if not TEAM.fullmatch(team) or not world_store().team_known(world, team):
-        raise NotFound(f"world {world!r} has no team {team!r}")
-    return colours
 
 
 @bp.post("/<world>/presence")
@@ -90,19 +83,9 @@ def team_map(world: str, team: str) -> ResponseReturnValue:
 
 @bp.get("/<world>/teams/<team>/timelapse")
 def team_timelapse(world: str, team: str) -> ResponseReturnValue:
-    colours = known_team(world, team)
-    colour = query_int("colour", 0, colours - 1)
-    x0 = query_int("x0", -MAX_COORD, MAX_COORD)
-    y0 = query_int("y0", -MAX_COORD, MAX_COORD)
-    width = query_int("width", 1, MAX_SIDE, 64)
-    height = query_int("height", 1, MAX_SIDE, 64)
-    if x0 + width - 1 > MAX_COORD:
-        raise WorldInputError("width", "the region would end beyond x = 2**62")
-    if y0 + height - 1 > MAX_COORD:
-        raise WorldInputError("height", "the region would end beyond y = 2**62")
+    port = viewport(world, team, MAX_SIDE, "region")
     after = query_int("after", 0, MAX_SEQ, 0)
-    port = Viewport(colour, x0, y0, width, height)
-    limits.check_view(limits.view_cost(width, height))
+    limits.check_view(limits.view_cost(port.width, port.height))
     return jsonify(timelapse_page(world_store(), world, team, port, after))
 
 
