@@ -86,7 +86,7 @@ class Tally:
                 self.server_errors += 1
 
     def p99(self) -> float:
-        return _quantile(self.clicks, 0.99)
+        return quantile(self.clicks, 0.99)
 
     @property
     def worst(self) -> float:
@@ -94,7 +94,7 @@ class Tally:
         return max(everything, default=0.0)
 
 
-def _quantile(values: list[float], q: float) -> float:
+def quantile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)

@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from bench_hostile import connect, quantile  # noqa: E402
 from bench_web import free_port, stop, wait_until_up  # noqa: E402
 
 BYSTANDER = "10.9.0.7"
@@ -82,11 +83,6 @@ TARGETS = {"5xx": 0, "healthz_ms": 250.0, "bystander_p99_ms": 250.0, "attacker_w
 
 
 # -- HTTP ------------------------------------------------------------------------------------
-
-
-def connect(base: str, timeout: float = 30.0) -> http.client.HTTPConnection:
-    url = urllib.parse.urlsplit(base)
-    return http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port or 80, timeout=timeout)
 
 
 def call(
@@ -164,13 +160,6 @@ class Watch:
     move_errors: int = 0
     probes: list[float] = field(default_factory=list)
     probe_misses: int = 0
-
-
-def quantile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 # -- the bystander and the prober ----------------------------------------------------------------
