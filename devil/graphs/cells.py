@@ -15,18 +15,23 @@ from typing import TypeAlias
 Point: TypeAlias = tuple[float, float]
 """A drawing coordinate ``(x, y)``; y grows downwards, as on a page."""
 
+Point3: TypeAlias = tuple[float, float, float]
+"""A corner on a solid's surface ``(x, y, z)`` (drawing only: a rotatable projection)."""
+
 MAX_ID_LENGTH = 40
 """Longest cell id (and label) a file may use."""
 
 
 @dataclass(frozen=True)
 class GraphCell:
-    """One cell: its ``id`` (unique), optional ``label`` (messages), optional drawing."""
+    """One cell: its ``id`` (unique), optional ``label`` (messages), optional drawing:
+    ``polygon`` / ``at`` on the page, ``polygon3d`` its corners on a solid in 3-D."""
 
     id: str
     label: str | None = None
     polygon: tuple[Point, ...] | None = None
     at: Point | None = None
+    polygon3d: tuple[Point3, ...] | None = None
 
     @property
     def name(self) -> str:

@@ -10,7 +10,8 @@ A JSON object::
 
 ``state``: ``"."`` covered, ``"F"`` flagged (a mark, never a constraint), or a JSON
 integer: revealed with that many mined neighbours. ``polygon`` / ``at`` are drawing
-only; ``label`` names the cell in messages (default its id). ``edges`` are unordered
+only, so is ``polygon3d`` (the cell's corners ``[x, y, z]`` on a solid: a viewer may
+draw the board in a projection it can rotate); ``label`` names the cell in messages (default its id). ``edges`` are unordered
 pairs; ``mines`` the optional total. Keys this version does not know are ignored (a
 later version extends the format, never renames).
 
@@ -31,7 +32,7 @@ from typing import Any, NoReturn, cast
 
 from devil.board import Cell
 from devil.errors import InconsistentPosition
-from devil.graphs.cells import MAX_ID_LENGTH, CellGraph, GraphCell, Point
+from devil.graphs.cells import MAX_ID_LENGTH, CellGraph, GraphCell, Point, Point3
 from devil.graphs.layout import graph_board
 from devil.position import COVERED, FLAG, MAX_NUMBER, NUMBER_VALUE, Position, number_byte
 
@@ -179,12 +180,14 @@ def _cells(raw: list[Any]) -> tuple[list[GraphCell], list[str | int]]:
             )
         polygon = item.get("polygon")
         at = item.get("at")
+        solid = item.get("polygon3d")
         cells.append(
             GraphCell(
                 cell_id,
                 label,
                 None if polygon is None else _polygon(polygon, f"{where}.polygon"),
                 None if at is None else _point(at, f"{where}.at"),
+                None if solid is None else _polygon3d(solid, f"{where}.polygon3d"),
             )
         )
     return cells, states
@@ -234,6 +237,25 @@ def _polygon(value: object, where: str) -> tuple[Point, ...]:
         k = points.index(None)
         _point(value[k], f"{where}[{k}]")
     return cast("tuple[Point, ...]", points)
+
+
+def _as_point3(value: object) -> Point3 | None:
+    """``value`` as a 3-D point when it is ``[x, y, z]`` of finite numbers (not booleans)."""
+    if type(value) is list and len(value) == 3:
+        x, y, z = value
+        if all(type(v) in _NUMBER_TYPES and math.isfinite(v) for v in (x, y, z)):
+            return (x, y, z)
+    return None
+
+
+def _polygon3d(value: object, where: str) -> tuple[Point3, ...]:
+    if not isinstance(value, list) or not 3 <= len(value) <= MAX_CORNERS:
+        raise GraphFileError(where, f"must be a list of 3 to {MAX_CORNERS} points [x, y, z]")
+    points = tuple(map(_as_point3, value))
+    if None in points:
+        k = points.index(None)
+        raise GraphFileError(f"{where}[{k}]", "must be a point [x, y, z] of three finite numbers")
+    return cast("tuple[Point3, ...]", points)
 
 
 def _edges(raw: list[Any], index: dict[str, int]) -> tuple[tuple[int, int], ...]:
@@ -304,6 +326,8 @@ def to_json(position: Position) -> dict[str, Any]:
             out["polygon"] = [list(p) for p in cell.polygon]
         if cell.at is not None:
             out["at"] = list(cell.at)
+        if cell.polygon3d is not None:
+            out["polygon3d"] = [list(p) for p in cell.polygon3d]
         cells.append(out)
     ids = [c.id for c in graph.cells]
     data: dict[str, Any] = {

@@ -112,7 +112,16 @@ def tiling_graph(name: str, size: Sequence[int], sides: bool = False) -> CellGra
     ids, faces, polys = spec.make(*size)
     if not ids:
         raise ValueError(f"{name} at {list(size)} has no whole cell: make it bigger")
-    return graph_of_faces(ids, faces, polys, sides)
+    return graph_of_faces(ids, faces, polys, sides, _solid_scale(name, size))
+
+
+def _solid_scale(name: str, size: Sequence[int]) -> float | None:
+    """How a solid's corner keys become 3-D points (about a unit across); None: a plane."""
+    if name == "cube":
+        return 1 / size[0]  # integer corners 0..n
+    if name == "geodesic":
+        return 1e-5  # ``build.key``s on the unit sphere
+    return None
 
 
 def _cells_estimate(name: str, size: Sequence[int]) -> int:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Hashable, Sequence
+from typing import cast
 
-from devil.graphs.cells import CellGraph, GraphCell, Point, from_neighbours
+from devil.graphs.cells import CellGraph, GraphCell, Point, Point3, from_neighbours
 
 Corner = Hashable
 
@@ -27,6 +28,11 @@ def rounded(polygon: Sequence[Sequence[float]]) -> tuple[Point, ...]:
     return tuple((_r(p[0]), _r(p[1])) for p in polygon)
 
 
+def rounded3(corners: Sequence[Sequence[float]], scale: float) -> tuple[Point3, ...]:
+    """3-D corners (``key``s or exact integers) times ``scale``, rounded like ``rounded``."""
+    return tuple((_r(c[0] * scale), _r(c[1] * scale), _r(c[2] * scale)) for c in corners)
+
+
 def _r(v: float) -> float:
     out = round(v, 4)
     return 0.0 if out == 0 else float(out)
@@ -37,8 +43,12 @@ def graph_of_faces(
     faces: Sequence[Sequence[Corner]],
     polygons: Sequence[Sequence[Sequence[float]]],
     sides: bool = False,
+    solid_scale: float | None = None,
 ) -> CellGraph:
-    """The graph of the faces: neighbours share a corner (``sides``: a whole side)."""
+    """The graph of the faces: neighbours share a corner (``sides``: a whole side).
+
+    ``solid_scale``: the faces' corners are 3-D points (times this scale: ``1e-5`` for
+    ``key``s), kept as each cell's ``polygon3d`` so the solid can be drawn in projection."""
     touching: dict[Hashable, list[int]] = defaultdict(list)
     for i, face in enumerate(faces):
         if sides:
@@ -54,5 +64,14 @@ def graph_of_faces(
             neighbours[i].update(group)
     for i, near in enumerate(neighbours):
         near.discard(i)
-    cells = [GraphCell(cid, None, rounded(poly)) for cid, poly in zip(ids, polygons, strict=True)]
+    cells = [
+        GraphCell(
+            cid,
+            None,
+            rounded(poly),
+            None,
+            None if solid_scale is None else rounded3(cast("Sequence[Sequence[float]]", face), solid_scale),
+        )
+        for cid, poly, face in zip(ids, polygons, faces, strict=True)
+    ]
     return from_neighbours(cells, [sorted(n) for n in neighbours])

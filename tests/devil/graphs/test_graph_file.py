@@ -73,6 +73,24 @@ def test_every_tiling_round_trips(name: str) -> None:
             assert write_graph(again) == text
 
 
+@pytest.mark.parametrize("name", ["cube", "geodesic"])
+def test_solids_carry_their_3d_corners(name: str) -> None:
+    """Every cell of a solid has 3-D corners as many as its drawn corners, written and read
+    back; a file without them still reads (the field is optional)."""
+    board = tiling_board(name, tiling(name).presets[0].size)
+    layout = board.graph
+    assert layout is not None
+    for cell in layout.graph.cells:
+        assert cell.polygon3d is not None and cell.polygon is not None
+        assert len(cell.polygon3d) == len(cell.polygon)
+    data = to_json(midgame(board, 5, seed=1))
+    assert all("polygon3d" in c for c in data["cells"])
+    for c in data["cells"]:
+        del c["polygon3d"]
+    flat = _read(data).board.graph
+    assert flat is not None and all(c.polygon3d is None for c in flat.graph.cells)
+
+
 def test_labels_at_and_big_numbers_round_trip() -> None:
     data = {
         "format": "mine-devil-graph",
@@ -123,6 +141,18 @@ def test_labels_at_and_big_numbers_round_trip() -> None:
         (
             _broken(cells=[{"id": "a", "state": ".", "at": [0]}]),
             r"^cells\[0\]\.at: must be a point",
+        ),
+        (
+            _broken(cells=[{"id": "a", "state": ".", "polygon3d": [[0, 0, 0], [1, 0, 0]]}]),
+            r"^cells\[0\]\.polygon3d: must be a list of 3 to 64 points \[x, y, z\]",
+        ),
+        (
+            _broken(cells=[{"id": "a", "state": ".", "polygon3d": [[0, 0, 0], [1, 0], [0, 1, 0]]}]),
+            r"^cells\[0\]\.polygon3d\[1\]: must be a point \[x, y, z\]",
+        ),
+        (
+            _broken(cells=[{"id": "a", "state": ".", "polygon3d": [[0, 0, 0], [1, 0, 0], [0, True, 0]]}]),
+            r"^cells\[0\]\.polygon3d\[2\]: must be a point",
         ),
         (
             _broken(cells=[{"id": "a", "state": ".", "label": 3}]),
