@@ -3,6 +3,13 @@ only), numbers and flags written at the centre, covered cells coloured by verdic
 
 Cells the file does not draw are placed on the board's virtual grid (``devil.graphs.layout``).
 Every cell carries its id (``data-cell``) and an accessible name: its label and state.
+
+A board on a solid (every cell has ``polygon3d``: the cube, the geodesic sphere) can be drawn
+``view="solid"``: the projection of ``app.graphs.projection`` at its first turn, back faces
+hidden, each cell carrying its 3-D corners (``data-p3``) so ``static/graph-solid.js`` turns it
+by drag, arrow keys and the buttons of ``solid_controls()``. A game page includes that script
+and calls ``board_svg(position, verdicts, probs, view="solid")``; the markup of the board and
+the controls is all the script needs.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 
+from app.graphs.projection import DEFAULT_TURN, facing, is_solid, projected, radius, solid_corners
 from devil.analysis import Verdict
 from devil.board import Cell
 from devil.graphs.cells import Point
@@ -63,24 +71,75 @@ def _state(position: Position, cell: Cell) -> tuple[str, str]:
     return "", "covered"
 
 
+def solid_shapes(position: Position) -> tuple[list[Shape], list[str], list[bool], float]:
+    """The solid's first view: shapes (outlines projected), each cell's ``data-p3`` text (its
+    3-D corners, centred and scaled), whether it faces the viewer, and the view's radius."""
+    layout = position.board.graph
+    assert layout is not None
+    cells = solid_corners(position)
+    items = []
+    p3 = []
+    front = []
+    for slot, solid in zip(layout.slots, cells, strict=True):
+        outline = projected(DEFAULT_TURN, solid)
+        k = len(outline)
+        centre = (sum(p[0] for p in outline) / k, sum(p[1] for p in outline) / k)
+        items.append(Shape(slot, outline, centre))
+        p3.append(" ".join(f"{x:g},{y:g},{z:g}" for x, y, z in solid.corners))
+        front.append(facing(DEFAULT_TURN, solid))
+    return items, p3, front, radius(cells)
+
+
+def solid_controls(label: str = "Turn the board") -> str:
+    """The buttons that turn a solid board (touch screens; the script wires them up)."""
+    turns = (("left", "←", "Turn left"), ("up", "↑", "Turn up"),
+             ("down", "↓", "Turn down"), ("right", "→", "Turn right"))  # fmt: skip
+    buttons = "".join(
+        f'<button type="button" class="btn solid-turn" data-turn="{key}" aria-label="{name}">'
+        f"{arrow}</button>"
+        for key, arrow, name in turns
+    )
+    return f'<div class="solid-controls" role="group" aria-label="{escape(label)}">{buttons}</div>'
+
+
 def board_svg(
     position: Position,
     verdicts: Mapping[Cell, Verdict],
     probs: Mapping[Cell, float],
     selected: Cell | None = None,
     highlight: frozenset[Cell] = frozenset(),
+    marks: Mapping[Cell, str] | None = None,
+    view: str = "flat",
 ) -> str:
-    """The board as an ``<svg>`` element (safe to embed: every text is escaped)."""
+    """The board as an ``<svg>`` element (safe to embed: every text is escaped).
+
+    ``marks``: more CSS classes per cell (a deduction step's highlights); ``view``: ``"flat"``
+    (the file's drawing, a net for a solid) or ``"solid"`` (a turnable projection, when
+    ``is_solid(position)``; else flat)."""
     layout = position.board.graph
     assert layout is not None
-    items = shapes(position)
-    x, y, w, h = _bounds(items)
-    size = " big" if len(items) > BIG else " wide" if len(items) > 60 and w > 1.2 * h else ""
+    solid = view == "solid" and is_solid(position)
+    p3: list[str] = []
+    front: list[bool] = []
+    if solid:
+        items, p3, front, r = solid_shapes(position)
+        r += 0.6
+        x, y, w, h = -r, -r, 2 * r, 2 * r
+        size = " solid"
+        turn = ",".join(f"{v:.6f}" for v in DEFAULT_TURN)
+        extra = f' data-turn="{turn}" tabindex="0"'
+        board_name = "the board, a solid: drag or use the arrow keys to turn it"
+    else:
+        items = shapes(position)
+        x, y, w, h = _bounds(items)
+        size = " big" if len(items) > BIG else " wide" if len(items) > 60 and w > 1.2 * h else ""
+        extra = ""
+        board_name = "the board"
     out = [
         f'<svg class="graph-board{size}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" '
-        f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="the board">'
+        f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="{board_name}"{extra}>'
     ]
-    for shape in items:
+    for k, shape in enumerate(items):
         cell = shape.cell
         text, state = _state(position, cell)
         classes = ["cell"]
@@ -99,8 +158,15 @@ def board_svg(
             classes.append("selected")
         if cell in highlight:
             classes.append("used")
+        if marks and cell in marks:
+            classes.append(marks[cell])
+        where = ""
+        if solid:
+            where = f' data-p3="{p3[k]}"'
+            if not front[k]:
+                classes.append("back")
         attrs = (
-            f'class="{" ".join(classes)}" data-cell="{escape(layout.id(cell))}" '
+            f'class="{" ".join(classes)}" data-cell="{escape(layout.id(cell))}"{where} '
             f'tabindex="0" role="button" aria-label="{escape(name)}"'
         )
         if shape.points:
@@ -114,8 +180,10 @@ def board_svg(
             )
         if text:
             cx, cy = shape.centre
+            hidden = ' class="label back"' if solid and not front[k] else ' class="label"'
+            of = f' data-of="{escape(layout.id(cell))}"' if solid else ""
             out.append(
-                f'<text x="{cx:.3f}" y="{cy:.3f}" class="label" aria-hidden="true">'
+                f'<text x="{cx:.3f}" y="{cy:.3f}"{hidden}{of} aria-hidden="true">'
                 f"{escape(text)}</text>"
             )
     out.append("</svg>")

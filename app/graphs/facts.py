@@ -12,6 +12,10 @@ from devil.budget import Budget, BudgetExceeded, metering
 from devil.errors import InconsistentPosition
 from devil.position import Position
 from devil.rules import Count
+from devil.teach.levels import Step, deduction_steps
+
+MAX_STEPS = 500
+"""The deduction stepper stops after this many steps (as the grid analysis board's)."""
 
 GRAPH_SECONDS = 2.0
 """Engine time of one page: verdicts, probabilities and the selected cell's proof share it."""
@@ -27,13 +31,20 @@ class GraphFacts:
     proof_level: int = 0
     proof_numbers: tuple[Cell, ...] = ()
     stopped: tuple[str, ...] = ()
+    steps: tuple[Step, ...] = ()
+    """The deductions, easiest first (``devil.teach.levels.deduction_steps``)."""
 
 
 def graph_facts(
-    position: Position, count: Count, selected: Cell | None, seconds: float = GRAPH_SECONDS
+    position: Position,
+    count: Count,
+    selected: Cell | None,
+    seconds: float = GRAPH_SECONDS,
+    with_steps: bool = False,
 ) -> GraphFacts:
-    """Verdicts, probabilities and the selected cell's proof, all within ``seconds``: never a
-    wrong verdict, possibly fewer (what was cut short is named in ``stopped``)."""
+    """Verdicts, probabilities, the selected cell's proof and (``with_steps``) the deduction
+    steps, all within ``seconds``: never a wrong verdict, possibly fewer (what was cut short
+    is named in ``stopped``)."""
     meter = Budget(seconds=seconds).start()
 
     def left() -> Budget:
@@ -67,4 +78,23 @@ def graph_facts(
             steps, level, numbers = tuple(proof.steps), proof.level, tuple(proof.numbers)
         except BudgetExceeded:
             stopped.append("the proof: too long for the time allowed")
-    return GraphFacts(verdicts, probs, count, None, steps, level, numbers, tuple(stopped))
+    deductions = _steps(position, count, left(), stopped) if with_steps else ()
+    return GraphFacts(
+        verdicts, probs, count, None, steps, level, numbers, tuple(stopped), deductions
+    )
+
+
+def _steps(
+    position: Position, count: Count, budget: Budget, stopped: list[str]
+) -> tuple[Step, ...]:
+    """Every deduction step in turn until the budget runs out (then the ones found)."""
+    found: list[Step] = []
+    try:
+        with metering(budget.start()) as meter:
+            assert meter is not None
+            for step in deduction_steps(position, count, limit=MAX_STEPS):
+                found.append(step)
+                meter.check()  # cheap steps charge nothing: check the clock
+    except BudgetExceeded as exc:
+        stopped.append(f"deduction steps after step {len(found)}: {exc}")
+    return tuple(found)

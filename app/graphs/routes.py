@@ -5,11 +5,15 @@ Routes::
     GET  /analyse/graph          a built-in tiling: ``tiling``, ``preset`` (beginner ...),
                                  ``size`` ("16x30", "480"), ``sides`` 1 (neighbours share a
                                  side), ``seed`` (a mid-game position; none: blank),
-                                 ``count`` classic|counted, ``cell`` an id to explain
+                                 ``count`` classic|counted, ``cell`` an id to explain,
+                                 ``step`` a deduction step to show (0: none), ``view``
+                                 solid|flat (a solid's cells: turnable projection or net)
     POST /analyse/graph          a pasted or uploaded graph-board file (``graph`` / ``file``),
-                                 ``count``, ``cell``: the same page; a bad file is a 400 page
-                                 naming the JSON path (``edges[12]: unknown id 'x9'``)
-    POST /analyse/graph/export   the board as a file: ``kind`` json (the graph file) or svg
+                                 ``count``, ``cell``, ``step``, ``view``: the same page; a bad
+                                 file is a 400 page naming the JSON path
+                                 (``edges[12]: unknown id 'x9'``)
+    POST /analyse/graph/export   the board as a file: ``kind`` json (the graph file), svg or
+                                 png (at most ``MAX_PNG_CELLS`` cells: more is a 400)
 
 Every page's engine work runs within ``GRAPH_SECONDS`` in a heavy-work child; a pasted
 board has at most ``WEB_MAX_CELLS`` cells (the file format allows more: ``devil-check``).
@@ -25,8 +29,11 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from app.errors import InputError
-from app.graphs.drawing import board_svg
-from app.graphs.facts import GraphFacts, graph_facts
+from app.graphs.drawing import board_svg, solid_controls
+from app.graphs.facts import MAX_STEPS, GraphFacts, graph_facts
+from app.graphs.png import COLOURS, TooBigForPng, check_png_size, graph_png
+from app.graphs.projection import is_solid
+from app.graphs.stepper import StepView, step_view
 from app.heavy import off_loop, run_heavy
 from app.hooks import body_limit
 from app.security import limit_moves
@@ -60,6 +67,15 @@ class Request:
     size: str = ""
     sides: bool = False
     seed: int | None = 1
+    step: int = 0
+    view: str = ""
+    """``solid`` or ``flat``; empty: solid when the board is a solid."""
+
+    def view_of(self, position: Position) -> str:
+        """The view the board is drawn in."""
+        if self.view == "flat" or not is_solid(position):
+            return "flat"
+        return "solid"
 
 
 def _count(args: Mapping[str, str]) -> Count:
@@ -67,6 +83,24 @@ def _count(args: Mapping[str, str]) -> Count:
     if value not in ("classic", "counted"):
         raise InputError("count", "count must be classic or counted")
     return Count(value)
+
+
+def _step(args: Mapping[str, str]) -> int:
+    """``to_step`` (a stepper button) before ``step`` (the page's hidden field)."""
+    text = args.get("to_step", args.get("step", "")).strip()
+    if not text:
+        return 0
+    if not (text.isascii() and text.isdigit() and int(text) <= MAX_STEPS):
+        raise InputError("step", f"step must be a whole number from 0 to {MAX_STEPS}")
+    return int(text)
+
+
+def _view(args: Mapping[str, str]) -> str:
+    """``to_view`` (the net / solid button) before ``view`` (the page's hidden field)."""
+    value = args.get("to_view", args.get("view", ""))
+    if value not in ("", "solid", "flat"):
+        raise InputError("view", "view must be solid or flat")
+    return value
 
 
 def _cell_id(args: Mapping[str, str]) -> str | None:
@@ -95,6 +129,8 @@ def _tiling_request(args: Mapping[str, str]) -> Request:
         size=size,
         sides=args.get("sides") == "1",
         seed=int(seed_text) if seed_text else None,
+        step=_step(args),
+        view=_view(args),
     )
 
 
@@ -131,9 +167,11 @@ def _selected(position: Position, cell_id: str | None) -> Cell | None:
     return layout.cell(cell_id)
 
 
-def _facts(position: Position, count: Count, selected: Cell | None) -> GraphFacts:
+def _facts(
+    position: Position, count: Count, selected: Cell | None, with_steps: bool = False
+) -> GraphFacts:
     seconds = settings().analyse_seconds  # GRAPH_SECONDS (2 s) when called outside an app
-    return run_heavy(graph_facts, (position, count, selected, seconds), seconds)
+    return run_heavy(graph_facts, (position, count, selected, seconds, with_steps), seconds)
 
 
 def _page(req: Request, position: Position | None, error: str | None, code: int) -> Response:
@@ -141,12 +179,14 @@ def _page(req: Request, position: Position | None, error: str | None, code: int)
     svg = ""
     summary: dict[str, int] = {}
     selected = None
+    stepper = StepView(0, 0)
+    view = "flat"
     if position is not None and error is None:
         try:
             selected = _selected(position, req.cell_id)
         except InputError as exc:
             error, code = str(exc), 400
-        facts = _facts(position, req.count, selected)
+        facts = _facts(position, req.count, selected, with_steps=True)
         error = error or facts.error
         covered = list(position.covered_cells())
         summary = {
@@ -156,8 +196,16 @@ def _page(req: Request, position: Position | None, error: str | None, code: int)
             "mine": sum(facts.verdicts.get(c) is Verdict.MINE for c in covered),
             "either": sum(facts.verdicts.get(c) is Verdict.EITHER for c in covered),
         }
+        stepper = step_view(facts.steps, req.step)
+        view = req.view_of(position)
         svg = board_svg(
-            position, facts.verdicts, facts.probs, selected, frozenset(facts.proof_numbers)
+            position,
+            facts.verdicts,
+            facts.probs,
+            selected,
+            frozenset(facts.proof_numbers) if not stepper.step else frozenset(),
+            stepper.marks,
+            view,
         )
     layout = position.board.graph if position is not None else None
     selected_name = layout.label(selected) if layout is not None and selected is not None else ""
@@ -176,6 +224,11 @@ def _page(req: Request, position: Position | None, error: str | None, code: int)
             verdict=verdict.value if verdict else None,
             text=req.text if req.text else (write_graph(position) if position else ""),
             max_cells=WEB_MAX_CELLS,
+            stepper=stepper,
+            view=view,
+            solid=position is not None and is_solid(position),
+            controls=Markup(solid_controls()) if view == "solid" else "",
+            form_id="graph-paste" if req.text else "graph-tiling",
         )
 
     return Response(off_loop(html), code)
@@ -202,7 +255,7 @@ def _posted() -> Request:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("file", "the file is not UTF-8 text") from None
-    return Request(_count(form), _cell_id(form), text=text)
+    return Request(_count(form), _cell_id(form), text=text, step=_step(form), view=_view(form))
 
 
 @bp.post("/analyse/graph")
@@ -232,14 +285,23 @@ def export_graph() -> ResponseReturnValue:
     except (InputError, InconsistentPosition) as exc:
         return _page(Request(Count.CLASSIC, None), None, str(exc), 400)
     kind = request.form.get("kind", "json")
+    view = req.view_of(position)
+    if kind == "png":
+        try:
+            check_png_size(position)
+        except TooBigForPng as exc:
+            return _page(req, position, f"No PNG of this board: {exc}.", 400)
+        facts = _facts(position, req.count, None)
+        picture = off_loop(lambda: graph_png(position, facts.verdicts, view))
+        return Response(picture, 200, _attachment("board.png", "image/png"))
     if kind == "svg":
         facts = _facts(position, req.count, None)
-        body = board_svg(position, facts.verdicts, facts.probs)
+        body = board_svg(position, facts.verdicts, facts.probs, view=view)
         head = '<?xml version="1.0" encoding="UTF-8"?>\n'
         styled = body.replace(">", f"><style>{EXPORT_STYLE}</style>", 1)
         return Response(head + styled, 200, _attachment("board.svg", "image/svg+xml"))
     if kind != "json":
-        return _page(req, position, "kind must be json or svg", 400)
+        return _page(req, position, "kind must be json, svg or png", 400)
     return Response(write_graph(position), 200, _attachment("board.json", "application/json"))
 
 
@@ -248,8 +310,10 @@ def _attachment(name: str, mimetype: str) -> dict[str, str]:
 
 
 EXPORT_STYLE = (
-    ".cell{stroke:#555;stroke-width:.04}.open{fill:#eee}.covered{fill:#bbb}"
-    ".safe{fill:#8fd18f}.mine{fill:#e58a8a}.either{fill:#e8d37a}"
+    f".cell{{stroke:{COLOURS['line']};stroke-width:.04}}.open{{fill:{COLOURS['open']}}}"
+    f".covered{{fill:{COLOURS['covered']}}}.safe{{fill:{COLOURS['safe']}}}"
+    f".mine{{fill:{COLOURS['mine']}}}.either{{fill:{COLOURS['either']}}}"
     "text{font:.5px sans-serif;text-anchor:middle;dominant-baseline:central}"
+    ".back{visibility:hidden}"
 )
-"""The exported SVG's own colours (the page's come from ``static/graph.css``)."""
+"""The exported SVG's own colours, the PNG's (the page's come from ``static/graph.css``)."""

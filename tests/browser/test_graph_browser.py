@@ -55,5 +55,5 @@ def test_paste_a_bad_file_names_the_path(page: Page, live_server: str) -> None:
         '{"format": "mine-devil-graph", "version": 1, "cells": [{"id": "a", "state": "."}],'
         ' "edges": [["a", "b"]]}',
     )
-    page.click("#graph-paste button[type=submit]:not([name])")
+    page.click("#graph-paste button[name=to_step]")
     expect(page.locator("#graph-error")).to_contain_text("edges[0]: unknown id 'b'")

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from devil import oracle
 from devil.graphs.fileformat import read_graph
+from devil.rules import Count
 
 _CELL = re.compile(r'<(?:polygon|circle) class="([^"]*)" data-cell="([^"]*)"')
 
@@ -36,7 +37,7 @@ def _check_against_oracle(body: str, text: str, count: str) -> None:
     position = read_graph(text)
     layout = position.board.graph
     assert layout is not None
-    truth = oracle.classify(position, oracle.Count(count))
+    truth = oracle.classify(position, Count(count))
     shown = _classes(body)
     assert len(shown) == position.board.cell_count
     for cell in position.covered_cells():

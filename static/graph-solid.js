@@ -1,0 +1,142 @@
+// A solid graph board (svg.graph-board.solid, drawn by app/graphs/drawing.py): turn it by
+// dragging, by the arrow keys while the board has the focus, or by the .solid-turn buttons.
+// Each cell carries its 3-D corners (data-p3); the view is an orthographic projection of
+// them after the turn (data-turn, a 3x3 matrix row by row), faces turned away are hidden.
+// A drag is not a click: a cell chosen by the pointer is only one it did not drag.
+// The turn is remembered for the page (sessionStorage), so choosing a cell keeps the view.
+(function () {
+  "use strict";
+  var STEP = Math.PI / 12;  // one key press or button: 15 degrees
+
+  function multiply(a, b) {
+    var out = [];
+    for (var r = 0; r < 3; r++) {
+      for (var c = 0; c < 3; c++) {
+        out.push(a[3 * r] * b[c] + a[3 * r + 1] * b[3 + c] + a[3 * r + 2] * b[6 + c]);
+      }
+    }
+    return out;
+  }
+  function turn(aboutX, aboutY) {  // Rx(aboutX) @ Ry(aboutY), as app/graphs/projection.py
+    var cx = Math.cos(aboutX), sx = Math.sin(aboutX), cy = Math.cos(aboutY), sy = Math.sin(aboutY);
+    return [cy, 0, sy, sx * sy, cx, -sx * cy, -cx * sy, sx, cx * cy];
+  }
+  function apply(m, p) {
+    return [m[0] * p[0] + m[1] * p[1] + m[2] * p[2],
+            m[3] * p[0] + m[4] * p[1] + m[5] * p[2],
+            m[6] * p[0] + m[7] * p[1] + m[8] * p[2]];
+  }
+  function normal(corners) {  // outward: away from the solid's centre (the origin)
+    var a = corners[0], b = corners[1], c = corners[2];
+    var u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    var n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+    var mid = [0, 0, 0];
+    corners.forEach(function (p) { mid[0] += p[0]; mid[1] += p[1]; mid[2] += p[2]; });
+    var len = Math.hypot(n[0], n[1], n[2]) || 1;
+    var sign = n[0] * mid[0] + n[1] * mid[1] + n[2] * mid[2] >= 0 ? 1 : -1;
+    return [sign * n[0] / len, sign * n[1] / len, sign * n[2] / len];
+  }
+
+  function setUp(svg) {
+    var key = "graph-turn:" + location.pathname + ":" + svg.querySelectorAll("[data-p3]").length;
+    var matrix = svg.getAttribute("data-turn").split(",").map(Number);
+    try {
+      var kept = JSON.parse(sessionStorage.getItem(key) || "null");
+      if (kept && kept.length === 9) { matrix = kept; }
+    } catch (e) { /* no storage: start from the server's view */ }
+    var labels = {};
+    svg.querySelectorAll("text[data-of]").forEach(function (t) {
+      labels[t.getAttribute("data-of")] = t;
+    });
+    var cells = Array.prototype.map.call(svg.querySelectorAll("[data-p3]"), function (el) {
+      var corners = el.getAttribute("data-p3").split(" ").map(function (p) {
+        return p.split(",").map(Number);
+      });
+      return { el: el, corners: corners, normal: normal(corners),
+               label: labels[el.getAttribute("data-cell")] };
+    });
+
+    function draw() {
+      cells.forEach(function (cell) {
+        var front = apply(matrix, cell.normal)[2] > 0.02;
+        cell.el.classList.toggle("back", !front);
+        if (cell.label) { cell.label.classList.toggle("back", !front); }
+        if (!front) { return; }
+        var sx = 0, sy = 0;
+        var points = cell.corners.map(function (p) {
+          var q = apply(matrix, p);
+          sx += q[0]; sy -= q[1];
+          return q[0].toFixed(3) + "," + (-q[1]).toFixed(3);
+        });
+        cell.el.setAttribute("points", points.join(" "));
+        if (cell.label) {
+          cell.label.setAttribute("x", (sx / points.length).toFixed(3));
+          cell.label.setAttribute("y", (sy / points.length).toFixed(3));
+        }
+      });
+      try { sessionStorage.setItem(key, JSON.stringify(matrix)); } catch (e) { /* ignore */ }
+    }
+    function by(aboutX, aboutY) {
+      matrix = multiply(turn(aboutX, aboutY), matrix);
+      draw();
+    }
+
+    var drag = null;
+    var dragged = false;
+    svg.addEventListener("pointerdown", function (event) {
+      drag = { x: event.clientX, y: event.clientY, id: event.pointerId };
+      dragged = false;
+    });
+    svg.addEventListener("pointermove", function (event) {
+      if (!drag || event.pointerId !== drag.id) { return; }
+      var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+      if (!dragged && Math.hypot(dx, dy) < 6) { return; }
+      if (!dragged) { svg.setPointerCapture(event.pointerId); }
+      dragged = true;
+      var scale = Math.PI / Math.max(svg.getBoundingClientRect().width, 1);
+      by(dy * scale, dx * scale);
+      drag.x = event.clientX;
+      drag.y = event.clientY;
+    });
+    function end() { drag = null; }
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+    svg.addEventListener("click", function (event) {
+      if (dragged) {  // the end of a drag, not a choice
+        event.stopPropagation();
+        event.preventDefault();
+        dragged = false;
+      }
+    }, true);
+    var keys = { ArrowLeft: [0, -STEP], ArrowRight: [0, STEP], ArrowUp: [-STEP, 0],
+                 ArrowDown: [STEP, 0] };
+    svg.addEventListener("keydown", function (event) {
+      var k = keys[event.key];
+      if (!k) { return; }
+      event.preventDefault();
+      by(k[0], k[1]);
+    });
+    var frame = svg.closest(".graph-frame") || svg.parentNode;
+    var controls = frame.parentNode.querySelector(".solid-controls");
+    if (controls) {
+      controls.addEventListener("click", function (event) {
+        var button = event.target.closest("[data-turn]");
+        if (!button) { return; }
+        var k = keys["Arrow" + button.getAttribute("data-turn").replace(/^./, function (c) {
+          return c.toUpperCase();
+        })];
+        if (k) { by(k[0], k[1]); }
+      });
+    }
+    draw();
+  }
+
+  function start() {
+    document.querySelectorAll("svg.graph-board.solid[data-turn]").forEach(setUp);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
