@@ -11,9 +11,10 @@ A JSON object::
 ``state``: ``"."`` covered, ``"F"`` flagged (a mark, never a constraint), or a JSON
 integer: revealed with that many mined neighbours. ``polygon`` / ``at`` are drawing
 only, so is ``polygon3d`` (the cell's corners ``[x, y, z]`` on a solid: a viewer may
-draw the board in a projection it can rotate); ``label`` names the cell in messages (default its id). ``edges`` are unordered
-pairs; ``mines`` the optional total. Keys this version does not know are ignored (a
-later version extends the format, never renames).
+draw the board in a projection it can rotate); ``label`` names the cell in messages
+(default its id). ``edges`` are unordered pairs; ``mines`` the optional total. Keys
+this version does not know are ignored (a later version extends the format, never
+renames).
 
 Anything malformed raises ``GraphFileError`` whose message starts with where it is
 (``edges[12]: ...``, ``cells[3].state: ...``); a number above its count of neighbours

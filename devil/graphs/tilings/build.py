@@ -33,6 +33,11 @@ def rounded3(corners: Sequence[Sequence[float]], scale: float) -> tuple[Point3, 
     return tuple((_r(c[0] * scale), _r(c[1] * scale), _r(c[2] * scale)) for c in corners)
 
 
+def _points(face: Sequence[Corner]) -> Sequence[Sequence[float]]:
+    """A solid's face: its corners are 3-D points (``key``s or integer triples)."""
+    return cast("Sequence[Sequence[float]]", face)
+
+
 def _r(v: float) -> float:
     out = round(v, 4)
     return 0.0 if out == 0 else float(out)
@@ -64,14 +69,9 @@ def graph_of_faces(
             neighbours[i].update(group)
     for i, near in enumerate(neighbours):
         near.discard(i)
+    solid = [None if solid_scale is None else rounded3(_points(f), solid_scale) for f in faces]
     cells = [
-        GraphCell(
-            cid,
-            None,
-            rounded(poly),
-            None,
-            None if solid_scale is None else rounded3(cast("Sequence[Sequence[float]]", face), solid_scale),
-        )
-        for cid, poly, face in zip(ids, polygons, faces, strict=True)
+        GraphCell(cid, None, rounded(poly), None, corners)
+        for cid, poly, corners in zip(ids, polygons, solid, strict=True)
     ]
     return from_neighbours(cells, [sorted(n) for n in neighbours])

@@ -151,7 +151,9 @@ def test_labels_at_and_big_numbers_round_trip() -> None:
             r"^cells\[0\]\.polygon3d\[1\]: must be a point \[x, y, z\]",
         ),
         (
-            _broken(cells=[{"id": "a", "state": ".", "polygon3d": [[0, 0, 0], [1, 0, 0], [0, True, 0]]}]),
+            _broken(
+                cells=[{"id": "a", "state": ".", "polygon3d": [[0, 0, 0], [1, 0, 0], [0, True, 0]]}]
+            ),
             r"^cells\[0\]\.polygon3d\[2\]: must be a point",
         ),
         (
