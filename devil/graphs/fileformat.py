@@ -33,6 +33,7 @@ from typing import Any, NoReturn, cast
 
 from devil.board import Cell
 from devil.errors import InconsistentPosition
+from devil.graphs import _fast
 from devil.graphs.cells import MAX_ID_LENGTH, CellGraph, GraphCell, Point, Point3
 from devil.graphs.layout import graph_board
 from devil.position import COVERED, FLAG, MAX_NUMBER, NUMBER_VALUE, Position, number_byte
@@ -79,6 +80,13 @@ def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
             "", f"the file has {len(text):,} bytes; the largest read is {MAX_BYTES:,}"
         )
     with _no_cycle_collection():
+        parts = _fast.decode(text, max_cells, MAX_EDGES)
+        if parts is not None and parts.format == FORMAT and parts.version == VERSION:
+            index = dict(zip((c.id for c in parts.cells), range(len(parts.cells)), strict=True))
+            firsts, seconds = zip(*parts.edges, strict=True) if parts.edges else ((), ())
+            edges = _pairs(firsts, seconds, index)
+            if edges is not None:
+                return _position(parts.cells, parts.states, edges, parts.mines)
         try:
             data = json.loads(text)
         except ValueError as err:
@@ -123,7 +131,18 @@ def from_json(data: object, max_cells: int = MAX_CELLS) -> Position:
         )
     mines = _mines(data.get("mines"))
     cells, states = _cells(raw_cells)
-    graph = CellGraph(tuple(cells), _edges(raw_edges, {c.id: i for i, c in enumerate(cells)}))
+    edges = _edges(raw_edges, {c.id: i for i, c in enumerate(cells)})
+    return _position(cells, states, edges, mines)
+
+
+def _position(
+    cells: list[GraphCell],
+    states: list[str | int],
+    edges: tuple[tuple[int, int], ...],
+    mines: int | None,
+) -> Position:
+    """The position of well-formed cells and edges (numbers checked against their degree)."""
+    graph = CellGraph(tuple(cells), edges)
     board = graph_board(graph)
     layout = board.graph
     assert layout is not None
@@ -264,22 +283,32 @@ def _edges(raw: list[Any], index: dict[str, int]) -> tuple[tuple[int, int], ...]
     the first bad pair, when one is found, is named by ``_bad_edge``."""
     if raw and (set(map(type, raw)) != {list} or set(map(len, raw)) != {2}):
         _bad_edge(raw, index)
-    get = index.get
     try:
-        firsts = list(map(get, map(itemgetter(0), raw)))
-        seconds = list(map(get, map(itemgetter(1), raw)))
+        pairs = _pairs(list(map(itemgetter(0), raw)), list(map(itemgetter(1), raw)), index)
     except TypeError:  # an unhashable "id" (a list, an object)
         _bad_edge(raw, index)
-    if None in firsts or None in seconds:
+    if pairs is None:
         _bad_edge(raw, index)
-    ones, others = cast("list[int]", firsts), cast("list[int]", seconds)
-    if any(map(eq, ones, others)):
-        _bad_edge(raw, index)
+    return pairs
+
+
+def _pairs(
+    firsts: Sequence[object], seconds: Sequence[object], index: dict[str, int]
+) -> tuple[tuple[int, int], ...] | None:
+    """The pairs of ids ``firsts[k]``, ``seconds[k]`` as cell indices; None when an id is
+    unknown, a pair names one cell twice or repeats another (``TypeError``: unhashable)."""
+    get = index.get
+    ones = list(map(get, firsts))  # type: ignore[arg-type]
+    others = list(map(get, seconds))  # type: ignore[arg-type]
+    if None in ones or None in others:
+        return None
+    a, b = cast("list[int]", ones), cast("list[int]", others)
+    if any(map(eq, a, b)):
+        return None
     n = len(index)
-    pairs = {a * n + b if a < b else b * n + a for a, b in zip(ones, others, strict=True)}
-    if len(pairs) != len(raw):
-        _bad_edge(raw, index)
-    return tuple(zip(ones, others, strict=True))
+    if len({i * n + j if i < j else j * n + i for i, j in zip(a, b, strict=True)}) != len(a):
+        return None
+    return tuple(zip(a, b, strict=True))
 
 
 def _bad_edge(raw: list[Any], index: dict[str, int]) -> NoReturn:

@@ -1,0 +1,102 @@
+"""The graph-board file's fast path: typed decoding with ``msgspec`` (an optional dependency,
+the ``fast`` extra), whole-list checks instead of a loop per cell.
+
+``decode(text)`` returns the file's parts when the file is well formed, and None in every
+other case (no msgspec, bad JSON, a wrong type, a bound passed, anything doubtful): the
+caller then reads the file with ``json`` and its checks, which name what is wrong and where
+with the same messages whichever path ran. So this path only ever accepts files the plain
+path accepts, and gives them the same values (numbers keep their JSON type: ``1`` stays an
+int, as ``json.loads`` reads it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from devil.graphs.cells import MAX_ID_LENGTH, GraphCell, Point, Point3
+
+try:
+    import msgspec
+except ImportError:  # pragma: no cover - the fast extra is not installed
+    msgspec = None
+
+MAX_LABEL = 80
+MAX_CORNERS = 64
+_STATES = frozenset({".", "F"})
+
+if msgspec is not None:
+    Number = int | float
+
+    class _Cell(msgspec.Struct):
+        id: str
+        state: str | int
+        label: str | None = None
+        polygon: list[tuple[Number, Number]] | None = None
+        at: tuple[Number, Number] | None = None
+        polygon3d: list[tuple[Number, Number, Number]] | None = None
+
+    class _File(msgspec.Struct):
+        format: str
+        version: int
+        cells: list[_Cell]
+        edges: list[tuple[str, str]] = msgspec.field(default_factory=list)
+        mines: int | None = None
+
+    _DECODER: Any = msgspec.json.Decoder(_File)
+
+
+@dataclass(frozen=True)
+class Parts:
+    """A well-formed file's contents (edges not yet checked against the ids)."""
+
+    format: str
+    version: int
+    cells: list[GraphCell]
+    states: list[str | int]
+    edges: list[tuple[str, str]]
+    mines: int | None
+
+
+def available() -> bool:
+    return msgspec is not None
+
+
+def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
+    """The file's parts, or None: let the plain reader say what is wrong (see the module)."""
+    if msgspec is None:
+        return None
+    try:
+        data = _DECODER.decode(text)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    raw = data.cells
+    n = len(raw)
+    if not 0 < n <= max_cells or len(data.edges) > max_edges:
+        return None
+    if data.mines is not None and data.mines < 0:
+        return None
+    ids = [c.id for c in raw]
+    lengths = list(map(len, ids))
+    if min(lengths) == 0 or max(lengths) > MAX_ID_LENGTH or len(set(ids)) != n:
+        return None
+    states = [c.state for c in raw]
+    words = {s for s in states if type(s) is str}
+    if not words <= _STATES or min((s for s in states if type(s) is int), default=0) < 0:
+        return None
+    labels = [c.label for c in raw]
+    if any(label is not None and not 0 < len(label) <= MAX_LABEL for label in labels):
+        return None
+    polygons = [None if c.polygon is None else tuple(c.polygon) for c in raw]
+    solids = [None if c.polygon3d is None else tuple(c.polygon3d) for c in raw]
+    if not (_corners_ok(polygons) and _corners_ok(solids)):
+        return None
+    cells = list(
+        map(GraphCell, ids, labels, polygons, [c.at for c in raw], solids)  # type: ignore[arg-type]
+    )
+    return Parts(data.format, data.version, cells, states, data.edges, data.mines)
+
+
+def _corners_ok(polygons: list[tuple[Point, ...] | None] | list[tuple[Point3, ...] | None]) -> bool:
+    sizes = [len(p) for p in polygons if p is not None]
+    return not sizes or (min(sizes) >= 3 and max(sizes) <= MAX_CORNERS)
