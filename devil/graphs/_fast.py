@@ -12,6 +12,8 @@ int, as ``json.loads`` reads it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
+from operator import attrgetter, is_not
 from typing import Any
 
 from devil.graphs.cells import MAX_ID_LENGTH, GraphCell, Point, Point3
@@ -32,9 +34,9 @@ if msgspec is not None:
         id: str
         state: str | int
         label: str | None = None
-        polygon: list[tuple[Number, Number]] | None = None
+        polygon: tuple[tuple[Number, Number], ...] | None = None
         at: tuple[Number, Number] | None = None
-        polygon3d: list[tuple[Number, Number, Number]] | None = None
+        polygon3d: tuple[tuple[Number, Number, Number], ...] | None = None
 
     class _File(msgspec.Struct):
         format: str
@@ -76,27 +78,33 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
         return None
     if data.mines is not None and data.mines < 0:
         return None
-    ids = [c.id for c in raw]
-    lengths = list(map(len, ids))
+    ids = list(map(_ID, raw))
+    lengths = set(map(len, ids))
     if min(lengths) == 0 or max(lengths) > MAX_ID_LENGTH or len(set(ids)) != n:
         return None
-    states = [c.state for c in raw]
-    words = {s for s in states if type(s) is str}
-    if not words <= _STATES or min((s for s in states if type(s) is int), default=0) < 0:
+    states = list(map(_STATE, raw))
+    if not all(s in _STATES if type(s) is str else s >= 0 for s in set(states)):
         return None
-    labels = [c.label for c in raw]
-    if any(label is not None and not 0 < len(label) <= MAX_LABEL for label in labels):
+    labels = list(map(_LABEL, raw))
+    named = [label for label in labels if label is not None]
+    if named and (not min(map(len, named)) > 0 or max(map(len, named)) > MAX_LABEL):
         return None
-    polygons = [None if c.polygon is None else tuple(c.polygon) for c in raw]
-    solids = [None if c.polygon3d is None else tuple(c.polygon3d) for c in raw]
+    polygons = list(map(_POLYGON, raw))
+    solids = list(map(_SOLID, raw))
     if not (_corners_ok(polygons) and _corners_ok(solids)):
         return None
-    cells = list(
-        map(GraphCell, ids, labels, polygons, [c.at for c in raw], solids)  # type: ignore[arg-type]
-    )
+    cells = list(map(GraphCell, ids, labels, polygons, map(_AT, raw), solids))
     return Parts(data.format, data.version, cells, states, data.edges, data.mines)
 
 
+_ID = attrgetter("id")
+_STATE = attrgetter("state")
+_LABEL = attrgetter("label")
+_POLYGON = attrgetter("polygon")
+_AT = attrgetter("at")
+_SOLID = attrgetter("polygon3d")
+
+
 def _corners_ok(polygons: list[tuple[Point, ...] | None] | list[tuple[Point3, ...] | None]) -> bool:
-    sizes = [len(p) for p in polygons if p is not None]
+    sizes = set(map(len, filter(partial(is_not, None), polygons)))
     return not sizes or (min(sizes) >= 3 and max(sizes) <= MAX_CORNERS)

@@ -7,10 +7,13 @@ more: it knows no positions, slots or solver. ``devil.graphs.layout`` places it 
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TypeAlias
+from itertools import chain
+from operator import call, itemgetter
+from typing import NamedTuple, TypeAlias
 
 Point: TypeAlias = tuple[float, float]
 """A drawing coordinate ``(x, y)``; y grows downwards, as on a page."""
@@ -22,10 +25,12 @@ MAX_ID_LENGTH = 40
 """Longest cell id (and label) a file may use."""
 
 
-@dataclass(frozen=True)
-class GraphCell:
+class GraphCell(NamedTuple):
     """One cell: its ``id`` (unique), optional ``label`` (messages), optional drawing:
-    ``polygon`` / ``at`` on the page, ``polygon3d`` its corners on a solid in 3-D."""
+    ``polygon`` / ``at`` on the page, ``polygon3d`` its corners on a solid in 3-D.
+
+    A named tuple, not a dataclass: a 100,000-cell file makes 100,000 of them, and a
+    tuple is made about five times faster than a frozen dataclass."""
 
     id: str
     label: str | None = None
@@ -43,9 +48,18 @@ class GraphCell:
         if self.at is not None:
             return self.at
         if self.polygon:
-            n = len(self.polygon)
-            return (sum(p[0] for p in self.polygon) / n, sum(p[1] for p in self.polygon) / n)
+            return polygon_centre(self.polygon)
         return None
+
+
+_X = itemgetter(0)
+_Y = itemgetter(1)
+
+
+def polygon_centre(polygon: Sequence[Point]) -> Point:
+    """The mean of a polygon's corners."""
+    n = len(polygon)
+    return (sum(map(_X, polygon)) / n, sum(map(_Y, polygon)) / n)
 
 
 @dataclass(frozen=True)
@@ -58,11 +72,9 @@ class CellGraph:
     @cached_property
     def neighbours(self) -> tuple[tuple[int, ...], ...]:
         """Per cell (by index), the indices of its neighbours, in the order of ``edges``."""
-        out: list[list[int]] = [[] for _ in self.cells]
-        for a, b in self.edges:
-            out[a].append(b)
-            out[b].append(a)
-        return tuple(map(tuple, out))
+        firsts = list(map(_X, self.edges))
+        seconds = list(map(_Y, self.edges))
+        return adjacency_lists(len(self.cells), firsts, seconds, range(len(self.cells)))
 
     @cached_property
     def index(self) -> dict[str, int]:
@@ -77,3 +89,21 @@ def from_neighbours(cells: Sequence[GraphCell], neighbours: Sequence[Sequence[in
     """
     edges = tuple((i, j) for i, near in enumerate(neighbours) for j in sorted(set(near)) if i < j)
     return CellGraph(tuple(cells), edges)
+
+
+def adjacency_lists(
+    size: int, firsts: Sequence[int], seconds: Sequence[int], places: Sequence[int]
+) -> tuple[tuple[int, ...], ...]:
+    """Per place ``0 .. size-1``, the neighbours' places, for the pairs ``firsts[k]``,
+    ``seconds[k]`` of indices mapped through ``places``, in the order of the pairs.
+
+    Built without a Python loop per pair (a million pairs is the file's bound): the
+    appends are called by ``map``; only the per-place lists are a Python-level loop."""
+    out: list[list[int]] = [[] for _ in range(size)]
+    append = [near.append for near in out]
+    at = places.__getitem__
+    a = list(map(at, firsts))
+    b = list(map(at, seconds))
+    sources = map(append.__getitem__, chain.from_iterable(zip(a, b, strict=True)))
+    deque(map(call, sources, chain.from_iterable(zip(b, a, strict=True))), maxlen=0)
+    return tuple(map(tuple, out))

@@ -26,9 +26,9 @@ from __future__ import annotations
 import gc
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from operator import eq, itemgetter
+from operator import eq, itemgetter, ne
 from typing import Any, NoReturn, cast
 
 from devil.board import Cell
@@ -86,7 +86,10 @@ def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
             firsts, seconds = zip(*parts.edges, strict=True) if parts.edges else ((), ())
             edges = _pairs(firsts, seconds, index)
             if edges is not None:
-                return _position(parts.cells, parts.states, edges, parts.mines)
+                try:
+                    return _position(parts.cells, parts.states, edges, parts.mines, _refuse)
+                except _Refused:
+                    pass  # a repeated pair: the plain path names it
         try:
             data = json.loads(text)
         except ValueError as err:
@@ -131,8 +134,17 @@ def from_json(data: object, max_cells: int = MAX_CELLS) -> Position:
         )
     mines = _mines(data.get("mines"))
     cells, states = _cells(raw_cells)
-    edges = _edges(raw_edges, {c.id: i for i, c in enumerate(cells)})
-    return _position(cells, states, edges, mines)
+    index = {c.id: i for i, c in enumerate(cells)}
+    edges = _edges(raw_edges, index)
+    return _position(cells, states, edges, mines, lambda: _bad_edge(raw_edges, index))
+
+
+class _Refused(Exception):
+    """The fast path's file has a repeated pair: read it again on the plain path."""
+
+
+def _refuse() -> NoReturn:
+    raise _Refused
 
 
 def _position(
@@ -140,23 +152,31 @@ def _position(
     states: list[str | int],
     edges: tuple[tuple[int, int], ...],
     mines: int | None,
+    repeated: Callable[[], NoReturn],
 ) -> Position:
-    """The position of well-formed cells and edges (numbers checked against their degree)."""
+    """The position of well-formed cells and edges (numbers checked against their degree);
+    ``repeated`` raises when a pair repeats another (seen on the neighbour lists)."""
     graph = CellGraph(tuple(cells), edges)
     board = graph_board(graph)
     layout = board.graph
     assert layout is not None
+    adjacency = layout.adjacency
+    if any(map(ne, map(len, map(set, adjacency)), map(len, adjacency))):
+        repeated()
     grid = bytearray(Position.covered(board).grid)
-    degree = [len(near) for near in graph.neighbours]
+    slots = layout.slots
     for i, state in enumerate(states):
-        slot = layout.slots[i]
+        if state == ".":
+            continue
+        slot = slots[i]
         if state == "F":
             grid[slot] = FLAG
         elif isinstance(state, int):
-            if state > degree[i]:
-                noun = "neighbour" if degree[i] == 1 else "neighbours"
+            degree = len(adjacency[slot])
+            if state > degree:
+                noun = "neighbour" if degree == 1 else "neighbours"
                 raise InconsistentPosition(
-                    f"the {state} at {layout.where(slot)} has only {degree[i]} {noun}", slot
+                    f"the {state} at {layout.where(slot)} has only {degree} {noun}", slot
                 )
             if state > MAX_NUMBER:
                 raise GraphFileError(
@@ -283,6 +303,7 @@ def _edges(raw: list[Any], index: dict[str, int]) -> tuple[tuple[int, int], ...]
     the first bad pair, when one is found, is named by ``_bad_edge``."""
     if raw and (set(map(type, raw)) != {list} or set(map(len, raw)) != {2}):
         _bad_edge(raw, index)
+    pairs: tuple[tuple[int, int], ...] | None = None
     try:
         pairs = _pairs(list(map(itemgetter(0), raw)), list(map(itemgetter(1), raw)), index)
     except TypeError:  # an unhashable "id" (a list, an object)
@@ -296,7 +317,8 @@ def _pairs(
     firsts: Sequence[object], seconds: Sequence[object], index: dict[str, int]
 ) -> tuple[tuple[int, int], ...] | None:
     """The pairs of ids ``firsts[k]``, ``seconds[k]`` as cell indices; None when an id is
-    unknown, a pair names one cell twice or repeats another (``TypeError``: unhashable)."""
+    unknown or a pair names one cell twice (``TypeError``: an unhashable id). A pair that
+    repeats another is found by ``_position``, on the neighbour lists."""
     get = index.get
     ones = list(map(get, firsts))  # type: ignore[arg-type]
     others = list(map(get, seconds))  # type: ignore[arg-type]
@@ -304,9 +326,6 @@ def _pairs(
         return None
     a, b = cast("list[int]", ones), cast("list[int]", others)
     if any(map(eq, a, b)):
-        return None
-    n = len(index)
-    if len({i * n + j if i < j else j * n + i for i, j in zip(a, b, strict=True)}) != len(a):
         return None
     return tuple(zip(a, b, strict=True))
 

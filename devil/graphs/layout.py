@@ -22,9 +22,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
+from typing import cast
 
 from devil.board import Board, Cell, Topology
-from devil.graphs.cells import CellGraph
+from devil.graphs.cells import CellGraph, adjacency_lists
 
 _MAX_SPREAD = 4
 """A levels layout may use at most this many slots per cell (else one row)."""
@@ -39,21 +41,19 @@ class GraphLayout:
     size: int
     adjacency: tuple[tuple[Cell, ...], ...] = field(init=False)
     """Per board cell (slot), its neighbours' slots (in the graph's order); () for holes."""
-    _hash: int = field(init=False)
 
     def __post_init__(self) -> None:
-        adjacency: list[tuple[Cell, ...]] = [()] * self.size
-        slots = self.slots
-        for i, near in enumerate(self.graph.neighbours):
-            adjacency[slots[i]] = tuple([slots[j] for j in near])
-        object.__setattr__(self, "adjacency", tuple(adjacency))
-        object.__setattr__(self, "_hash", hash((self.size, self.slots, self.graph.edges)))
+        edges = self.graph.edges
+        firsts = list(map(itemgetter(0), edges))
+        seconds = list(map(itemgetter(1), edges))
+        adjacency = adjacency_lists(self.size, firsts, seconds, self.slots)
+        object.__setattr__(self, "adjacency", adjacency)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GraphLayout):
             return NotImplemented
         return self is other or (
-            self._hash == other._hash
+            hash(self) == hash(other)
             and self.size == other.size
             and self.slots == other.slots
             and self.graph == other.graph
@@ -61,6 +61,11 @@ class GraphLayout:
 
     def __hash__(self) -> int:
         return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        """Computed on first use (a million edges take a while to hash)."""
+        return hash((self.size, self.slots, self.graph.edges))
 
     @cached_property
     def _index_of_slot(self) -> dict[Cell, int]:
@@ -101,14 +106,15 @@ def graph_board(graph: CellGraph) -> Board:
     if n == 0:
         raise ValueError("a graph board needs at least one cell")
     centres = [cell.centre() for cell in graph.cells]
-    if all(c is not None for c in centres):
+    if None not in centres:
+        y = itemgetter(1)
         heights = sorted(
-            max(p[1] for p in cell.polygon) - min(p[1] for p in cell.polygon)
+            max(map(y, cell.polygon)) - min(map(y, cell.polygon))
             for cell in graph.cells
             if cell.polygon
         )
         pitch = heights[len(heights) // 2] if len(heights) == n else 0.0
-        drawn = [c for c in centres if c is not None]
+        drawn = cast("list[tuple[float, float]]", centres)
         rows = _rows_of_height(drawn, pitch) if pitch > 0 else _bands_by_drawing(drawn)
     else:
         rows = _bands_by_levels(graph)
@@ -121,19 +127,20 @@ def graph_board(graph: CellGraph) -> Board:
         for c, i in enumerate(row):
             slots[i] = r * width + c
     size = len(rows) * width
-    used = set(slots)
-    holes = frozenset(c for c in range(size) if c not in used)
+    holes = frozenset(range(size)).difference(slots)
     layout = GraphLayout(graph, tuple(slots), size)
     return Board(len(rows), width, Topology.GRAPH, holes, layout)
 
 
 def _rows_of_height(centres: list[tuple[float, float]], pitch: float) -> list[list[int]]:
     """Bands ``pitch`` high from the top of the drawing, each ordered by ``x``."""
-    top = min(c[1] for c in centres)
+    ys = list(map(itemgetter(1), centres))
+    top = min(ys)
     rows: dict[int, list[int]] = {}
-    for i, (_, y) in enumerate(centres):
+    for i, y in enumerate(ys):
         rows.setdefault(math.floor((y - top) / pitch + 1e-9), []).append(i)
-    return [sorted(rows[k], key=lambda i: (centres[i][0], centres[i][1])) for k in sorted(rows)]
+    at = centres.__getitem__  # (x, y): ordered by x, then y
+    return [sorted(rows[k], key=at) for k in sorted(rows)]
 
 
 def _bands_by_drawing(centres: list[tuple[float, float]]) -> list[list[int]]:
