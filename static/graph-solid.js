@@ -7,6 +7,8 @@
 (function () {
   "use strict";
   var STEP = Math.PI / 12;  // one key press or button: 15 degrees
+  var FACING = 0.02;  // a face is drawn above this cosine (app/graphs/projection.py)
+  var LABEL_TILT = 0.3;  // its number above this one (app/graphs/drawing.py)
 
   function multiply(a, b) {
     var out = [];
@@ -58,9 +60,13 @@
 
     function draw() {
       cells.forEach(function (cell) {
-        var front = apply(matrix, cell.normal)[2] > 0.02;
+        var tilt = apply(matrix, cell.normal)[2];
+        var front = tilt > FACING;
         cell.el.classList.toggle("back", !front);
-        if (cell.label) { cell.label.classList.toggle("back", !front); }
+        if (cell.label) {
+          cell.label.classList.toggle("back", tilt < LABEL_TILT);
+          cell.label.setAttribute("font-size", (0.5 * Math.max(tilt, 0)).toFixed(3));
+        }
         if (!front) { return; }
         var sx = 0, sy = 0;
         var points = cell.corners.map(function (p) {

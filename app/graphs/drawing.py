@@ -18,7 +18,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 
-from app.graphs.projection import DEFAULT_TURN, facing, is_solid, projected, radius, solid_corners
+from app.graphs.projection import (
+    DEFAULT_TURN,
+    FACING,
+    facing_cosine,
+    is_solid,
+    projected,
+    radius,
+    solid_corners,
+)
 from devil.analysis import Verdict
 from devil.board import Cell
 from devil.graphs.cells import Point
@@ -71,22 +79,28 @@ def _state(position: Position, cell: Cell) -> tuple[str, str]:
     return "", "covered"
 
 
-def solid_shapes(position: Position) -> tuple[list[Shape], list[str], list[bool], float]:
+LABEL_TILT = 0.3
+"""On a solid, a cell's number is drawn only when its face turns at most this far from the
+viewer (the cosine of the angle; static/graph-solid.js uses the same)."""
+
+
+def solid_shapes(position: Position) -> tuple[list[Shape], list[str], list[float], float]:
     """The solid's first view: shapes (outlines projected), each cell's ``data-p3`` text (its
-    3-D corners, centred and scaled), whether it faces the viewer, and the view's radius."""
+    3-D corners, centred and scaled), how far it faces the viewer (the cosine of the angle
+    between its normal and the line of sight: <= 0 faces away), and the view's radius."""
     layout = position.board.graph
     assert layout is not None
     cells = solid_corners(position)
     items = []
     p3 = []
-    front = []
+    front: list[float] = []
     for slot, solid in zip(layout.slots, cells, strict=True):
         outline = projected(DEFAULT_TURN, solid)
         k = len(outline)
         centre = (sum(p[0] for p in outline) / k, sum(p[1] for p in outline) / k)
         items.append(Shape(slot, outline, centre))
         p3.append(" ".join(f"{x:g},{y:g},{z:g}" for x, y, z in solid.corners))
-        front.append(facing(DEFAULT_TURN, solid))
+        front.append(facing_cosine(DEFAULT_TURN, solid))
     return items, p3, front, radius(cells)
 
 
@@ -120,9 +134,9 @@ def board_svg(
     assert layout is not None
     solid = view == "solid" and is_solid(position)
     p3: list[str] = []
-    front: list[bool] = []
+    tilt: list[float] = []
     if solid:
-        items, p3, front, r = solid_shapes(position)
+        items, p3, tilt, r = solid_shapes(position)
         r += 0.6
         x, y, w, h = -r, -r, 2 * r, 2 * r
         size = " solid"
@@ -163,7 +177,7 @@ def board_svg(
         where = ""
         if solid:
             where = f' data-p3="{p3[k]}"'
-            if not front[k]:
+            if tilt[k] <= FACING:
                 classes.append("back")
         attrs = (
             f'class="{" ".join(classes)}" data-cell="{escape(layout.id(cell))}"{where} '
@@ -180,8 +194,11 @@ def board_svg(
             )
         if text:
             cx, cy = shape.centre
-            hidden = ' class="label back"' if solid and not front[k] else ' class="label"'
-            of = f' data-of="{escape(layout.id(cell))}"' if solid else ""
+            hidden = ' class="label"'
+            of = ""
+            if solid:  # letters shrink with the face turning away, gone near the rim
+                hidden = ' class="label back"' if tilt[k] < LABEL_TILT else ' class="label"'
+                of = f' data-of="{escape(layout.id(cell))}" font-size="{0.5 * tilt[k]:.3f}"'
             out.append(
                 f'<text x="{cx:.3f}" y="{cy:.3f}"{hidden}{of} aria-hidden="true">'
                 f"{escape(text)}</text>"

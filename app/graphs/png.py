@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from PIL import Image, ImageDraw, ImageFont
 
 from app.graphs.drawing import Shape, shapes, solid_shapes
+from app.graphs.projection import FACING
 from devil.analysis import Verdict
 from devil.board import Cell
 from devil.graphs.cells import Point
@@ -55,12 +56,12 @@ def check_png_size(position: Position) -> None:
 def graph_png(position: Position, verdicts: Mapping[Cell, Verdict], view: str = "flat") -> bytes:
     """The PNG bytes of a graph ``position``, covered cells coloured by ``verdicts``."""
     check_png_size(position)
-    front: list[bool] | None = None
+    tilt: list[float] | None = None
     if view == "solid":
-        items, _, front, _ = solid_shapes(position)
+        items, _, tilt, _ = solid_shapes(position)
     else:
         items = shapes(position)
-    drawn = [s for k, s in enumerate(items) if front is None or front[k]]
+    drawn = [s for k, s in enumerate(items) if tilt is None or tilt[k] > FACING]
     corners = [p for s in drawn for p in (s.points or (s.centre,))]
     left = min(p[0] for p in corners) - 0.6
     top = min(p[1] for p in corners) - 0.6

@@ -94,9 +94,19 @@ def rotate(m: Matrix, p: Point3) -> Point3:
     )
 
 
+FACING = 0.02
+"""A face is drawn when the cosine between its normal and the line of sight is above this."""
+
+
+def facing_cosine(m: Matrix, cell: SolidCell) -> float:
+    """How far the cell faces the viewer (who looks from +z) after the turn ``m``: the
+    cosine of the angle between its outward normal and the line of sight."""
+    return rotate(m, cell.normal)[2]
+
+
 def facing(m: Matrix, cell: SolidCell) -> bool:
-    """Whether the cell faces the viewer (who looks from +z) after the turn ``m``."""
-    return rotate(m, cell.normal)[2] > 0.02
+    """Whether the cell faces the viewer after the turn ``m`` (it is drawn)."""
+    return facing_cosine(m, cell) > FACING
 
 
 def projected(m: Matrix, cell: SolidCell) -> tuple[Point, ...]:

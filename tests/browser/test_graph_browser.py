@@ -3,6 +3,7 @@ by click and by keyboard, its proof shown; screenshots on desktop and phone, lig
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,77 @@ def test_paste_a_bad_file_names_the_path(page: Page, live_server: str) -> None:
     )
     page.click("#graph-paste button[name=to_step]")
     expect(page.locator("#graph-error")).to_contain_text("edges[0]: unknown id 'b'")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_step_by_step_highlights_each_deduction(
+    page: Page, live_server: str, shots: Path, scheme: str
+) -> None:
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.goto(f"{live_server}/analyse/graph?tiling=penrose&preset=beginner&seed=2")
+        expect(page.locator("#steps-summary")).to_contain_text("Start with First")
+        page.click("#graph-stepper .step-first")
+        expect(page.locator("#step-head")).to_contain_text("Step 1 of")
+        found = page.locator(".graph-board .hl-new-safe, .graph-board .hl-new-mine")
+        expect(found.first).to_be_visible()
+        cell_id = found.first.get_attribute("data-cell")
+        expect(page.locator("#step-text")).to_contain_text(f"cell {cell_id}")
+        page.click("#graph-stepper .step-forward")
+        expect(page.locator("#step-head")).to_contain_text("Step 2 of")
+        expect(page.locator(f'.graph-board [data-cell="{cell_id}"]')).to_have_class(
+            re.compile(r"known-(safe|mine)")
+        )
+        page.screenshot(path=str(shots / f"graph-steps-{label}-{scheme}.png"), full_page=True)
+
+
+def _front_ids(page: Page) -> set[str]:
+    ids: list[str] = page.eval_on_selector_all(
+        ".graph-board.solid [data-p3]:not(.back)", "els => els.map(e => e.dataset.cell)"
+    )
+    return set(ids)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_sphere_turns_by_drag_keys_and_buttons(
+    page: Page, live_server: str, shots: Path, scheme: str
+) -> None:
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/analyse/graph?tiling=geodesic&preset=intermediate&seed=3")
+    board = page.locator(".graph-board.solid")
+    expect(board).to_be_visible()
+    page.screenshot(path=str(shots / f"graph-sphere-desktop-{scheme}.png"), full_page=True)
+    start = _front_ids(page)
+    assert 0.35 < len(start) / board.locator("[data-p3]").count() < 0.65
+    box = board.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 120, y, steps=6)
+    page.mouse.up()
+    dragged = _front_ids(page)
+    assert dragged != start
+    assert "#graph-proof" not in page.url and page.locator("#graph-proof").count() == 0
+    board.focus()
+    for _ in range(6):
+        page.keyboard.press("ArrowUp")
+    keyed = _front_ids(page)
+    assert keyed != dragged
+    page.set_viewport_size(PHONE)
+    page.locator(".solid-turn[data-turn=left]").click()
+    assert _front_ids(page) != keyed
+    page.screenshot(path=str(shots / f"graph-sphere-phone-{scheme}.png"), full_page=True)
+    # a cell brought to the front is chosen by a click, and the turn survives the page load
+    sizes: dict[str, float] = page.eval_on_selector_all(
+        ".graph-board.solid [data-p3]:not(.back)",
+        "els => Object.fromEntries(els.map(e => {"
+        " const b = e.getBoundingClientRect(); return [e.dataset.cell, b.width * b.height]; }))",
+    )
+    newly = sorted(set(sizes) - start, key=lambda c: -sizes[c])
+    assert newly
+    page.locator(f'.graph-board [data-cell="{newly[0]}"]').click()
+    expect(page.locator("#graph-proof")).to_contain_text(f"{newly[0]}:")
+    assert newly[0] in _front_ids(page)
