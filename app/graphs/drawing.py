@@ -153,7 +153,10 @@ def board_svg(
         f'<svg class="graph-board{size}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" '
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="{board_name}"{extra}>'
     ]
-    for k, shape in enumerate(items):
+    outlined = set(highlight) | set(marks or ()) | {selected}
+    order = sorted(range(len(items)), key=lambda k: items[k].cell in outlined)
+    for k in order:  # outlined cells last: their thick outlines are drawn over the others
+        shape = items[k]
         cell = shape.cell
         text, state = _state(position, cell)
         classes = ["cell"]
