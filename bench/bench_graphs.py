@@ -155,6 +155,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tilings", nargs="*", default=list(TILINGS))
+    parser.add_argument("--positions", type=int, default=0, help="mid-game positions per tiling")
+    parser.add_argument("--skip-big", action="store_true", help="only the per-tiling table")
     args = parser.parse_args()
     positions, clicks, boards = (2, 5, 2) if args.quick else (20, 20, 20)
     decoder = "msgspec" if _fast.available() else "json (install the fast extra for msgspec)"
@@ -162,16 +164,19 @@ def main() -> None:
     print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     head = ["tiling", "cells", "mines", "classify p50 ms", "click p99 ms",
             "no-guess board", "guaranteed", "ms/board"]  # fmt: skip
-    rows = [head] + [per_tiling(n, positions, clicks, boards) for n in args.tilings]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    for row in rows:
-        print("  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)))
+    widths = [10, 5, 5, 15, 13, 14, 10, 8]
+    print("  ".join(cell.rjust(w) for cell, w in zip(head, widths, strict=True)), flush=True)
+    for name in args.tilings:  # row by row: a slow tiling does not hide the others
+        row = per_tiling(name, args.positions or positions, clicks, boards)
+        print("  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)), flush=True)
     print()
+    if args.skip_big:
+        return
     scale = (1_000, (25, 40)) if args.quick else (10_000, (100, 100))
-    print(big("penrose", (scale[0],)))
-    print(big("triangle", scale[1]))
+    print(big("penrose", (scale[0],)), flush=True)
+    print(big("triangle", scale[1]), flush=True)
     for line in reading(*(((60, 100), 6_000) if args.quick else ((250, 400), 100_000))):
-        print(line)
+        print(line, flush=True)
     print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
