@@ -30,16 +30,19 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from devil import native
+from devil.board import Cell
 from devil.generate import no_guess_layout
 from devil.graphs import _fast
 from devil.graphs.fileformat import read_graph, write_graph
 from devil.graphs.positions import midgame
 from devil.graphs.tilings import TILINGS, tiling, tiling_board
+from devil.position import Position
 from devil.rules import Rules
 from devil.solver import Solver, classify
 
@@ -69,11 +72,11 @@ def per_tiling(name: str, positions: int, clicks: int, boards: int) -> list[str]
     click_ms: list[float] = []
     for seed in range(positions):
         position = midgame(board, mines, seed)
-        classify_ms.append(_ms(lambda p=position: classify(p)))
+        classify_ms.append(_ms(partial(classify, position)))
         covered = list(position.covered_cells())
         for cell in rng.sample(covered, min(clicks, len(covered))):
 
-            def click(p=position, c=cell) -> None:
+            def click(p: Position = position, c: Cell = cell) -> None:
                 analysis = Solver().analyse(p)
                 if analysis.verdict(c).could_be_mine:
                     analysis.witness(c, True, random.Random(c), nearest_total=True)
@@ -90,7 +93,7 @@ def per_tiling(name: str, positions: int, clicks: int, boards: int) -> list[str]
         first = gen_rng.choice(cells)
         got: list[bool] = []
 
-        def generate(r=gen_rng, f=first, out=got) -> None:
+        def generate(r: random.Random = gen_rng, f: Cell = first, out: list[bool] = got) -> None:
             out.append(no_guess_layout(small, small_mines, f, Rules(), r, 200).guaranteed)
 
         gen_ms.append(_ms(generate))
@@ -112,7 +115,7 @@ def big(name: str, size: tuple[int, ...], runs: int = 3) -> str:
     times = []
     for seed in range(5, 5 + runs):
         position = midgame(board, round(0.16 * board.cell_count), seed)
-        times.append(_ms(lambda p=position: classify(p)))
+        times.append(_ms(partial(classify, position)))
     ms = statistics.median(times)
     return (
         f"{name} {board.cell_count} cells: classify p50 {ms:.0f} ms "

@@ -11,17 +11,18 @@ int, as ``json.loads`` reads it).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence, Sized
 from dataclasses import dataclass
 from functools import partial
 from operator import attrgetter, is_not
-from typing import Any
+from typing import Any, cast
 
-from devil.graphs.cells import MAX_ID_LENGTH, GraphCell, Point, Point3
+from devil.graphs.cells import MAX_ID_LENGTH, GraphCell
 
 try:
     import msgspec
 except ImportError:  # pragma: no cover - the fast extra is not installed
-    msgspec = None
+    msgspec = None  # type: ignore[assignment]
 
 MAX_LABEL = 80
 MAX_CORNERS = 64
@@ -105,6 +106,6 @@ _AT = attrgetter("at")
 _SOLID = attrgetter("polygon3d")
 
 
-def _corners_ok(polygons: list[tuple[Point, ...] | None] | list[tuple[Point3, ...] | None]) -> bool:
-    sizes = set(map(len, filter(partial(is_not, None), polygons)))
+def _corners_ok(polygons: Sequence[Sized | None]) -> bool:
+    sizes = set(map(len, cast("Iterator[Sized]", filter(partial(is_not, None), polygons))))
     return not sizes or (min(sizes) >= 3 and max(sizes) <= MAX_CORNERS)

@@ -36,7 +36,7 @@ def _read(data: dict[str, Any]) -> Any:
 
 
 def _broken(**changes: Any) -> dict[str, Any]:
-    data = json.loads(json.dumps(EXAMPLE))
+    data: dict[str, Any] = json.loads(json.dumps(EXAMPLE))
     data.update(changes)
     return data
 
