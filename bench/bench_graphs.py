@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from devil import native
 from devil.board import Cell
+from devil.budget import Budget, BudgetExceeded
 from devil.generate import no_guess_layout
 from devil.graphs import _fast
 from devil.graphs.fileformat import read_graph, write_graph
@@ -58,6 +59,12 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+CLICK_CAP = 10.0
+"""A click still running after this many seconds is stopped (its budget) and counted as
+taking that long; the row says how many were stuck and ``STUCK`` lists them."""
+STUCK: list[str] = []
+
+
 def _mark(value: float, target: float) -> str:
     return f"{value:.1f} {'ok' if value < target else 'MISS'}"
 
@@ -70,6 +77,9 @@ def per_tiling(name: str, positions: int, clicks: int, boards: int) -> list[str]
     rng = random.Random(1)
     classify_ms: list[float] = []
     click_ms: list[float] = []
+    stuck: list[str] = []
+    layout = board.graph
+    assert layout is not None
     for seed in range(positions):
         position = midgame(board, mines, seed)
         classify_ms.append(_ms(partial(classify, position)))
@@ -77,11 +87,15 @@ def per_tiling(name: str, positions: int, clicks: int, boards: int) -> list[str]
         for cell in rng.sample(covered, min(clicks, len(covered))):
 
             def click(p: Position = position, c: Cell = cell) -> None:
-                analysis = Solver().analyse(p)
+                analysis = Solver().analyse(p, budget=Budget(seconds=CLICK_CAP))
                 if analysis.verdict(c).could_be_mine:
                     analysis.witness(c, True, random.Random(c), nearest_total=True)
 
-            click_ms.append(_ms(click))
+            try:
+                click_ms.append(_ms(click))
+            except BudgetExceeded:
+                click_ms.append(CLICK_CAP * 1000)
+                stuck.append(f"{name} seed {seed} cell {layout.id(cell)}")
     beginner = spec.preset("beginner")
     small = tiling_board(name, beginner.size)
     small_mines = beginner.mines(small.cell_count)
@@ -98,12 +112,13 @@ def per_tiling(name: str, positions: int, clicks: int, boards: int) -> list[str]
 
         gen_ms.append(_ms(generate))
         made += got[0]
+    STUCK.extend(stuck)
     return [
         name,
         f"{board.cell_count}",
         f"{mines}",
         _mark(statistics.median(classify_ms), 5),
-        _mark(_quantile(click_ms, 0.99), 50),
+        _mark(_quantile(click_ms, 0.99), 50) + (f" ({len(stuck)} stuck)" if stuck else ""),
         f"{small.cell_count}/{small_mines}",
         f"{made}/{boards}",
         f"{statistics.mean(gen_ms):.0f}",
@@ -167,11 +182,13 @@ def main() -> None:
     print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     head = ["tiling", "cells", "mines", "classify p50 ms", "click p99 ms",
             "no-guess board", "guaranteed", "ms/board"]  # fmt: skip
-    widths = [10, 5, 5, 15, 13, 14, 10, 8]
+    widths = [16, 5, 5, 15, 22, 14, 10, 8]
     print("  ".join(cell.rjust(w) for cell, w in zip(head, widths, strict=True)), flush=True)
     for name in args.tilings:  # row by row: a slow tiling does not hide the others
         row = per_tiling(name, args.positions or positions, clicks, boards)
         print("  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)), flush=True)
+    for where in STUCK:
+        print(f"stuck past {CLICK_CAP:.0f} s: {where}")
     print()
     if args.skip_big:
         return
