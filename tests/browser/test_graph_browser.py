@@ -17,7 +17,7 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
     ("query", "name"),
     [
         ("tiling=penrose&preset=beginner&seed=2", "penrose"),
-        ("tiling=cube&preset=beginner&seed=5", "cube"),
+        ("tiling=cube&preset=beginner&seed=5&view=flat", "cube"),
     ],
 )
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -28,7 +28,7 @@ def test_choose_a_safe_cell_and_read_why(
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
         page.goto(f"{live_server}/analyse/graph?{query}")
-        safe = page.locator(".graph-board .cell.safe").first
+        safe = page.locator(".graph-board .cell.safe:not(.back)").first
         expect(safe).to_be_visible()
         cell_id = safe.get_attribute("data-cell")
         safe.click()
@@ -41,7 +41,7 @@ def test_choose_a_safe_cell_and_read_why(
 def test_keyboard_chooses_a_cell(page: Page, live_server: str) -> None:
     page.set_viewport_size(DESKTOP)
     page.goto(f"{live_server}/analyse/graph?tiling=geodesic&preset=beginner&seed=3")
-    mine = page.locator(".graph-board .cell.mine").first
+    mine = page.locator(".graph-board .cell.mine:not(.back)").first
     cell_id = mine.get_attribute("data-cell")
     mine.focus()
     page.keyboard.press("Enter")
