@@ -19,10 +19,11 @@ from typing import Any, cast
 
 from devil.graphs.cells import MAX_ID_LENGTH, GraphCell
 
+# Typed both with and without the optional msgspec installed (hence "unused-ignore").
 try:
-    import msgspec
+    import msgspec  # type: ignore[import-not-found, unused-ignore]
 except ImportError:  # pragma: no cover - the fast extra is not installed
-    msgspec = None  # type: ignore[assignment]
+    msgspec = None  # type: ignore[assignment, unused-ignore]
 
 MAX_LABEL = 80
 MAX_CORNERS = 64
@@ -31,7 +32,7 @@ _STATES = frozenset({".", "F"})
 if msgspec is not None:
     Number = int | float
 
-    class _Cell(msgspec.Struct):
+    class _Cell(msgspec.Struct):  # type: ignore[misc, unused-ignore]
         id: str
         state: str | int
         label: str | None = None
@@ -39,7 +40,7 @@ if msgspec is not None:
         at: tuple[Number, Number] | None = None
         polygon3d: tuple[tuple[Number, Number, Number], ...] | None = None
 
-    class _File(msgspec.Struct):
+    class _File(msgspec.Struct):  # type: ignore[misc, unused-ignore]
         format: str
         version: int
         cells: list[_Cell]
