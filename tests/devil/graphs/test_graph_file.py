@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from devil.errors import InconsistentPosition
+from devil.graphs import _fast
 from devil.graphs.fileformat import (
     GraphFileError,
     looks_like_graph,
@@ -29,6 +30,17 @@ EXAMPLE: dict[str, Any] = {
     "edges": [["t0", "t1"], ["t1", "t2"]],
     "mines": 12,
 }
+
+
+@pytest.fixture(autouse=True, params=["fast", "plain"])
+def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice: through msgspec's fast path (when installed) and the plain json
+    path; both must accept the same files, build the same boards and name the same errors."""
+    if request.param == "plain":
+        monkeypatch.setattr(_fast, "msgspec", None)
+    elif not _fast.available():
+        pytest.skip("msgspec is not installed (the fast extra)")
+    return str(request.param)
 
 
 def _read(data: dict[str, Any]) -> Any:
