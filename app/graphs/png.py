@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
-from app.graphs.drawing import Shape, shapes, solid_shapes
+from app.graphs.drawing import LABEL_TILT, Shape, shapes, solid_shapes
 from app.graphs.projection import FACING
 from devil.analysis import Verdict
 from devil.board import Cell
@@ -61,8 +61,9 @@ def graph_png(position: Position, verdicts: Mapping[Cell, Verdict], view: str = 
         items, _, tilt, _ = solid_shapes(position)
     else:
         items = shapes(position)
-    drawn = [s for k, s in enumerate(items) if tilt is None or tilt[k] > FACING]
-    corners = [p for s in drawn for p in (s.points or (s.centre,))]
+    drawn = [(s, 1.0 if tilt is None else tilt[k]) for k, s in enumerate(items)]
+    drawn = [(s, t) for s, t in drawn if t > FACING]
+    corners = [p for s, _ in drawn for p in (s.points or (s.centre,))]
     left = min(p[0] for p in corners) - 0.6
     top = min(p[1] for p in corners) - 0.6
     width = max(p[0] for p in corners) + 0.6 - left
@@ -74,14 +75,23 @@ def graph_png(position: Position, verdicts: Mapping[Cell, Verdict], view: str = 
         COLOURS["background"],
     )
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=max(6, round(scale * 0.5)))
+    fonts: dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
+
+    def font(t: float) -> ImageFont.FreeTypeFont | ImageFont.ImageFont | None:
+        """Letters shrink as a solid's face turns away, and are left out near the rim."""
+        if t < LABEL_TILT:
+            return None
+        size = max(6, round(scale * 0.5 * t))
+        if size not in fonts:
+            fonts[size] = ImageFont.load_default(size=size)
+        return fonts[size]
 
     def px(p: Point) -> tuple[float, float]:
         return ((p[0] - left) * scale, (p[1] - top) * scale)
 
     line = max(1, round(scale * 0.04))
-    for shape in drawn:
-        _cell(draw, position, verdicts, shape, px, scale, line, font)
+    for shape, t in drawn:
+        _cell(draw, position, verdicts, shape, px, scale, line, font(t))
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
@@ -95,7 +105,7 @@ def _cell(
     px: Callable[[Point], tuple[float, float]],
     scale: float,
     line: int,
-    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont | None,
 ) -> None:
     cell = shape.cell
     number = position.number(cell)
@@ -117,5 +127,5 @@ def _cell(
         text = str(number)
     elif position.is_flagged(cell):
         text, colour = "F", COLOURS["flag"]
-    if text:
+    if text and font is not None:
         draw.text(px(shape.centre), text, fill=colour, font=font, anchor="mm")
