@@ -44,10 +44,18 @@ class GraphLayout:
     """Per board cell (slot), its neighbours' slots (in the graph's order); () for holes."""
 
     def __post_init__(self) -> None:
-        edges = self.graph.edges
-        firsts = list(map(itemgetter(0), edges))
-        seconds = list(map(itemgetter(1), edges))
-        adjacency = adjacency_lists(self.size, firsts, seconds, self.slots)
+        graph = self.graph
+        slots = self.slots
+        if "neighbours" in graph.__dict__:  # already built (a layout by levels): map it
+            at = slots.__getitem__
+            lists: list[tuple[Cell, ...]] = [()] * self.size
+            for i, near in enumerate(graph.neighbours):
+                lists[slots[i]] = tuple(map(at, near))
+            adjacency = tuple(lists)
+        else:
+            firsts = list(map(itemgetter(0), graph.edges))
+            seconds = list(map(itemgetter(1), graph.edges))
+            adjacency = adjacency_lists(self.size, firsts, seconds, slots)
         object.__setattr__(self, "adjacency", adjacency)
 
     def __eq__(self, other: object) -> bool:
