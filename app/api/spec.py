@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.api.schemas import CELL, CREATED, LIMITS, MOVE_LOG, NEW_GAME, STATE
+from app.api.schemas import CELL, CREATED, LIMITS, MOVE_LOG, NEW_GAME_DOCUMENTED, STATE
 from app.openapi import (
     JSON,
     errors,
@@ -15,7 +15,7 @@ from app.openapi import (
 GAME_ID = path_parameter("game_id", {"type": "string"}, "the game's id")
 
 SCHEMAS: dict[str, JSON] = {
-    "NewGame": NEW_GAME,
+    "NewGame": NEW_GAME_DOCUMENTED,
     "Cell": CELL,
     "State": STATE,
     "Created": CREATED,
@@ -85,6 +85,17 @@ PATHS: dict[str, JSON] = {
                 path_parameter("n", {"type": "integer", "minimum": 0}, "a number of moves"),
             ],
             "responses": {"200": json_response("the game then", ref("State")), **errors()},
+        }
+    },
+    "/games/{game_id}/graph": {
+        "get": {
+            "operationId": "graph",
+            "summary": "A graph game's board as a mine-devil-graph file (404 on a grid game).",
+            "parameters": [GAME_ID],
+            "responses": {
+                "200": json_response("the board file and what the player sees", {"type": "object"}),
+                **errors(),
+            },
         }
     },
     "/limits": {

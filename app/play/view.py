@@ -21,6 +21,7 @@ from app.play.loaded import LoadedGame
 from app.play.params import PRESETS
 from app.teach.panels import Teaching, teaching
 from devil.game import Game, GameParams, MoveKind, Status
+from devil.graphs.tilings import tiling
 from devil.position import FLAG, Position
 from devil.teach.number_words import number_meaning
 
@@ -161,7 +162,23 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
+def graph_preset(params: GameParams) -> str:
+    """The tiling's preset a graph game was made with (``custom`` for anything else)."""
+    spec = params.graph
+    if spec is None or not spec.tiling or spec.sides:
+        return "custom"
+    cells = params.board().cell_count
+    for preset in tiling(spec.tiling).presets:
+        if preset.size == spec.size and preset.mines(cells) == params.mines:
+            return preset.name
+    return "custom"
+
+
 def game_title(params: GameParams) -> str:
+    if params.graph is not None:
+        name = PRESET_TITLES.get(graph_preset(params), "Custom")
+        cells = params.board().cell_count
+        return f"{name} {params.graph.name} ({cells} cells), {params.mines} mines"
     name = next(
         (PRESET_TITLES[n] for n, hwm in PRESETS.items()
          if hwm == (params.height, params.width, params.mines)),
@@ -173,8 +190,28 @@ def game_title(params: GameParams) -> str:
     return f"{name} {params.width}\u00d7{params.height}{shape}, {params.mines} mines"
 
 
+def _graph_again(params: GameParams) -> list[tuple[str, str]]:
+    spec = params.graph
+    assert spec is not None
+    if spec.file:
+        return [("preset", "custom"), ("graph", spec.file), ("mines", str(params.mines))]
+    preset = graph_preset(params)
+    fields = [("preset", preset), ("topology", spec.tiling)]
+    if preset == "custom":
+        fields += [("size", ",".join(map(str, spec.size))), ("mines", str(params.mines))]
+    if spec.sides:
+        fields.append(("sides", "on"))
+    return fields
+
+
 def again_fields(params: GameParams) -> tuple[tuple[str, str], ...]:
     """Hidden fields of a "play again" form: the same settings, a new seed."""
+    if params.graph is not None:
+        count, mercy = params.rules.count.value, params.rules.mercy.value
+        fields = [*_graph_again(params), ("count", count), ("mercy", mercy)]
+        if params.no_guess:
+            fields.append(("no_guess", "on"))
+        return tuple(fields)
     preset = next(
         (n for n, hwm in PRESETS.items() if hwm == (params.height, params.width, params.mines)),
         "custom",

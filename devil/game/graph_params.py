@@ -87,17 +87,17 @@ class GraphSpec:
             )
 
     @classmethod
-    def custom(cls, data: object) -> GraphSpec:
+    def custom(cls, data: object, where: str = "graph.file") -> GraphSpec:
         """A custom board from a parsed graph-board file (states and ``mines`` are ignored:
-        a game starts covered). Errors name the JSON path under ``graph.file``."""
+        a game starts covered). Errors name the JSON path under ``where``."""
         try:
             position = from_json(data, GRAPH_GAME_MAX_CELLS)
         except GraphFileError as exc:
-            path = f"graph.file.{exc.path}" if exc.path else "graph.file"
+            path = f"{where}.{exc.path}" if exc.path else where
             message = str(exc)[len(exc.path) + 2 :] if exc.path else str(exc)
             raise GraphSpecError(path, message) from None
         except ValueError as exc:  # an impossible number: states do not matter here
-            raise GraphSpecError("graph.file", str(exc)) from None
+            raise GraphSpecError(where, str(exc)) from None
         blank = Position.covered(position.board)
         return cls(file=json.dumps(to_json(blank), separators=(",", ":")))
 
@@ -111,6 +111,14 @@ class GraphSpec:
             return "custom graph"
         text = f"{self.tiling} {'x'.join(map(str, self.size))}"
         return text + (" (sides)" if self.sides else "")
+
+    def summary(self) -> dict[str, Any]:
+        """What the API says about the board: the tiling (name, size, sides) or ``custom``
+        with its cell count (the file itself is served on its own)."""
+        if self.file:
+            return {"custom": True, "cells": self.board().cell_count}
+        return {"tiling": self.tiling, "size": list(self.size), "sides": self.sides,
+                "cells": self.board().cell_count}  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         if self.file:
