@@ -39,6 +39,7 @@ from app.security import current_owner, ensure_owner, limit_creates
 from app.teach.export import picture_verdicts
 from app.teach.query import check_size, line_arg, parse_count
 from devil.game import Status
+from devil.graphs.tilings import TILINGS
 from devil.ledger.annotate import final_board
 from devil.ledger.luck import luck_sentence_json
 from devil.ledger.replays.evf import EvfError, write_evf
@@ -87,7 +88,7 @@ def replay_note(game_id: str, n: int) -> Any:
 # -- records --------------------------------------------------------------------------------
 
 FILTERS = {
-    "preset": (*PRESETS, "custom"),
+    "preset": (*PRESETS, "custom", *TILINGS, "graph"),
     "count": ("classic", "counted"),
     "mercy": ("strict", "fair"),
 }
