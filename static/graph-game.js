@@ -133,9 +133,30 @@
     if (cell) makeCurrent(cell);
   });
 
+  /* pointing at a cell (or the cursor on it) marks its neighbours: on a cube's or a sphere's
+     net they show which edges of the net meet */
+  function markNear(cell, on) {
+    (cell.dataset.near || "").split(" ").forEach(function (id) {
+      var n = id && document.getElementById(id);
+      if (n) n.classList.toggle("near", on);
+    });
+  }
+  document.addEventListener("mouseover", function (e) { var c = cellOf(e.target); if (c) markNear(c, true); });
+  document.addEventListener("mouseout", function (e) { var c = cellOf(e.target); if (c) markNear(c, false); });
+  document.addEventListener("focusin", function (e) { var c = cellOf(e.target); if (c) markNear(c, true); });
+  document.addEventListener("focusout", function (e) { var c = cellOf(e.target); if (c) markNear(c, false); });
+
+  /* cells a teaching panel marks (static/analyse.js) come to the front, so their outline is
+     not hidden under their neighbours' */
+  function raiseMarked() {
+    var marked = document.querySelectorAll("svg.graph-game g.teach-hl");
+    for (var i = 0; i < marked.length; i++) marked[i].parentNode.appendChild(marked[i]);
+  }
+
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
     applyZoom();
+    setTimeout(raiseMarked, 0);
     if (!lastFocus) return;
     var cell = document.getElementById(lastFocus);
     if (!cell || !cellOf(cell)) return;
@@ -168,6 +189,7 @@
     applyZoom();
   });
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", applyZoom);
-  else applyZoom();
+  function ready() { applyZoom(); setTimeout(raiseMarked, 0); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

@@ -29,23 +29,19 @@ schemas of ``app.api.schemas`` (unknown fields, wrong types and deep nesting are
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 
 from app import openapi
 from app.api import spec
-from app.api.schemas import CELL, NEW_GAME
+from app.api.schemas import CELL, CELL_ID, NEW_GAME
 from app.api.state import game_state, move_log
-from app.errors import InputError
 from app.hooks import body_limit
-from app.jsonbody import json_body, parse_json
+from app.jsonbody import json_body
 from app.play.moves import click_from_json
 from app.play.params import API_MAX_SIDE, BROWSER_MAX_SIDE, parse_params
 from app.play.setup import get_service
-from app.schema import validate
 from app.security import current_owner, limit_creates, limit_moves, require_token
 from app.settings import settings
 from devil.graphs.fileformat import to_json
@@ -57,29 +53,11 @@ bp = Blueprint("api", __name__)
 openapi.publish(bp, spec.PATHS, spec.SCHEMAS)
 
 
-def _new_game_body() -> dict[str, Any]:
-    """The body of ``POST /games``: the schema checks every field but ``graph`` (a custom
-    graph board, read by the graph-file reader, whose errors name ``graph.<JSON path>``)."""
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        return {}
-    value = parse_json(raw)
-    if not isinstance(value, dict):
-        raise InputError(
-            "body", f"the request body must be a JSON object, not {type(value).__name__}"
-        )
-    graph = value.pop("graph", None)
-    validate(value, NEW_GAME)
-    if graph is not None:
-        value["graph"] = graph
-    return value
-
-
 @bp.post("/games")
 @limit_creates
 @body_limit(GRAPH_BODY_MAX)
 def create() -> ResponseReturnValue:
-    params = parse_params(_new_game_body(), max_side=API_MAX_SIDE)
+    params = parse_params(json_body(NEW_GAME, optional=True), max_side=API_MAX_SIDE)
     # A browser that already owns games and calls the API owns this one too.
     created = get_service().create(params, owner=current_owner())
     state = game_state(created.id, created.loaded.game)
@@ -102,7 +80,8 @@ def _move(game_id: str, action: str) -> ResponseReturnValue:
     service = get_service()
     record = service.record(game_id)
     require_token(record)
-    click = click_from_json(action, json_body(CELL), service.params(record))
+    params = service.params(record)
+    click = click_from_json(action, json_body(CELL_ID if params.graph else CELL), params)
     _, after = service.play(game_id, click)
     return jsonify(game_state(game_id, after.game))
 

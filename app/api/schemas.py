@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.play.params import API_MAX_SIDE, MAX_SEED, PRESETS
-from app.schema import check_schema
+from app.schema import READER, check_schema
 from devil.board import Topology
 from devil.game import GRAPH_GAME_MAX_CELLS
 from devil.graphs.tilings import TILINGS
@@ -35,6 +35,17 @@ def integer(description: str, low: int | None = None, high: int | None = None) -
 def one_of(values: list[str], description: str) -> JSON:
     return {"type": "string", "enum": values, "description": description}
 
+
+GRAPH_FIELD: JSON = {
+    "type": "object",
+    READER: "devil.graphs.fileformat.from_json",
+    "description": (
+        "a custom graph board: a mine-devil-graph file (format, version, cells with id and "
+        "optional label, polygon or at, edges as pairs of ids, optional mines: the default "
+        f"total). At most {GRAPH_GAME_MAX_CELLS:,} cells; states are ignored (a game starts "
+        "covered). Read by the graph-file reader: a 400 names the JSON path (graph.edges[3])."
+    ),
+}
 
 NEW_GAME: JSON = {
     "type": "object",
@@ -91,6 +102,7 @@ NEW_GAME: JSON = {
             "type": "boolean",
             "description": "on a tiling, neighbours share a side (default: a corner)",
         },
+        "graph": GRAPH_FIELD,
     },
     "examples": [
         {"width": 9, "height": 9, "mines": 10},
@@ -98,40 +110,32 @@ NEW_GAME: JSON = {
     ],
 }
 
-GRAPH_FIELD: JSON = {
-    "type": "object",
-    "description": (
-        "a custom graph board: a mine-devil-graph file (format, version, cells with id and "
-        "optional label, polygon or at, edges as pairs of ids, optional mines: the default "
-        f"total). At most {GRAPH_GAME_MAX_CELLS:,} cells; states are ignored (a game starts "
-        "covered). Read by the graph-file reader: a 400 names the JSON path (graph.edges[3])."
-    ),
-}
-
-NEW_GAME_DOCUMENTED: JSON = {
-    **NEW_GAME,
-    "properties": {**NEW_GAME["properties"], "graph": GRAPH_FIELD},
-}
-"""``NEW_GAME`` as the OpenAPI document shows it: with ``graph``, which the route reads with
-the graph-file reader (``NEW_GAME`` itself, what the schema validator checks, leaves it out)."""
-
 CELL: JSON = {
     "type": "object",
     "title": "Cell",
-    "description": (
-        "A cell of the board: on a grid, zero-based row and col (on the board, not a hole); "
-        "on a graph board, its id (cell)."
-    ),
+    "description": "A zero-based cell of a grid board; it must be on the board and not a hole.",
     "additionalProperties": False,
     "properties": {
-        "row": integer("zero-based row, 0 to height - 1 (grid boards)"),
-        "col": integer("zero-based column, 0 to width - 1 (grid boards)"),
-        "cell": {"type": "string", "maxLength": 40, "description": "a cell id (graph boards)"},
+        "row": integer("zero-based row, 0 to height - 1"),
+        "col": integer("zero-based column, 0 to width - 1"),
     },
-    "examples": [{"row": 0, "col": 0}, {"cell": "t17"}],
+    "required": ["row", "col"],
+    "examples": [{"row": 0, "col": 0}],
 }
 
-for _schema in (NEW_GAME, CELL):
+CELL_ID: JSON = {
+    "type": "object",
+    "title": "CellId",
+    "description": "A cell of a graph board (topology 'graph'), named by its id.",
+    "additionalProperties": False,
+    "properties": {
+        "cell": {"type": "string", "minLength": 1, "maxLength": 40, "description": "a cell id"},
+    },
+    "required": ["cell"],
+    "examples": [{"cell": "t17"}],
+}
+
+for _schema in (NEW_GAME, CELL, CELL_ID):
     check_schema(_schema, str(_schema["title"]))
 
 ROWS: JSON = {"type": "array", "items": {"type": "string"}}

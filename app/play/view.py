@@ -119,6 +119,8 @@ class GameView:
     duel: DuelTie | None = None
     """A game that is one side of a duel (its face and end panel lead back to the duel,
     never to a solo game)."""
+    shape_note: str = ""
+    """A graph game: how its cells touch, in words (under the board)."""
 
     @cached_property
     def board(self) -> BoardView:
@@ -160,6 +162,28 @@ def duel_of(game_id: str, over: bool = True) -> DuelTie | None:
 def plural(n: int, noun: str) -> str:
     """``1 move``, ``2 moves``."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+_SHAPE_NOTES = {
+    "cube": "The surface of a cube, unfolded: where edges of the net meet on the cube, "
+    "their cells touch.",
+    "geodesic": "A ball of triangles, unfolded: where edges of the net meet on the ball, "
+    "their cells touch.",
+    "penrose": "Penrose rhombs: a tiling that never repeats.",
+    "torus": "Squares on a torus: the left edge touches the right, the top the bottom.",
+}
+
+
+def shape_note(params: GameParams) -> str:
+    """How a graph game's cells touch, in words ("" for grid games)."""
+    spec = params.graph
+    if spec is None:
+        return ""
+    note = _SHAPE_NOTES.get(spec.tiling, "")
+    if spec.tiling:
+        touch = "a side" if spec.sides else "a side or a corner"
+        note += f" Cells that share {touch} are neighbours."
+    return (note + " Point at a cell, or move the cursor onto it, to see its neighbours.").strip()
 
 
 def graph_preset(params: GameParams) -> str:
@@ -289,6 +313,7 @@ def game_view(loaded: LoadedGame, mover: bool, panels: bool = True) -> GameView:
         live_url=live_url,
         teaching=teaching(loaded, mover) if panels else None,
         duel=duel,
+        shape_note=shape_note(params),
     )
 
 

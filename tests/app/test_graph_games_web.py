@@ -152,7 +152,7 @@ def test_bad_graph_games_are_400s_naming_the_path(
 def test_moves_name_cells_by_id_on_graphs_and_by_row_col_on_grids(client: FlaskClient) -> None:
     game = create(client, tiling="triangle", preset="beginner", seed=3)
     for body, field in (
-        ({"row": 0, "col": 0}, "row"),
+        ({"row": 0}, "row"),
         ({}, "cell"),
         ({"cell": "nope"}, "cell"),
         ({"cell": 7}, "cell"),
