@@ -150,7 +150,7 @@ class GameParams:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form for the store (includes the secret ``seed``); a graph game adds
         ``graph`` (``GraphSpec.to_dict``), a grid game's form is unchanged."""
-        out = {
+        out: dict[str, Any] = {
             "height": self.height,
             "width": self.width,
             "mines": self.mines,

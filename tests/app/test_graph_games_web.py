@@ -52,7 +52,8 @@ def win_by_api(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
     while state["status"] == "playing":
         state = api_move(client, game, "reveal", {"cell": safe_ids(client, game["id"])[0]})
         state = state.get_json()
-    return state
+    out: dict[str, Any] = state
+    return out
 
 
 def test_a_penrose_game_through_the_api(client: FlaskClient) -> None:

@@ -11,7 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from devil.analysis import Verdict
 from devil.graphs.fileformat import read_graph
@@ -19,8 +19,8 @@ from devil.rules import Count
 from devil.solver import classify
 from tests.browser.helpers import act
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def _board_file(live_server: str, game_id: str) -> str:
@@ -89,7 +89,7 @@ def test_win_a_graph_game_by_proofs(
     state = json.loads(urllib.request.urlopen(f"{live_server}/api/games/{game_id}").read())
     assert state["status"] == "won" and state["graph"]["tiling"] == tiling
     for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
         for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
             page.set_viewport_size(size)
             page.screenshot(
