@@ -27,6 +27,14 @@ from devil.teach.number_words import number_meaning
 
 PRESET_TITLES = {"beginner": "Beginner", "intermediate": "Intermediate", "expert": "Expert"}
 
+TILING_TITLES = {
+    "square": "squares", "hex": "hexagons", "torus": "torus", "triangle": "triangles",
+    "truncated-square": "octagons and squares", "rhombille": "rhombs",
+    "cairo": "Cairo pentagons", "snub-square": "snub square", "penrose": "Penrose rhombs",
+    "cube": "cube", "geodesic": "geodesic sphere",
+}  # fmt: skip
+"""How titles name a graph game's tiling."""
+
 
 @dataclass(frozen=True)
 class StatusView:
@@ -199,10 +207,14 @@ def graph_preset(params: GameParams) -> str:
 
 
 def game_title(params: GameParams) -> str:
-    if params.graph is not None:
+    spec = params.graph
+    if spec is not None:
         name = PRESET_TITLES.get(graph_preset(params), "Custom")
         cells = params.board().cell_count
-        return f"{name} {params.graph.name} ({cells} cells), {params.mines} mines"
+        shape = TILING_TITLES.get(spec.tiling, "graph board")
+        if spec.sides:
+            shape += " (sides)"
+        return f"{name} {shape}, {cells} cells, {params.mines} mines"
     name = next(
         (PRESET_TITLES[n] for n, hwm in PRESETS.items()
          if hwm == (params.height, params.width, params.mines)),
