@@ -217,3 +217,18 @@ def test_a_page_click_answers_with_the_whole_svg_and_the_replay_draws_it(
     assert '<g id="rp-c-' in replay and "gcell open" in replay
     replay0 = client.get(f"{location}/replay/0").get_data(as_text=True)
     assert "gcell open" not in replay0
+
+
+def test_the_hint_ladder_names_cells_by_label(client: FlaskClient) -> None:
+    form = {"preset": "beginner", "topology": "penrose", "seed": "3", "no_guess": "on",
+            "csrf_token": csrf(client)}  # fmt: skip
+    location = client.post("/new", data=form).headers["Location"]
+    first = re.search(r'data-at="(\d+,\d+)"', client.get(location).get_data(as_text=True))
+    assert first
+    headers = {"X-CSRFToken": csrf(client), **HX}
+    client.post(f"{location}/move", data={"kind": "open", "at": first.group(1)}, headers=headers)
+    text = ""
+    for _ in range(4):
+        text = client.post(f"{location}/hint", headers=headers).get_data(as_text=True)
+    assert "highlighted cells" in text and re.search(r"Cell [\w-]+ is safe\.", text)
+    assert "row" not in re.sub(r"<[^>]+>", " ", text).lower().replace("arrow", "")
