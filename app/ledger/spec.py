@@ -52,7 +52,10 @@ RECORD: JSON = {
 SCHEMAS: dict[str, JSON] = {
     "Annotation": {
         "type": "object",
-        "description": "a finished game's annotated moves (docs/annotations.md)",
+        "description": (
+            "a finished game's annotated moves (docs/annotations.md); on a graph board each "
+            "move also names its cell and opened_cells by id"
+        ),
     },
     "Record": RECORD,
     "Records": {

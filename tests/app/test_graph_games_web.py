@@ -72,7 +72,9 @@ def test_a_penrose_game_through_the_api(client: FlaskClient) -> None:
     assert replayed["cells"] != state["cells"]
     records = client.get("/api/records?preset=penrose").get_json()["records"]
     assert [r["game_id"] for r in records] == [game["id"]]
-    assert client.get(f"/api/games/{game['id']}/annotations").status_code == 200
+    notes = client.get(f"/api/games/{game['id']}/annotations").get_json()
+    assert notes["moves"][0]["cell"] == state["cells"][0]["id"]
+    assert state["cells"][0]["id"] in notes["moves"][0]["opened_cells"]
 
 
 def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
