@@ -18,6 +18,7 @@ from devil.graphs.fileformat import read_graph
 from devil.rules import Count
 from devil.solver import classify
 from tests.browser.helpers import act
+from tests.browser.test_accessibility import audit
 
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -117,3 +118,22 @@ def test_keyboard_moves_to_the_nearest_neighbour(page: Page, live_server: str) -
     label = page.locator(f"#{moved}").get_attribute("aria-label")
     assert label is not None and "covered" not in label
     assert page.evaluate("() => document.activeElement.id") == moved
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_graph_game_passes_axe(page: Page, live_server: str, scheme: str) -> None:
+    """axe at WCAG 2.2 AA (``test_accessibility.audit``) on a running and a lost Penrose game."""
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    page.set_viewport_size(DESKTOP)
+    game_id = _start(page, live_server, "penrose", 5)
+    first = page.locator("svg.graph-game g[data-cell]").first
+    _click(page, str(first.get_attribute("data-cell")))
+    problems = [audit(page, f"a running Penrose game ({scheme})")]
+    position = read_graph(_board_file(live_server, game_id))
+    layout = position.board.graph
+    assert layout is not None
+    risky = next(c for c, v in classify(position).verdicts.items() if v is not Verdict.SAFE)
+    _click(page, layout.id(risky))
+    expect(page.locator("#game.lost")).to_be_visible()
+    problems.append(audit(page, f"a lost Penrose game ({scheme})"))
+    assert not any(problems), "\n".join(problems)
