@@ -146,6 +146,47 @@
   document.addEventListener("focusin", function (e) { var c = cellOf(e.target); if (c) markNear(c, true); });
   document.addEventListener("focusout", function (e) { var c = cellOf(e.target); if (c) markNear(c, false); });
 
+  /* "cell k24" in a panel's text becomes a link that shows the cell on the board (game.js
+     handles the links' hover and click: .cell-ref with data-cell = the element's id) */
+  var CELL_WORD = /\b[Cc]ell ([A-Za-z0-9_.:\-]+)/g;
+
+  function linkCells() {
+    var svg = document.querySelector("svg.graph-game");
+    if (!svg) return;
+    var boxes = document.querySelectorAll("[data-cells]:not([data-graph-linked])");
+    for (var i = 0; i < boxes.length; i++) {
+      var box = boxes[i];
+      box.setAttribute("data-graph-linked", "1");
+      var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      var nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      nodes.forEach(function (node) {
+        var parent = node.parentNode;
+        if (!parent || parent.closest("a, button, textarea, script, svg")) return;
+        var text = node.nodeValue, last = 0, m, frag = null;
+        CELL_WORD.lastIndex = 0;
+        while ((m = CELL_WORD.exec(text))) {
+          var id = m[1].replace(/[.:]+$/, "");
+          var cell = svg.querySelector('g[data-cell="' + (window.CSS && CSS.escape ? CSS.escape(id) : id) + '"]');
+          if (!cell) continue;
+          frag = frag || document.createDocumentFragment();
+          frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+          var link = document.createElement("a");
+          link.className = "cell-ref";
+          link.href = "#" + cell.id;
+          link.dataset.cell = cell.id;
+          link.title = "Show this cell on the board";
+          link.textContent = m[0].slice(0, 5) + id;
+          frag.appendChild(link);
+          last = m.index + 5 + id.length;
+        }
+        if (!frag) return;
+        frag.appendChild(document.createTextNode(text.slice(last)));
+        parent.replaceChild(frag, node);
+      });
+    }
+  }
+
   /* cells a teaching panel marks (static/analyse.js) come to the front, so their outline is
      not hidden under their neighbours' */
   function raiseMarked() {
@@ -156,6 +197,7 @@
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
     applyZoom();
+    linkCells();
     setTimeout(raiseMarked, 0);
     if (!lastFocus) return;
     var cell = document.getElementById(lastFocus);
@@ -189,7 +231,7 @@
     applyZoom();
   });
 
-  function ready() { applyZoom(); setTimeout(raiseMarked, 0); }
+  function ready() { applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

@@ -7,6 +7,7 @@ and clicks only those); the keyboard cursor; a flag; the replay page. Screenshot
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 
@@ -137,3 +138,16 @@ def test_a_graph_game_passes_axe(page: Page, live_server: str, scheme: str) -> N
     expect(page.locator("#game.lost")).to_be_visible()
     problems.append(audit(page, f"a lost Penrose game ({scheme})"))
     assert not any(problems), "\n".join(problems)
+
+
+def test_cells_named_in_a_hint_link_to_the_board(page: Page, live_server: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    _start(page, live_server, "penrose", 5)
+    _click(page, str(page.locator("svg.graph-game g[data-cell]").first.get_attribute("data-cell")))
+    for _ in range(3):  # is there a safe cell, where, which one
+        act(page, lambda: page.click("#hints button[type=submit]"), "answered")
+    link = page.locator("#hints a.cell-ref").first
+    expect(link).to_be_visible()
+    target = str(link.get_attribute("data-cell"))
+    link.hover()
+    expect(page.locator(f"#{target}")).to_have_class(re.compile(r"\bhl-ref\b"))
