@@ -91,6 +91,8 @@ def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
     assert layout.id(risky) in lost["witness_cells"]
     page = client.get(f"/g/{game['id']}").get_data(as_text=True)
     assert f"cell {layout.id(risky)}" in page and "EVF replay" not in page
+    assert re.search(r'class="gcell covered[^"]*\bboom\b', page)  # the ended board's marks
+    assert re.search(r'class="gcell covered[^"]*\bwm\b', page) and 'class="m"' in page
 
 
 def test_a_custom_board_is_stored_with_the_game(client: FlaskClient) -> None:
@@ -184,6 +186,9 @@ def test_the_form_offers_every_tiling(client: FlaskClient, tiling: str) -> None:
     assert '<svg class="graph-game fit live"' in page
     assert re.search(r'<g id="c-\d+-\d+" class="gcell covered" data-cell="[^"]+"', page)
     assert 'aria-label="cell ' in page and "graph-game.js" in page
+    # nothing about mines while the game runs: no layout marks, no mine glyphs
+    assert not re.search(r'class="gcell[^"]*\b(rm|wm|boom|m-shown|m-real)\b', page)
+    assert 'class="m"' not in page
 
 
 def test_the_form_takes_a_custom_size_and_a_pasted_board(client: FlaskClient) -> None:
