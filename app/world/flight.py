@@ -40,12 +40,10 @@ SqlWire = tuple[str, str, str]
 
 _APPEND = """
 WITH s AS (
-    UPDATE world_worlds SET last_seq = last_seq + %(n)s, moves = moves + %(m)s
-    WHERE id = %(w)s RETURNING last_seq
-), team AS (
-    UPDATE world_teams SET moves = moves + %(t_moves)s, revealed = revealed + %(t_revealed)s,
-        flags = flags + %(t_flags)s, errors = errors + %(t_errors)s, drops = drops + %(t_drops)s
-    WHERE world = %(w)s AND name = %(t)s
+    UPDATE world_teams SET last_seq = last_seq + %(n)s, moves = moves + %(t_moves)s,
+        revealed = revealed + %(t_revealed)s, flags = flags + %(t_flags)s,
+        errors = errors + %(t_errors)s, drops = drops + %(t_drops)s
+    WHERE world = %(w)s AND name = %(t)s RETURNING last_seq
 ), people AS (
     UPDATE world_players p SET moves = p.moves + d.moves, revealed = p.revealed + d.revealed,
         flags = p.flags + d.flags, errors = p.errors + d.errors, drops = p.drops + d.drops,
@@ -239,7 +237,6 @@ def _params(
         "t": team,
         "at": at,
         "n": len(moves),
-        "m": sum(1 for _, m in moves if m.kind != "colour"),
         **{f"t_{k}": v for k, v in total.items()},
         "p_ids": ids,
         **{f"p_{k}": [people[p][k] for p in ids] for k in total},
