@@ -468,12 +468,12 @@ class Sampler:
 
 class LockSampler(Sampler):
     """Samples ``pg_stat_activity`` every ``every`` seconds: which statements run, and which
-    of them wait for a lock (the team's row: opening a raft; the world's row: its closing
-    statement, ``app.world.flight``)."""
+    of them wait for a lock: ``open`` takes the team's row, ``close`` the seqs (the team's
+    row again since migration 0007; the world's row before)."""
 
     SQL = (
-        "SELECT CASE WHEN query LIKE 'SELECT name FROM world_teams%%' THEN 'open'"
-        " WHEN query LIKE '%%WITH s AS%%' THEN 'close' ELSE 'other' END,"
+        "SELECT CASE WHEN query LIKE '%%FROM world_teams%%FOR UPDATE%%' THEN 'open'"
+        " WHEN query LIKE '%%SET last_seq%%' THEN 'close' ELSE 'other' END,"
         " CASE WHEN state <> 'active' THEN 'idle' WHEN wait_event_type = 'Lock' THEN 'waits'"
         " ELSE 'runs' END, coalesce(wait_event, 'cpu')"
         " FROM pg_stat_activity WHERE datname = current_database()"
