@@ -762,6 +762,7 @@ SWEEP_ROWS = (
     "lock p50 / p99",
     "judge p50 / p99",
     "commit p50 / p99",
+    "held p50 / p99",
     "seqhold p50 / p99",
     "moves per app CPU-s",
     "moves per PG CPU-s",
@@ -978,6 +979,9 @@ def run_once(
             server_ms = [r[3]["app"] for r in rafts if "app" in r[3]]
             parts = ("queue", "lock", "judge", "work", "commit", "seqhold")
             breakdown = {k: [r[3][k] for r in rafts if k in r[3]] for k in parts}
+            # the team's row is held from taking it to the commit seen, on every version
+            breakdown["held"] = [r[3]["work"] + r[3]["commit"] for r in rafts
+                                 if "work" in r[3] and "commit" in r[3]]  # fmt: skip
             breakdown = {k: v for k, v in breakdown.items() if v}  # seqhold: world-wide seqs
             # the log: gapless, every acknowledged move once; the watchers: each event once
             import sqlalchemy as sa
