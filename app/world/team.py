@@ -215,12 +215,11 @@ class TeamTransaction:
         ]  # fmt: skip
         if new:
             conn.execute(_INSERT_CHUNK, new)
-        for params in old:
-            if conn.execute(_UPDATE_CHUNK, params).rowcount != 1:
-                raise ChunkRace(
-                    f"chunk {params['k_layer']},{params['k_cx']},{params['k_cy']} of team "
-                    f"{t!r} changed under its lock"
-                )
+        # one executemany (psycopg pipelines it: one wait, not one per chunk); both dialects
+        # count the rows it changed (``supports_sane_multi_rowcount``)
+        if old and conn.execute(_UPDATE_CHUNK, old).rowcount != len(old):
+            keys = ", ".join(f"{p['k_layer']},{p['k_cx']},{p['k_cy']}" for p in old)
+            raise ChunkRace(f"a chunk among {keys} of team {t!r} changed under its lock")
         self.knowledge.written(
             {k: 1 if version is None else version + 1 for k, (_, version) in dirty.items()}
         )
