@@ -469,7 +469,8 @@ class Sampler:
 class LockSampler(Sampler):
     """Samples ``pg_stat_activity`` every ``every`` seconds: which statements run, and which
     of them wait for a lock: ``open`` takes the team's row, ``close`` the seqs (the team's
-    row again since migration 0007; the world's row before)."""
+    row again since migration 0007; the world's row before), ``other`` the rest. A backend
+    ``active`` in ``ClientRead`` waits for the rest of a pipeline from its client."""
 
     SQL = (
         "SELECT CASE WHEN query LIKE '%%FROM world_teams%%FOR UPDATE%%' THEN 'open'"

@@ -85,6 +85,13 @@ class Notifier:
         self._closed = True
         self._board.wake_all()
 
+    def sql_wire(self, topic: str, payload: Payload, key: str) -> tuple[str, str, str] | None:
+        """For a notification whose ``payload[key]`` (an integer) only the database knows
+        when the writing statement runs: ``(channel, head, tail)`` such that ``pg_notify(
+        channel, head || value || tail)`` in that transaction sends it. None when this
+        notifier does not travel through PostgreSQL (add it to the outbox instead)."""
+        return None
+
     # transport hooks
     def _stage(self, conn: Connection | None, topic: str, payload: dict[str, Any]) -> None:
         """Called as a notification is added, inside the transaction."""

@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection
 
 from app.notify.base import Notifier
 from app.notify.board import Subscription
-from app.notify.wire import DEFAULT_CHANNEL, NotifyError, decode, encode
+from app.notify.wire import DEFAULT_CHANNEL, NotifyError, Payload, decode, encode
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,14 @@ class PostgresNotifier(Notifier):
         self.reconnects = 0
 
     # -- sending --
+    def sql_wire(self, topic: str, payload: Payload, key: str) -> tuple[str, str, str]:
+        marker = -(2**63)  # as long as any value: the size check covers every value
+        text = encode(topic, {**payload, key: marker})
+        head, found, tail = text.partition(f'"{key}":{marker}')
+        if not found or str(marker) in head + tail:
+            raise NotifyError(f"cannot place {key!r} in the notification for {topic!r}")
+        return self.channel, f'{head}"{key}":', tail
+
     def _stage(self, conn: Connection | None, topic: str, payload: dict[str, Any]) -> None:
         params = {"channel": self.channel, "payload": encode(topic, payload)}
         if conn is not None:

@@ -5,7 +5,7 @@ body's ``"idempotency_key"`` field (both: they must be equal), 1 to 64 printable
 characters without spaces (a UUID will do). The key is the player's own: per (world, player).
 
 - The raft's answer is stored with its key in the raft's own transaction (``world_rafts``,
-  written with the events), so an answer lost on the
+  written with the events: PostgreSQL in the same single flight), so an answer lost on the
   way (a timeout, a killed worker, a dropped connection) is never lost on the server: either
   the raft committed and its answer is stored, or neither happened.
 - A request with a key first looks the key up (no lock); under the team's lock the raft looks

@@ -25,7 +25,7 @@ from typing import Any
 from app import metrics
 from app.notify import Notifier
 from app.settings import Settings
-from app.world.chunks import FLAGS, ChunkKnowledge, chunk_range
+from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
 from app.world.idempotency import PendingRaft, RaftKey, RaftReplayed, packed, recall
 from app.world.records import Cell, Move, PlayerRow, WorldEvent
 from app.world.store import WorldStore
@@ -183,9 +183,12 @@ def play_raft(
     colouring = colourings.get(store, player.world)
     answers: list[tuple[MoveRequest, MoveResult, int]] = []
     cells = [(m.x, m.y) for m in moves]
+    # the chunks around the raft for the player's colour as of its token (read with the
+    # team's row on PostgreSQL; a colour switched meanwhile only costs one more query)
+    keys = around(player.colour, cells)
     with (
         notifier.outbox() as box,
-        store.team(player.world, player.team, timings) as tx,
+        store.team(player.world, player.team, timings, player.id, keys) as tx,
     ):
         me = tx.player(player.id)  # its colour now, under the team's lock
         if key is not None:
@@ -220,11 +223,12 @@ def play_raft(
         if key is not None:
             logged = sum(1 for a in unnumbered if a.outcome != "undecided")
             tx.raft = PendingRaft(me.id, key, packed([a.to_json() for a in unnumbered]), logged)
-        seqs = tx.finish()
-        if seqs:  # PostgreSQL: NOTIFY in the transaction; elsewhere after the commit
-            about = topic(player.world, player.team)
-            box.add(tx.conn, about, {"w": player.world, "t": player.team, "c": me.colour,
-                                     "s": seqs[-1]})  # fmt: skip
+        about = topic(player.world, player.team)
+        payload = {"w": player.world, "t": player.team, "c": me.colour}
+        wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
+        seqs = tx.finish_and_commit(wire)
+        if wire is None and seqs:  # the notifier does not ride on the commit: after it
+            box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
     taken = iter(seqs)
     if timings is not None:
         timings["judge"] = (judged - started) * 1e3
@@ -258,7 +262,7 @@ def switch_colour(store: WorldStore, player: PlayerRow, colour: int) -> tuple[Pl
     with store.team(player.world, player.team) as tx:
         me = tx.player(player.id)
         tx.switch_colour(me.id, colour)
-        (seq,) = tx.finish()
+        (seq,) = tx.finish_and_commit()
     return PlayerRow(me.id, me.world, me.team, me.name, colour, me.last_drop_at), seq
 
 

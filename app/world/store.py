@@ -28,7 +28,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from app import metrics
-from app.world.chunks import ChunkKnowledge, StoredChunk, chunk_range
+from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk, chunk_range
+from app.world.flight import open_team
 from app.world.idempotency import RaftKey, Remembered, recall
 from app.world.records import (
     Counts,
@@ -244,13 +245,21 @@ class WorldStore:
     # -- moves --
     @contextmanager
     def team(
-        self, world: str, team: str, timings: dict[str, float] | None = None
+        self,
+        world: str,
+        team: str,
+        timings: dict[str, float] | None = None,
+        player: str | None = None,
+        keys: Sequence[ChunkKey] = (),
     ) -> Iterator[TeamTransaction]:
         """A write transaction holding ``team`` of ``world``; commits when the block ends
-        (call ``finish`` inside it), rolls back on an exception. The same statements on
-        SQLite and PostgreSQL. ``timings`` (if given) receives wall ms: ``queue`` (this
-        process's queue for the team), ``lock`` (taking the team row), ``work`` (the block),
-        ``commit`` (the end of the block to the commit seen)."""
+        (call ``finish`` or ``finish_and_commit`` inside it), rolls back on an exception.
+
+        On PostgreSQL, ``player`` (an id) and the chunks ``keys`` are read together with
+        the team's row, in one round trip (``app.world.flight.open_team``): ``tx.player``
+        and ``tx.knowledge`` then answer without a query. ``timings`` (if given) receives
+        wall ms: ``queue`` (this process's queue for the team), ``lock`` (taking the team
+        row), ``work`` (the block), ``commit`` (the end of the block to the commit seen)."""
         row = self.world(world)
         t0 = time.perf_counter()
         # This process's moves of the team queue here, holding no database connection: a
@@ -258,11 +267,21 @@ class WorldStore:
         with self._locks.hold((world, team)):
             t1 = time.perf_counter()
             with self._write() as conn:
-                lock = LOCK_TEAM if self.dialect == "postgresql" else TEAM_EXISTS
-                if conn.execute(lock, {"w": world, "t": team}).first() is None:
+                opened: PlayerRow | None = None
+                found: dict[ChunkKey, StoredChunk] = {}
+                if self.dialect == "postgresql" and player is not None:
+                    exists, opened, found = open_team(conn, world, team, player, keys)
+                else:
+                    lock = LOCK_TEAM if self.dialect == "postgresql" else TEAM_EXISTS
+                    exists = conn.execute(lock, {"w": world, "t": team}).first() is not None
+                if not exists:
                     raise NoSuchPlayer(f"team {team!r} of world {world!r}")
                 t2 = time.perf_counter()
-                yield TeamTransaction(conn, row, team)
+                tx = TeamTransaction(conn, row, team)
+                if opened is not None:
+                    tx.opened_player = opened
+                    tx.knowledge.preload(keys, found)
+                yield tx
                 t3 = time.perf_counter()
             t4 = time.perf_counter()
         metrics.WORLD_LOCK_SECONDS.observe(t2 - t1)

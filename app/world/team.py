@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk
+from app.world.flight import SqlWire, append_and_commit
 from app.world.idempotency import PendingRaft, remember
 from app.world.records import (
     EVENT_KINDS,
@@ -122,11 +123,18 @@ class TeamTransaction:
         self._colour_changes: dict[str, int] = {}
         self._drops: dict[str, datetime] = {}
         self.at = utcnow()
+        self.flies = conn.dialect.name == "postgresql"
+        """``finish_and_commit`` ends the transaction in one flight (``app.world.flight``)."""
+        self.committed = False
+        self.opened_player: PlayerRow | None = None
+        """The player read with the team's row (``WorldStore.team(..., player=)``)."""
         self.raft: PendingRaft | None = None
         """A keyed raft's answer, stored with its events (``app.world.idempotency``)."""
 
     def player(self, player_id: str) -> PlayerRow:
         """The player as of now (read under the team's lock)."""
+        if self.opened_player is not None and self.opened_player.id == player_id:
+            return self.opened_player
         row = self.conn.execute(SELECT_PLAYER, {"p": player_id}).mappings().first()
         if row is None or row["world"] != self.world.id or row["team"] != self.team:
             raise NoSuchPlayer(player_id)
@@ -195,6 +203,38 @@ class TeamTransaction:
             remember(conn, w, self.raft, last, self.at)
         self._moves.clear()
         return list(range(first, last + 1))
+
+    def finish_and_commit(self, notice: SqlWire | None = None) -> list[int]:
+        """``finish``, the transaction's last step. On PostgreSQL (``flies``) it commits too,
+        in one flight with ``notice`` (``app.world.flight``): nothing may use ``conn``
+        afterwards. Elsewhere the caller's block commits and ``notice`` must be None
+        (notify through the outbox)."""
+        if not self.flies:
+            if notice is not None:
+                raise ValueError("a notification in SQL needs PostgreSQL")
+            return self.finish()
+        if not self._moves:
+            return []
+        count = len(self._moves)
+        dirty = self.knowledge.dirty()
+        last = append_and_commit(
+            self.conn,
+            self.world.id,
+            self.team,
+            self.at,
+            self._moves,
+            self._colour_changes,
+            self._drops,
+            dirty,
+            notice,
+            self.raft,
+        )
+        self.committed = True
+        self.knowledge.written(
+            {k: 1 if version is None else version + 1 for k, (_, version) in dirty.items()}
+        )
+        self._moves.clear()
+        return list(range(last - count + 1, last + 1))
 
     def _write_chunks(self) -> None:
         dirty = self.knowledge.dirty()

@@ -120,7 +120,7 @@ def test_a_world_wide_log_is_renumbered_per_team_and_keeps_its_feeds(db_url: str
     # the next move of a team takes the team's next number; other teams' heads stay
     with world.team("main", "blue") as tx:
         tx.record("p-blue", Move("flag", 500, 500, "flagged", 0, ((500, 500, "F"),)))
-        assert tx.finish() == [4]
+        assert tx.finish_and_commit() == [4]
     assert world.team_head("main", "red") == 5 and world.team_head("main", "blue") == 4
     assert world.summary("main")["moves"] == 11
 

@@ -156,7 +156,7 @@ def test_judging_work_is_charged_to_the_move_limits(make_app: Callable[..., Flas
 
 
 def test_undecided_moves_on_either_database(store: WorldStore) -> None:
-    """``play_raft`` on SQLite and PostgreSQL (one commit path): an all-undecided
+    """``play_raft`` on SQLite and PostgreSQL (its commit in one flight): an all-undecided
     raft logs nothing; a mixed one logs only the decided moves, with consecutive seqs."""
     from app.notify.base import LocalNotifier
     from app.world.service import Colourings, Judging, MoveRequest, play_raft

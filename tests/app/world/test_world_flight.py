@@ -1,5 +1,5 @@
-"""A team transaction on PostgreSQL (the one commit path, ``app.world.team``): two processes
-on one team lose nothing, a chunk moved under the lock aborts the whole transaction."""
+"""The PostgreSQL flights of a team transaction (``app.world.flight``): two processes on one
+team, a chunk moved under the lock, and the notification whose seq only SQL knows."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from app.notify.postgres import PostgresNotifier
+from app.notify.wire import decode, encode
 from app.store.log import Store
 from app.world.chunks import FLAGS, ChunkKnowledge
 from app.world.records import ChunkRace, Move
@@ -126,8 +128,8 @@ def test_a_chunk_moved_under_the_lock_aborts_the_whole_transaction(
     with store.team("main", "red") as tx:
         tx.knowledge.apply(1, [(0, 0, "1")])
         tx.record(p.id, Move("reveal", 0, 0, "revealed", 1, ((0, 0, "1"),)))
-        assert tx.finish() == [1]
-    with pytest.raises(ChunkRace, match="changed under its lock"), store.team("main", "red") as tx:
+        assert tx.finish_and_commit() == [1]
+    with pytest.raises(ChunkRace, match="chunk race"), store.team("main", "red") as tx:
         tx.knowledge.apply(1, [(1, 0, "2")])
         tx.record(p.id, Move("reveal", 1, 0, "revealed", 1, ((1, 0, "2"),)))
         # a writer that bypassed the team's lock (a bug) moves the chunk on meanwhile
@@ -137,8 +139,19 @@ def test_a_chunk_moved_under_the_lock_aborts_the_whole_transaction(
                 conn.execute(chunks.update().values(version=chunks.c.version + 1))
         finally:
             bypass.dispose()
-        tx.finish()
+        tx.finish_and_commit()
     assert [e.seq for e in store.events("main")] == [1]
     assert store.head("main") == 1
     _, k = store.region("main", "red", (1, FLAGS), 0, 0, 2, 1)
     assert [k.symbol(1, x, 0) for x in (0, 1)] == ["1", "."]
+
+
+@pytest.mark.parametrize("seq", [0, 7, 2**62])
+def test_the_sql_wire_is_the_notification_with_its_seq_in_place(seq: int) -> None:
+    notifier = PostgresNotifier(sa.create_engine("postgresql+psycopg://u@127.0.0.1/d"))
+    payload = {"w": "main", "t": "red team", "c": 3}
+    channel, head, tail = notifier.sql_wire("world:main:red team", payload, "s")
+    assert channel == notifier.channel
+    text = head + str(seq) + tail
+    assert text == encode("world:main:red team", {**payload, "s": seq})
+    assert decode(text) == ("world:main:red team", {**payload, "s": seq})
