@@ -169,8 +169,9 @@ def test_an_exception_in_a_team_transaction_writes_nothing(store: WorldStore) ->
 
 
 def test_a_chunk_moved_meanwhile_aborts_the_raft_on_either_database(store: WorldStore) -> None:
-    """The chunks' versions are checked by the one commit path (one executemany for all the
-    changed chunks): a chunk that moved since it was read rolls the whole raft back."""
+    """The chunks' versions are checked by ``finish`` (one executemany for all the changed
+    chunks; SQLite's path, PostgreSQL's flight checks them in SQL: ``test_world_flight``): a
+    chunk that moved since it was read rolls the whole raft back."""
     p = store.add_player("main", "Ada", "red", 1).player
     with store.team("main", "red") as tx:
         tx.knowledge.apply(1, [(0, 0, "1"), (70, 0, "2")])
