@@ -85,7 +85,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def postgres(url: str | None = None) -> Iterator[tuple[str, Path | None]]:
+def postgres(url: str | None = None, processes: int = 2) -> Iterator[tuple[str, Path | None]]:
+    """The database: ``url``, else a throwaway server taking enough connections for
+    ``processes`` servers (each pools up to 40: three exceed PostgreSQL's default 100)."""
     given = url or os.environ.get("MINE_DEVIL_TEST_POSTGRES_URL")
     if given:
         yield given, None
@@ -95,6 +97,7 @@ def postgres(url: str | None = None) -> Iterator[tuple[str, Path | None]]:
         check=True,
         capture_output=True,
         text=True,
+        env={**os.environ, "MINE_DEVIL_PG_MAX_CONNECTIONS": str(50 * processes + 50)},
     ).stdout
     env = dict(re.findall(r"export (\w+)=['\"]?([^'\"\n]+)", out))
     url, pgdir = env["MINE_DEVIL_TEST_POSTGRES_URL"], Path(env["MINE_DEVIL_PGDIR"])
@@ -877,7 +880,7 @@ def main(argv: list[str] | None = None) -> int:
     label = app_label(args.app_root)
     summaries = []
     for processes in counts:
-        with postgres(args.database_url) as (db_url, pgdir):
+        with postgres(args.database_url, processes) as (db_url, pgdir):
             results, summary = run_once(args, phases, processes, db_url, pgdir)
         table(
             f"Devil World benchmark ({processes} servers x 1 gevent worker, PostgreSQL, "
