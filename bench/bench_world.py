@@ -49,6 +49,7 @@ import os
 import random
 import re
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
@@ -163,6 +164,7 @@ def servers(db_url: str, count: int, streams: int, app_root: Path = ROOT) -> Ite
                 print(
                     f"--- server on port {server.port} logged:\n{errors[-3000:]}", file=sys.stderr
                 )
+        shutil.rmtree(data, ignore_errors=True)  # the servers' data dirs and logs
 
 
 def wait_up(server: Server) -> None:
