@@ -329,14 +329,14 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
     port = viewport(world, team)
     store = world_store()
     last = request.headers.get("Last-Event-ID") or request.args.get("after")
-    if last is None or last == "":
-        after = store.head(world)
-    elif DECIMAL.fullmatch(last) and 0 <= int(last) < 2**63:
-        after = int(last)
-    else:
+    if last and not (DECIMAL.fullmatch(last) and 0 <= int(last) < 2**63):
         raise WorldInputError(
             "Last-Event-ID", f"must be a seq (an ASCII integer), got {last[:40]!r}"
         )
+    head = store.team_head(world, team)
+    # beyond the team's head: a number the team never logged (one kept from the world-wide
+    # numbering before migration 0007) resumes at the head, not after events to come
+    after = head if not last else min(int(last), head)
     limits.check_view(1)
     release = limits.stream_slots(current_app).take(client_key())
     try:

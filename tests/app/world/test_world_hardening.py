@@ -435,8 +435,10 @@ def test_a_kept_answer_on_either_database(make_app: Callable[..., Flask], db_url
     first = app.test_client().post("/api/worlds/main/moves", json=raft, headers=auth)
     assert first.status_code == 200
     seqs = [r["seq"] for r in first.get_json()["results"]]
-    again = make_app(DATABASE_URL=db_url).test_client().post(
-        "/api/worlds/main/moves", json=raft, headers=auth
+    again = (
+        make_app(DATABASE_URL=db_url)
+        .test_client()
+        .post("/api/worlds/main/moves", json=raft, headers=auth)
     )
     assert again.get_json() == first.get_json() and seqs == [seqs[0], seqs[0] + 1]
     assert api.client.get("/api/worlds/main").get_json()["moves"] == 2

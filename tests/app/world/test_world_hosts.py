@@ -216,7 +216,7 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
     port, other = free_port(), free_port()
     victim = start(tmp_path / "a", port, db_url)
     survivor = start(tmp_path / "b", other, db_url)
-    acknowledged: list[dict[str, Any]] = []
+    acknowledged: list[tuple[str, dict[str, Any]]] = []
     lock = threading.Lock()
     stop = threading.Event()
     try:
@@ -236,7 +236,7 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
                     return  # the server died under us: this raft was never acknowledged
                 if status == 200:
                     with lock:
-                        acknowledged.extend(body["results"])
+                        acknowledged.extend((f"team{i % 3}", r) for r in body["results"])
 
         threads = [threading.Thread(target=player, args=(i,)) for i in range(6)]
         for thread in threads:
@@ -249,20 +249,23 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
         assert len(acknowledged) > 20
         engine = sa.create_engine(db_url)
         with engine.connect() as conn:
-            rows = conn.execute(
-                sa.text("SELECT seq, opened FROM world_events WHERE world = 'main' ORDER BY seq")
-            ).all()
+            rows = conn.execute(sa.text(
+                "SELECT team, seq, opened FROM world_events WHERE world = 'main' "
+                "ORDER BY team, seq")).all()  # fmt: skip
         engine.dispose()
-        seqs = [row[0] for row in rows]
-        assert seqs == list(range(1, len(seqs) + 1))  # no gap, no duplicate
-        opened = dict(rows)
-        for result in acknowledged:
-            assert opened[result["seq"]] == len(result["cells"])
+        seqs: dict[str, list[int]] = {}
+        for team, seq, _ in rows:
+            seqs.setdefault(team, []).append(seq)
+        for numbers in seqs.values():  # each team's log: no gap, no duplicate
+            assert numbers == list(range(1, len(numbers) + 1))
+        opened = {(team, seq): n for team, seq, n in rows}
+        for team, result in acknowledged:
+            assert opened[team, result["seq"]] == len(result["cells"])
         # the survivor serves on from where the log stops
         token = join(other, "late", "team0", 0)
         status, body = call(other, "POST", "/api/worlds/main/moves",
                             {"moves": [{"kind": "reveal", "x": 1, "y": 1}]}, token)  # fmt: skip
-        assert status == 200 and body["results"][0]["seq"] == len(seqs) + 1
+        assert status == 200 and body["results"][0]["seq"] == len(seqs["team0"]) + 1
     finally:
         stop.set()
         kill(victim)

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from app.store.log import Store
 from app.world.chunks import FLAGS, ChunkKnowledge, KnowledgeConflict, StoredChunk, chunk_of, index
 from app.world.records import (
+    ChunkRace,
     Move,
     NoSuchPlayer,
     NoSuchWorld,
@@ -165,6 +166,27 @@ def test_an_exception_in_a_team_transaction_writes_nothing(store: WorldStore) ->
     assert store.head("main") == 0
     with store.engine.connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(chunks)).scalar_one() == 0
+
+
+def test_a_chunk_moved_meanwhile_aborts_the_raft_on_either_database(store: WorldStore) -> None:
+    """The chunks' versions are checked by ``finish`` (one executemany for all the changed
+    chunks; SQLite's path, PostgreSQL's flight checks them in SQL: ``test_world_flight``): a
+    chunk that moved since it was read rolls the whole raft back."""
+    p = store.add_player("main", "Ada", "red", 1).player
+    with store.team("main", "red") as tx:
+        tx.knowledge.apply(1, [(0, 0, "1"), (70, 0, "2")])
+        tx.record(p.id, Move("reveal", 0, 0, "revealed", 1, ((0, 0, "1"), (70, 0, "2"))))
+        assert tx.finish() == [1]
+    with pytest.raises(ChunkRace, match="changed under its lock"), store.team("main", "red") as tx:
+        tx.knowledge.apply(1, [(1, 0, "2"), (71, 0, "3")])
+        tx.record(p.id, Move("reveal", 1, 0, "revealed", 1, ((1, 0, "2"), (71, 0, "3"))))
+        # what a writer that bypassed the team's lock (a bug) would leave: one chunk moved on
+        tx.conn.execute(chunks.update().where(chunks.c.cx == 1).values(version=9))
+        tx.finish()
+    assert [e.seq for e in store.team_events("main", "red", 0, 10)] == [1]
+    assert store.team_head("main", "red") == 1
+    _, k = store.region("main", "red", (1,), 0, 0, 72, 1)
+    assert [k.symbol(1, x, 0) for x in (0, 1, 70, 71)] == ["1", ".", "2", "."]
 
 
 def test_unknown_team_or_foreign_player_is_refused(store: WorldStore) -> None:
