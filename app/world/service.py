@@ -27,7 +27,7 @@ from app.notify import Notifier
 from app.settings import Settings
 from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
 from app.world.idempotency import PendingRaft, RaftKey, RaftReplayed, packed, recall
-from app.world.records import Cell, Move, PlayerRow, WorldEvent
+from app.world.records import Cell, MoveRecord, PlayerRow, WorldEvent
 from app.world.store import WorldStore
 from devil.budget import Meter
 from devil.world import Colouring, MoveResult, Witness, drop, flag, reveal
@@ -209,7 +209,8 @@ def play_raft(
             if result.outcome != "undecided":  # nothing happened: nothing to log
                 k.apply(me.colour, result.cells)
                 tx.record(
-                    me.id, Move(move.kind, move.x, move.y, result.outcome, me.colour, result.cells)
+                    me.id,
+                    MoveRecord(move.kind, move.x, move.y, result.outcome, me.colour, result.cells),
                 )
             answers.append((move, result, raft.used - before))
         judged = time.perf_counter()

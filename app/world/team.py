@@ -18,7 +18,7 @@ from app.world.idempotency import PendingRaft, remember
 from app.world.records import (
     EVENT_KINDS,
     ChunkRace,
-    Move,
+    MoveRecord,
     NoSuchPlayer,
     PlayerRow,
     WorldRow,
@@ -122,7 +122,7 @@ class TeamTransaction:
         self.world = world
         self.team = team
         self.knowledge = ChunkKnowledge(lambda keys: load_chunks(conn, world.id, team, keys))
-        self._moves: list[tuple[str, Move]] = []
+        self._moves: list[tuple[str, MoveRecord]] = []
         self._colour_changes: dict[str, int] = {}
         self._drops: dict[str, datetime] = {}
         self.at = utcnow()
@@ -145,7 +145,7 @@ class TeamTransaction:
             raise NoSuchPlayer(player_id)
         return player_row(row)
 
-    def record(self, player: str, move: Move) -> None:
+    def record(self, player: str, move: MoveRecord) -> None:
         """Log ``move`` (its cells already applied to ``knowledge`` by the caller)."""
         if move.kind not in EVENT_KINDS:
             raise ValueError(f"unknown world event kind {move.kind!r}")
@@ -155,7 +155,7 @@ class TeamTransaction:
 
     def switch_colour(self, player: str, colour: int) -> None:
         self._colour_changes[player] = colour
-        self._moves.append((player, Move("colour", None, None, "switched", colour)))
+        self._moves.append((player, MoveRecord("colour", None, None, "switched", colour)))
 
     def finish(self) -> list[int]:
         """Write chunks, counters, colour switches and events; the events' seqs, in order.
@@ -169,7 +169,7 @@ class TeamTransaction:
         # 2. counters
         total = counts_of(moves)
         conn.execute(_BUMP_TEAM, {"w": w, "t": t, **{f"d_{k}": v for k, v in total.items()}})
-        by_player: dict[str, list[Move]] = {}
+        by_player: dict[str, list[MoveRecord]] = {}
         for player, move in self._moves:
             by_player.setdefault(player, []).append(move)
         bumps = [

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import openapi
-from app.world.records import Move
+from app.world.records import MoveRecord
 from app.world.store import WorldStore
 from devil.world import Colouring, deduce
 from devil.world.cells import neighbours
@@ -529,7 +529,7 @@ def test_a_devil_answer_depends_on_knowledge_only_never_on_the_key(
         token, body = World(client, world).join(colour=0)
         with store.team(world, "red") as tx:  # the same knowledge in both worlds
             tx.knowledge.apply(0, numbers)
-            tx.record(body["player"], Move("reveal", 0, 0, "revealed", 0, tuple(numbers)))
+            tx.record(body["player"], MoveRecord("reveal", 0, 0, "revealed", 0, tuple(numbers)))
             tx.finish()
         results = World(client, world).moves(token, unproved_raft(numbers))["results"]
         answers.append([{k: v for k, v in r.items() if k != "seq"} for r in results])

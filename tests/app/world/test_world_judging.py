@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask
 
-from app.world.records import Cell, Move
+from app.world.records import Cell, MoveRecord
 from app.world.store import WorldStore
 from devil.world import MemoryKnowledge, judge_reveal
 from tests.app.world.test_world_api import World
@@ -54,7 +54,7 @@ def never_flagged(app: Flask, player: str, team: str = "red") -> list[tuple[int,
     store: WorldStore = app.extensions["mine_devil.world.store"]
     with store.team("main", team) as tx:
         tx.knowledge.apply(0, cells)
-        tx.record(player, Move("reveal", AT, AT, "revealed", 0, cells))
+        tx.record(player, MoveRecord("reveal", AT, AT, "revealed", 0, cells))
         tx.finish()
     return list(undecided)
 

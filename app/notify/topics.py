@@ -44,9 +44,9 @@ class Subscription:
     """One waiter on one topic. ``wait`` returns True when the topic was published since
     the last ``wait`` (or since subscribing); use it as a context manager or ``close`` it."""
 
-    def __init__(self, board: Board, topic: str, entry: Topic):
+    def __init__(self, registry: TopicRegistry, topic: str, entry: Topic):
         self.topic = topic
-        self._board = board
+        self._registry = registry
         self._entry = entry
         with entry.cond:
             self._seen = entry.version
@@ -84,7 +84,7 @@ class Subscription:
     def close(self) -> None:
         if not self._closed:
             self._closed = True
-            self._board.release(self.topic)
+            self._registry.release(self.topic)
 
     def __enter__(self) -> Subscription:
         return self
@@ -140,7 +140,7 @@ class AnySubscription:
         self.close()
 
 
-class Board:
+class TopicRegistry:
     """Topics with at least one subscriber; a topic nobody waits on costs nothing."""
 
     def __init__(self) -> None:
