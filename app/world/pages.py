@@ -55,11 +55,12 @@ from app.world.api import (
     world_store,
 )
 from app.world.frontier import liveliest, opening_drop, team_spot
+from app.world.judging import Judging
 from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME
 from app.world.scoreboard import Scoreboard
-from app.world.service import Judging, switch_colour
+from app.world.service import switch_colour
 from app.world.session import current_player, forget, remember
 
 bp = Blueprint("world", __name__)

@@ -37,7 +37,8 @@ PLAYER_SCRIPT = textwrap.dedent(
     from app.notify.base import LocalNotifier
     from app.store.log import Store
     from app.world.records import PlayerRow
-    from app.world.service import Colourings, MoveRequest, play_raft, view
+    from app.world.judging import MoveRequest
+    from app.world.service import Colourings, play_raft, view
     from app.world.store import WorldStore
     from devil.world import deduce
 

@@ -406,7 +406,8 @@ def test_a_kept_answer_survives_the_process(make_app: Callable[..., Flask]) -> N
 def test_a_replay_inside_the_lock_plays_nothing(api: World) -> None:
     """Two copies at once: the second finds the first's answer under the team's lock."""
     from app.world.idempotency import RaftReplayed, raft_key
-    from app.world.service import MoveRequest, play_raft
+    from app.world.judging import MoveRequest
+    from app.world.service import play_raft
 
     _, joined = api.join("Ada", "red", 1)
     app = api.client.application
