@@ -635,9 +635,11 @@ def table(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
 
 
 @contextmanager
-def world_server(workers: int, database_url: str | None) -> Iterator[tuple[str, str]]:
+def world_server(
+    workers: int, database_url: str | None, keep_log: str | None = None
+) -> Iterator[tuple[str, str]]:
     """This checkout's server (``python -m app.serve``) on a free port; (base URL, the
-    database URL it uses)."""
+    database URL it uses). ``keep_log``: where to copy the server's log at the end."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="mine-devil-world-hostile-") as data:
         env = {
@@ -681,6 +683,8 @@ def world_server(workers: int, database_url: str | None) -> Iterator[tuple[str, 
             finally:
                 stop(process)
                 text = log_path.read_text(errors="replace")
+                if keep_log:
+                    Path(keep_log).write_text(text)
                 if "Traceback" in text or "WORKER TIMEOUT" in text:
                     print(f"server log (tail):\n{text[-3000:]}", file=sys.stderr)
 
@@ -736,6 +740,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.1, help="bystander's pause")
     parser.add_argument("--database-url", default=os.environ.get("MINE_DEVIL_DATABASE_URL"))
     parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
+    parser.add_argument(
+        "--server-log",
+        help="keep the server's log in this file (with GEVENT_MONITOR_THREAD_ENABLE=1 "
+        "GEVENT_MAX_BLOCKING_TIME=0.05 it names what held the worker)",
+    )
     args = parser.parse_args(argv)
     scale = dict(SCALES[args.scale])
     for key in ("seconds", "streams", "seed_teams", "log_events"):
@@ -749,7 +758,7 @@ def main(argv: list[str] | None = None) -> int:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of streams
     rows = []
-    with world_server(args.workers, args.database_url) as (base, url):
+    with world_server(args.workers, args.database_url, args.server_log) as (base, url):
         token = join(base, BYSTANDER, "bystander", "bystanders")
         assert token is not None, "the bystander could not join"
         conn = connect(base)

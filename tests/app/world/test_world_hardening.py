@@ -114,6 +114,81 @@ def test_a_big_world_is_rebuilt_at_most_once_per_interval() -> None:
     assert cache.builds == 3  # probed, nothing moved: no rebuild
 
 
+def many_standings(n: int) -> tuple[list[Any], list[Any]]:
+    """``n`` teams of one player each, with random counters (teams by name)."""
+    from app.world.records import Counts, Standing
+
+    rng = random.Random(3)
+    teams = sorted(
+        (Standing(f"t{i}", Counts(rng.randrange(100), rng.randrange(10**4), rng.randrange(500),
+                                  rng.randrange(20), 1)) for i in range(n)),
+        key=lambda t: t.name,
+    )  # fmt: skip
+    players = [
+        Standing(f"p{i}", t.counts, team=t.name, player=f"id{i}") for i, t in enumerate(teams)
+    ]
+    return teams, players
+
+
+def test_a_big_scoreboard_is_built_in_slices_and_kept_out_of_the_collector() -> None:
+    """A build handles at most ``SLICE`` rows between two pauses (the worker's other requests
+    run in them: measured in this thread's CPU time, with the collector off so that only the
+    build is measured), answers as the plain definition does, and keeps its rows as plain
+    tuples, which the garbage collector stops walking (full collections stay short)."""
+    import gc
+
+    from app.world.scoreboard import Scoreboard
+
+    teams, players = many_standings(20_000)
+    gaps: list[float] = []
+    last = [time.thread_time()]
+
+    def pause() -> None:
+        now = time.thread_time()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    gc.disable()
+    try:
+        last[0] = time.thread_time()
+        board = Scoreboard.build("w", teams, players, pause)
+    finally:
+        gc.enable()
+    assert len(gaps) >= 80 and max(gaps) < 0.05, (len(gaps), max(gaps))
+    ranked = sorted(teams, key=lambda t: (-t.counts.revealed, t.counts.errors, t.name))
+    assert list(board.ranked) == ranked and list(board.teams) == teams
+    assert board.team("t7") == next(t for t in teams if t.name == "t7")
+    assert list(board.players_of("t7")) == [p for p in players if p.team == "t7"]
+    assert board.player("id5") == players[5] and board.player("nobody") is None
+    body = board.to_json()
+    assert body["teams"][0] == {"team": teams[0].name, "moves": teams[0].counts.moves,
+                                "revealed": teams[0].counts.revealed,
+                                "flags": teams[0].counts.flags,
+                                "errors": teams[0].counts.errors, "drops": 1}  # fmt: skip
+    assert body["players"][5]["player"] == "id5" and len(body["players"]) == 20_000
+    gc.collect()
+    assert not any(gc.is_tracked(row) for row in board.ranked._rows)
+
+
+def test_a_costly_scoreboard_is_rebuilt_less_often(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big world whose build took 0.5 s of the worker's time is not rebuilt for
+    ``COST_RATIO`` times that, however often it changes: building takes at most a tenth of
+    the worker."""
+    from app.world import scoreboard
+
+    teams, players = many_standings(600)
+    now = [0.0]
+    cache = ScoreboardCache(lambda w, pause: (teams, players), lambda w: (1, 600, 600),
+                            clock=lambda: now[0])  # fmt: skip
+    monkeypatch.setattr(scoreboard._Stopwatch, "stop", lambda self: 0.5)
+    cache.get("w")
+    for step in range(1, 10):
+        cache.changed("w")
+        now[0] = step * 0.5
+        cache.get("w")
+        assert cache.builds == (1 if now[0] < 5.0 else 2), now[0]
+
+
 def test_the_scoreboard_panel_pages(client: Any) -> None:
     for i in range(40):
         r = client.post("/api/worlds/main/players", json={"name": f"p{i}", "team": f"t{i:02d}"})
@@ -436,8 +511,10 @@ def test_a_kept_answer_on_either_database(make_app: Callable[..., Flask], db_url
     first = app.test_client().post("/api/worlds/main/moves", json=raft, headers=auth)
     assert first.status_code == 200
     seqs = [r["seq"] for r in first.get_json()["results"]]
-    again = make_app(DATABASE_URL=db_url).test_client().post(
-        "/api/worlds/main/moves", json=raft, headers=auth
+    again = (
+        make_app(DATABASE_URL=db_url)
+        .test_client()
+        .post("/api/worlds/main/moves", json=raft, headers=auth)
     )
     assert again.get_json() == first.get_json() and seqs == [seqs[0], seqs[0] + 1]
     assert api.client.get("/api/worlds/main").get_json()["moves"] == 2
