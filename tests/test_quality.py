@@ -164,6 +164,28 @@ def test_no_import_circles() -> None:
         raise AssertionError(f"import circle: {' -> '.join(circle.args[1])}") from None
 
 
+def test_tests_share_helpers_only_through_tests_helpers() -> None:
+    """A test module imports nothing from another test module or a helper kept beside the
+    tests: what tests share lives in ``tests/helpers/`` and is imported from there, one way
+    (pytest's fixtures come from the ``conftest.py`` files without an import)."""
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                names = ["." * node.level + (node.module or "")]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                shared = name == "tests.helpers" or name.startswith("tests.helpers.")
+                if name.startswith(".") or (name.split(".")[0] == "tests" and not shared):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+    assert offenders == [], offenders
+
+
 def test_engine_never_imports_the_web_layer() -> None:
     pattern = re.compile(r"^\s*(from|import)\s+(app|flask|sqlalchemy|werkzeug)\b", re.MULTILINE)
     offenders = [

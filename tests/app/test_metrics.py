@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.app.servers import free_port, mine_devil
+from tests.helpers.servers import free_port, mine_devil
 
 TOKEN = "metrics-secret"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}

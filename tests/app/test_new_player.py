@@ -16,7 +16,7 @@ from devil.board import Board
 from devil.game import GameParams, ParamsError
 from devil.position import Position
 from devil.rules import Count
-from tests.browser.helpers import classic_counted_seed, counted_only_safe
+from tests.helpers.browser import classic_counted_seed, counted_only_safe
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from flask import Flask, session
 
 from app import create_app
 from app.security import ensure_owner
+from tests.helpers.servers import free_port, kill
 from tests.helpers.web import Api, play_to_win, safe_unflagged
 
 PARAMS = {"width": 8, "height": 8, "mines": 8, "seed": 21}
@@ -99,13 +99,6 @@ def test_owner_cookie_survives_a_restart(tmp_path: Path) -> None:
 # -- a real server, killed -----------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base + path, data=data, method=method)
@@ -143,14 +136,6 @@ def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.2)
     kill(process)
     pytest.fail("mine-devil did not answer /healthz within 60 s")
-
-
-def kill(process: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, sig)
-    process.wait(timeout=30)
-    if process.stderr:
-        process.stderr.close()
 
 
 @pytest.mark.slow

@@ -23,10 +23,8 @@ from playwright.sync_api import Browser, Page, expect
 from devil import oracle
 from devil.analysis import Verdict
 from devil.position import Position
-from tests.browser.helpers import act, start_game
-from tests.browser.test_play import PHONE
-from tests.browser.test_teach_browser import LINE
-from tests.browser.world_helpers import join, new_world
+from tests.helpers.browser import LINE, PHONE, act, start_game
+from tests.helpers.browser_world import join, new_world
 
 pytestmark = pytest.mark.browser
 

@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.world.scoreboard import ScoreboardCache, pareto_frontier
-from tests.app.world.test_world_api import World, dropped
+from tests.helpers.world import World, dropped
 
 Json = dict[str, Any]
 

@@ -17,7 +17,7 @@ from flask import Flask
 from app.world.records import Cell, MoveRecord
 from app.world.store import WorldStore
 from devil.world import MemoryKnowledge, judge_reveal
-from tests.app.world.test_world_api import World
+from tests.helpers.world import World
 
 Json = dict[str, Any]
 SIDE = 100

@@ -18,8 +18,7 @@ from flask.testing import FlaskClient
 from app.notify.topics import RECENT, TopicRegistry
 from app.world import timelapse
 from app.world.presence import PresenceBoard
-from tests.app.world.test_world_api import World, opening
-from tests.app.world.test_world_live import stream_lines
+from tests.helpers.world import World, opening, stream_lines
 
 Json = dict[str, Any]
 
