@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from tests.helpers.servers import free_port, kill
+from tests.helpers.servers import free_port, kill, start_server
 from tests.helpers.world import WOKEN_WITHIN
 from tests.helpers.world_hosts import call, feed, join, opening
 
@@ -24,23 +23,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def start(data: Path, port: int, db_url: str | None, workers: int = 1) -> subprocess.Popen[bytes]:
-    import os
-
-    env = {**os.environ, "MINE_DEVIL_RATELIMIT": "0"}
-    env.pop("MINE_DEVIL_DATABASE_URL", None)
-    if db_url:
-        env["MINE_DEVIL_DATABASE_URL"] = db_url
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "app.serve", "--port", str(port), "--data", str(data)),
-            *("--workers", str(workers), "--log-level", "warning"),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    process = start_server(data, port, {"MINE_DEVIL_DATABASE_URL": db_url or ""}, workers)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
