@@ -40,9 +40,7 @@ import os
 import random
 import resource
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -57,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_hostile import connect, quantile  # noqa: E402
-from bench_web import free_port, stop, wait_until_up  # noqa: E402
+from bench_web import running_server  # noqa: E402
 
 BYSTANDER = "10.9.0.7"
 PROBER = "10.9.0.9"
@@ -638,55 +636,19 @@ def table(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
 def world_server(
     workers: int, database_url: str | None, keep_log: str | None = None
 ) -> Iterator[tuple[str, str]]:
-    """This checkout's server (``python -m app.serve``) on a free port; (base URL, the
-    database URL it uses). ``keep_log``: where to copy the server's log at the end."""
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="mine-devil-world-hostile-") as data:
-        env = {
-            **os.environ,
-            "MINE_DEVIL_RATELIMIT": "1",
-            "MINE_DEVIL_PROXY_HOPS": "1",
-            "MINE_DEVIL_DATA": data,
-        }
-        url = database_url or f"sqlite:///{Path(data) / 'mine-devil.sqlite3'}"
-        if database_url:
-            env["MINE_DEVIL_DATABASE_URL"] = database_url
-        args = [
-            sys.executable,
-            "-m",
-            "app.serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--data",
-            data,
-            "--workers",
-            str(workers),
-            "--log-level",
-            "warning",
-        ]
-        log_path = Path(data) / "server.log"
-        with open(log_path, "wb") as log:
-            process = subprocess.Popen(
-                args,
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            base = f"http://127.0.0.1:{port}"
-            try:
-                wait_until_up(base, process, timeout=90)
-                yield base, url
-            finally:
-                stop(process)
-                text = log_path.read_text(errors="replace")
-                if keep_log:
-                    Path(keep_log).write_text(text)
-                if "Traceback" in text or "WORKER TIMEOUT" in text:
-                    print(f"server log (tail):\n{text[-3000:]}", file=sys.stderr)
+    """This checkout's server (``python -m app.serve``) on a free port, rate limits on, one
+    trusted proxy hop; (base URL, the database URL it uses). ``keep_log``: where to copy
+    the server's log at the end."""
+    env = {"MINE_DEVIL_RATELIMIT": "1", "MINE_DEVIL_PROXY_HOPS": "1"}
+    if database_url:
+        env["MINE_DEVIL_DATABASE_URL"] = database_url
+    extra = ["--workers", str(workers), "--log-level", "warning"]
+    with running_server(
+        "module", extra, env=env, prefix="mine-devil-world-hostile-", keep_log=keep_log,
+        timeout=90,
+    ) as server:  # fmt: skip
+        assert server.data is not None
+        yield server.base, database_url or f"sqlite:///{server.data / 'mine-devil.sqlite3'}"
 
 
 def seed_log(database_url: str, events: int) -> None:
