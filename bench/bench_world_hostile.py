@@ -156,6 +156,8 @@ class Watch:
 
     moves: list[float] = field(default_factory=list)
     move_errors: int = 0
+    slowest: tuple[float, str] = (0.0, "")
+    """The bystander's slowest move: seconds and its ``Server-Timing`` (where it waited)."""
     probes: list[float] = field(default_factory=list)
     probe_misses: int = 0
 
@@ -173,14 +175,16 @@ def bystander(
     raft = {"moves": [{"kind": "reveal", "x": at[0], "y": at[1]}]}
     while time.monotonic() < stop_at:
         try:
-            status, _, seconds, _ = call(
+            status, _, seconds, headers = call(
                 conn, "POST", f"/api/worlds/{WORLD}/moves", BYSTANDER, raft, auth
             )
         except (OSError, http.client.HTTPException):
-            status, seconds = 0, 30.0
+            status, seconds, headers = 0, 30.0, {}
             conn.close()
             conn = connect(base, timeout=30)
         watch.moves.append(seconds)
+        if seconds > watch.slowest[0]:
+            watch.slowest = (seconds, headers.get("Server-Timing", ""))
         if status != 200:
             watch.move_errors += 1
         time.sleep(think)
@@ -593,6 +597,7 @@ def run_attack(
         "bystander_p99": quantile(watch.moves, 0.99),
         "healthz_worst": max(watch.probes, default=0.0),
         "healthz_misses": watch.probe_misses,
+        "bystander_slowest": f"{watch.slowest[0] * 1e3:.0f} ms ({watch.slowest[1]})",
     }
 
 
@@ -626,6 +631,8 @@ def table(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
             f"({r['bystander_moves']}) | {r['healthz_worst'] * 1e3:.1f} ms | {statuses} | "
             f"{verdict(r)} |"
         )
+    lines += ["", "the bystander's slowest move, with its Server-Timing (ms in the app):"]
+    lines += [f"- {r['attack']}: {r['bystander_slowest']}" for r in rows]
     problems = [f"{r['attack']}: {p}" for r in rows for p in r["problems"]]
     if problems:
         lines += ["", "problems: " + "; ".join(problems[:10])]

@@ -63,7 +63,6 @@ class PausingClock:
     def __init__(self, every: float = PAUSE_EVERY, pause: Callable[[], None] | None = None):
         self.every = every
         self.pause = pause or (lambda: time.sleep(0))
-        self.pauses = 0
         self._away = 0.0
         self._next = time.thread_time() + every
 
@@ -71,7 +70,6 @@ class PausingClock:
         now = time.thread_time()
         if now >= self._next:
             self.pause()
-            self.pauses += 1
             after = time.thread_time()
             self._away += after - now
             now = after

@@ -40,8 +40,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, overload
 
+import sqlalchemy as sa
+
 from app.lru import Lru
 from app.world.records import Counts, Standing
+from app.world.schema import players, teams
+from app.world.store import WorldStore
 
 Triple = tuple[str, int, int, int]
 """``(name, revealed, flags, errors)`` of one team."""
@@ -131,11 +135,6 @@ every object (two per ``Standing``) in every full collection; 50,000 teams and p
 made each full collection of the worker take about 0.1 s more."""
 
 
-def as_row(s: Standing) -> Row:
-    c = s.counts
-    return (s.name, c.moves, c.revealed, c.flags, c.errors, c.drops, s.team, s.player)
-
-
 def as_standing(r: Row) -> Standing:
     return Standing(r[0], Counts(r[1], r[2], r[3], r[4], r[5]), team=r[6], player=r[7])
 
@@ -220,12 +219,12 @@ class Scoreboard:
     @staticmethod
     def build(
         world: str,
-        teams: Sequence[Standing],
-        players: Sequence[Standing],
+        teams: Sequence[Row],
+        players: Sequence[Row],
         pause: Callable[[], None] = _nothing,
     ) -> Scoreboard:
-        team_rows = tuple(as_row(t) for t in sliced(teams, pause))
-        player_rows = tuple(as_row(p) for p in sliced(players, pause))
+        """From the world's teams (by name) and players (by team, name, id)."""
+        team_rows, player_rows = tuple(teams), tuple(players)
         triples = [(r[0], r[2], r[3], r[4]) for r in sliced(team_rows, pause)]
         frontier = frozenset(pareto_frontier(triples, pause))
         ranked = tuple(sorted_sliced(team_rows, _rank, pause))
@@ -279,8 +278,43 @@ class Scoreboard:
         return found
 
 
-Reader = Callable[[str, Callable[[], None]], tuple[list[Standing], list[Standing]]]
+Reader = Callable[[str, Callable[[], None]], tuple[list[Row], list[Row]]]
 """A world's (teams, players) from the store, pausing now and then."""
+
+
+def store_reader(store: WorldStore) -> Reader:
+    """``Reader`` over ``store``: the rows as plain tuples straight from the database, a
+    slice at a time (no ``Standing`` values: 100,000 of them, alive for the length of a
+    build, made the collector's full collections walk them)."""
+    counts = ("moves", "revealed", "flags", "errors", "drops")
+
+    def read(world: str, pause: Callable[[], None]) -> tuple[list[Row], list[Row]]:
+        store.world(world)  # NoSuchWorld
+        team_query = (
+            sa.select(teams.c.name, *(teams.c[n] for n in counts))
+            .where(teams.c.world == world)
+            .order_by(teams.c.name)
+        )
+        player_query = (
+            sa.select(players.c.name, *(players.c[n] for n in counts), players.c.team, players.c.id)
+            .where(players.c.world == world)
+            .order_by(players.c.team, players.c.name, players.c.id)
+        )
+        team_rows: list[Row] = []
+        player_rows: list[Row] = []
+        blank = (None, None)  # a team's row has no team and no player
+        with store.reading() as conn:
+            for part in conn.execute(team_query).partitions(SLICE):
+                team_rows.extend(tuple(r) + blank for r in part)
+                pause()
+            for part in conn.execute(player_query).partitions(SLICE):
+                player_rows.extend(tuple(r) for r in part)
+                pause()
+        return team_rows, player_rows
+
+    return read
+
+
 Probe = Callable[[str], tuple[int, int, int]]
 """A world's (head seq, players, teams): cheap, to tell whether the standings moved."""
 

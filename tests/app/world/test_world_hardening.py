@@ -85,14 +85,13 @@ def test_the_scoreboard_is_built_once_per_change_not_per_request(api: World) -> 
 def test_a_big_world_is_rebuilt_at_most_once_per_interval() -> None:
     """Changes faster than ``min_seconds`` in a world over ``small`` rows cost one build per
     interval; another process's change is seen once the probe moves."""
-    from app.world.records import Counts, Standing
+    from app.world.scoreboard import Row
 
     now = [0.0]
     state = {"seq": 1, "teams": 600}
 
-    def read(world: str, pause: Callable[[], None]) -> tuple[list[Standing], list[Standing]]:
-        zero = Counts(0, 0, 0, 0, 0)
-        return [Standing(f"t{i}", zero) for i in range(state["teams"])], []
+    def read(world: str, pause: Callable[[], None]) -> tuple[list[Row], list[Row]]:
+        return [(f"t{i}", 0, 0, 0, 0, 0, None, None) for i in range(state["teams"])], []
 
     cache = ScoreboardCache(read, lambda w: (state["seq"], 0, state["teams"]),
                             clock=lambda: now[0])  # fmt: skip
@@ -114,19 +113,15 @@ def test_a_big_world_is_rebuilt_at_most_once_per_interval() -> None:
     assert cache.builds == 3  # probed, nothing moved: no rebuild
 
 
-def many_standings(n: int) -> tuple[list[Any], list[Any]]:
-    """``n`` teams of one player each, with random counters (teams by name)."""
-    from app.world.records import Counts, Standing
-
+def many_rows(n: int) -> tuple[list[Any], list[Any]]:
+    """``n`` teams of one player each, with random counters, as the store reads them
+    (``app.world.scoreboard.Row``: teams by name, players by team)."""
     rng = random.Random(3)
     teams = sorted(
-        (Standing(f"t{i}", Counts(rng.randrange(100), rng.randrange(10**4), rng.randrange(500),
-                                  rng.randrange(20), 1)) for i in range(n)),
-        key=lambda t: t.name,
+        (f"t{i}", rng.randrange(100), rng.randrange(10**4), rng.randrange(500),
+         rng.randrange(20), 1, None, None) for i in range(n)
     )  # fmt: skip
-    players = [
-        Standing(f"p{i}", t.counts, team=t.name, player=f"id{i}") for i, t in enumerate(teams)
-    ]
+    players = [(f"p{i}", *t[1:6], t[0], f"id{i}") for i, t in enumerate(teams)]
     return teams, players
 
 
@@ -137,9 +132,11 @@ def test_a_big_scoreboard_is_built_in_slices_and_kept_out_of_the_collector() -> 
     tuples, which the garbage collector stops walking (full collections stay short)."""
     import gc
 
-    from app.world.scoreboard import Scoreboard
+    from app.world.scoreboard import Scoreboard, as_standing
 
-    teams, players = many_standings(20_000)
+    rows, people = many_rows(20_000)
+    teams = [as_standing(r) for r in rows]
+    players = [as_standing(r) for r in people]
     gaps: list[float] = []
     last = [time.thread_time()]
 
@@ -151,7 +148,7 @@ def test_a_big_scoreboard_is_built_in_slices_and_kept_out_of_the_collector() -> 
     gc.disable()
     try:
         last[0] = time.thread_time()
-        board = Scoreboard.build("w", teams, players, pause)
+        board = Scoreboard.build("w", rows, people, pause)
     finally:
         gc.enable()
     assert len(gaps) >= 80 and max(gaps) < 0.05, (len(gaps), max(gaps))
@@ -176,7 +173,7 @@ def test_a_costly_scoreboard_is_rebuilt_less_often(monkeypatch: pytest.MonkeyPat
     the worker."""
     from app.world import scoreboard
 
-    teams, players = many_standings(600)
+    teams, players = many_rows(600)
     now = [0.0]
     cache = ScoreboardCache(lambda w, pause: (teams, players), lambda w: (1, 600, 600),
                             clock=lambda: now[0])  # fmt: skip
