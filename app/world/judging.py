@@ -6,8 +6,8 @@ spent in one go, and on SQLite, whose one write lock every team's move needs, it
 be spent holding that lock. So:
 
 - the judging clock (``PausingClock``) is this request's own CPU time, and every
-  ``PAUSE_EVERY`` of it the judgement pauses (``time.sleep(0)``: under the gevent worker
-  the other requests run; their CPU time is not charged to this raft);
+  ``PAUSE_EVERY`` of it the judgement pauses (``time.sleep(PAUSE_SECONDS)``: under the gevent
+  worker the requests that are ready run first; their CPU time is not charged to this raft);
 - on SQLite a raft is judged *ahead* (``judge_ahead``), in a read transaction holding only
   the team's place in this process's queue; the write transaction then checks that the
   chunks the judgement read are unchanged (``unchanged``: their versions, one query) and
@@ -42,6 +42,10 @@ CASCADE_LIMIT = 10_000
 DROP_RADIUS = 32
 PAUSE_EVERY = 0.004
 """CPU seconds a judgement runs between two pauses."""
+PAUSE_SECONDS = 0.0005
+"""A pause: long enough to be a timer, so the gevent loop polls its sockets and runs every
+request that is ready before the judgement goes on (``sleep(0)`` would queue the judgement
+ahead of the requests its sockets have woken meanwhile)."""
 
 
 @dataclass(frozen=True)
@@ -57,12 +61,13 @@ Clock = Callable[[], float]
 class PausingClock:
     """This thread's CPU time as spent by its caller, pausing every ``every`` seconds of it.
 
-    A pause is ``time.sleep(0)``: under the gevent worker the other requests run meanwhile,
-    and the CPU time they use (the same thread's) is left out of what this clock counts."""
+    A pause is ``time.sleep(PAUSE_SECONDS)``: under the gevent worker the other requests run
+    meanwhile, and the CPU time they use (the same thread's) is left out of what this clock
+    counts."""
 
     def __init__(self, every: float = PAUSE_EVERY, pause: Callable[[], None] | None = None):
         self.every = every
-        self.pause = pause or (lambda: time.sleep(0))
+        self.pause = pause or (lambda: time.sleep(PAUSE_SECONDS))
         self._away = 0.0
         self._next = time.thread_time() + every
 
