@@ -16,7 +16,7 @@ from flask import Flask, session
 
 from app import create_app
 from app.security import ensure_owner
-from tests.helpers.servers import free_port, kill, start_server
+from tests.helpers.servers import free_port, start_server, stop
 from tests.helpers.web import Api, play_to_win, safe_unflagged
 
 PARAMS = {"width": 8, "height": 8, "mines": 8, "seed": 21}
@@ -120,7 +120,7 @@ def start_two_workers(data: Path, port: int) -> subprocess.Popen[bytes]:
                 return process
         except (urllib.error.URLError, ConnectionError):
             time.sleep(0.2)
-    kill(process)
+    stop(process)
     pytest.fail("mine-devil did not answer /healthz within 60 s")
 
 
@@ -142,7 +142,7 @@ def test_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> None:
             state = call(base, "POST", f"/api/games/{game_id}/reveal", {"row": r, "col": c}, token)
         log = call(base, "GET", f"/api/games/{game_id}/moves")
     finally:
-        kill(server)  # SIGKILL: no shutdown code runs
+        stop(server)  # SIGKILL: no shutdown code runs
     server = start_two_workers(data, port)
     try:
         assert call(base, "GET", f"/api/games/{game_id}") == state
@@ -152,4 +152,4 @@ def test_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> None:
             after = call(base, "POST", f"/api/games/{game_id}/reveal", {"row": r, "col": c}, token)
             assert after["moves"] == state["moves"] + 1
     finally:
-        kill(server, signal.SIGTERM)
+        stop(server, signal.SIGTERM)

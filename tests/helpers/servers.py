@@ -172,11 +172,3 @@ def nginx(prefix: Path, port: int, upstreams: list[int]) -> Iterator[subprocess.
 
 
 __all__ = ["EDGE_CONFIG"]
-
-
-def kill(process: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, sig)
-    process.wait(timeout=30)
-    if process.stderr:
-        process.stderr.close()

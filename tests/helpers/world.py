@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -129,3 +130,17 @@ def stream_lines(app: Flask, url: str, last: int | None = None) -> Iterator[queu
 WOKEN_WITHIN = HEARTBEAT_SECONDS / 2
 """A stream woken by its notifier answers well before the heartbeat would have woken it (a
 tighter wall-clock bound fails on a loaded 2-core machine without saying anything more)."""
+
+
+class CpuGaps:
+    """A ``pause`` callable recording this thread's CPU seconds since the previous call (or
+    since it was made): how long work ran between two of its pauses, whatever the load."""
+
+    def __init__(self) -> None:
+        self.gaps: list[float] = []
+        self._last = time.thread_time()
+
+    def __call__(self) -> None:
+        now = time.thread_time()
+        self.gaps.append(now - self._last)
+        self._last = now

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from tests.helpers.servers import free_port, kill, start_server
+from tests.helpers.servers import free_port, start_server, stop
 from tests.helpers.world import WOKEN_WITHIN
 from tests.helpers.world_hosts import call, feed, join, opening
 
@@ -34,7 +34,7 @@ def start(data: Path, port: int, db_url: str | None, workers: int = 1) -> subpro
                 return process
         except OSError:
             time.sleep(0.2)
-    kill(process)
+    stop(process)
     pytest.fail("mine-devil did not answer /healthz within 60 s")
 
 
@@ -46,7 +46,7 @@ def two_servers(tmp_path: Path, db_url: str) -> Iterator[tuple[int, int]]:
         yield ports
     finally:
         for server in servers:
-            kill(server, signal.SIGTERM)
+            stop(server, signal.SIGTERM)
 
 
 @pytest.mark.slow
@@ -112,7 +112,7 @@ def test_two_workers_on_sqlite_wake_each_others_feeds(tmp_path: Path) -> None:
                     assert stream.get(timeout=WOKEN_WITHIN)["seq"] == result["seq"]
                 assert time.monotonic() - started < WOKEN_WITHIN
     finally:
-        kill(server, signal.SIGTERM)
+        stop(server, signal.SIGTERM)
 
 
 @pytest.mark.slow
@@ -149,7 +149,7 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
         for thread in threads:
             thread.start()
         time.sleep(3.0)
-        kill(victim)  # SIGKILL mid-load
+        stop(victim)  # SIGKILL mid-load
         stop.set()
         for thread in threads:
             thread.join(30)
@@ -172,5 +172,5 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
         assert status == 200 and body["results"][0]["seq"] == len(seqs) + 1
     finally:
         stop.set()
-        kill(victim)
-        kill(survivor, signal.SIGTERM)
+        stop(victim)
+        stop(survivor, signal.SIGTERM)
