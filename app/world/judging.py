@@ -8,13 +8,14 @@ be spent holding that lock. So:
 - the judging clock (``PausingClock``) is this request's own CPU time, and every
   ``PAUSE_EVERY`` of it the judgement pauses (``time.sleep(PAUSE_SECONDS)``: under the gevent
   worker the requests that are ready run first; their CPU time is not charged to this raft);
-- on SQLite a raft is judged *ahead* (``judge_ahead``), in a read transaction holding only
-  the team's place in this process's queue; the write transaction then checks that the
-  chunks the judgement read are unchanged (``unchanged``: their versions, one query) and
-  applies its results, so the write lock is held for the writes only. If another process
-  changed the team in between, the raft is judged again inside the transaction, without
-  pauses (a paused holder of SQLite's lock would leave every other writer of the process
-  waiting in SQLite's busy handler, which blocks the worker's one thread);
+- on SQLite a raft is judged *ahead* (``judge_ahead``), each chunk read in a short read of
+  its own (a pausing judgement holds no connection), holding only the team's place in this
+  process's queue; the write transaction then checks that the chunks the judgement read
+  are unchanged (``unchanged``: their versions, one query) and applies its results, so
+  the write lock is held for the writes only. If another process changed the team in
+  between, the raft is judged again inside the transaction, without pauses (a paused
+  holder of SQLite's lock would leave every other writer of the process waiting in
+  SQLite's busy handler, which blocks the worker's one thread);
 - on PostgreSQL teams lock their own rows, so the judgement runs in the transaction, with
   pauses.
 
@@ -176,7 +177,8 @@ def judge_ahead(
     moves: Sequence[MoveRequest],
     judging: Judging,
 ) -> Ahead:
-    """Judge ``moves`` on ``k`` (knowledge over a read transaction), pausing as it goes."""
+    """Judge ``moves`` on ``k`` (knowledge read outside any write transaction), pausing as
+    it goes."""
     k.prefetch_around(colour, cells)
     judged = judge_moves(k, colouring, colour, moves, judging, PausingClock())
     return Ahead(colour, judged, k.read_versions())

@@ -17,7 +17,7 @@ it. The witness of a devil error is computed from knowledge alone.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 
 from app import metrics
 from app.notify import Notifier
-from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
+from app.world.chunks import FLAGS, ChunkKey, ChunkKnowledge, StoredChunk, around, chunk_range
 from app.world.idempotency import PendingRaft, RaftKey, RaftReplayed, packed, recall
 from app.world.judging import (
     CASCADE_LIMIT,
@@ -230,21 +230,29 @@ def _judge_ahead(
     key: RaftKey | None,
     judging: Judging,
 ) -> Ahead:
-    """The raft judged on a read snapshot (``app.world.judging``), after the checks that
-    would refuse it anyway (a replayed key, a drop too soon), so a refused raft costs no
-    judgement. The write transaction checks them again, under the team's lock."""
+    """The raft judged ahead of its write transaction (``app.world.judging``), after the
+    checks that would refuse it anyway (a replayed key, a drop too soon), so a refused raft
+    costs no judgement; the write transaction checks them again, under the team's lock.
+    Each read takes a connection for itself only: a judgement that pauses holds none (the
+    versions checked at the write make the reads one snapshot)."""
+    world, team = player.world, player.team
     with store.reading() as conn:
         found = conn.execute(SELECT_PLAYER, {"p": player.id}).mappings().first()
         if found is None:
             raise NoSuchPlayer(player.id)
         me = player_row(found)
         if key is not None:
-            played = recall(conn, player.world, me.id, key)
+            played = recall(conn, world, me.id, key)
             if played is not None:
                 raise RaftReplayed(played)
-        _check_drops(me, moves, drop_seconds, now or utcnow())
-        k = ChunkKnowledge(lambda keys: load_chunks(conn, player.world, player.team, keys))
-        return judge_ahead(k, colouring, me.colour, [(m.x, m.y) for m in moves], moves, judging)
+    _check_drops(me, moves, drop_seconds, now or utcnow())
+
+    def load(keys: Collection[ChunkKey]) -> dict[ChunkKey, StoredChunk]:
+        with store.reading() as conn:
+            return load_chunks(conn, world, team, keys)
+
+    k = ChunkKnowledge(load)
+    return judge_ahead(k, colouring, me.colour, [(m.x, m.y) for m in moves], moves, judging)
 
 
 def _still_holds(conn: Connection, world: str, team: str, colour: int, ahead: Ahead) -> bool:
