@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_web import running_server  # noqa: E402
 from lattice import lattice  # noqa: E402
+from quantiles import quantile  # noqa: E402
 
 ATTACKER = "10.0.0.66"
 PLAYER = "10.0.0.7"
@@ -89,13 +90,6 @@ class Tally:
     def worst(self) -> float:
         everything = [*self.clicks, *self.first_reveals, self.probe_worst, self.attacker_worst]
         return max(everything, default=0.0)
-
-
-def quantile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 # -- HTTP --------------------------------------------------------------------------------

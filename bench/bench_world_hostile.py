@@ -54,8 +54,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_hostile import connect, quantile  # noqa: E402
+from bench_hostile import connect  # noqa: E402
 from bench_web import running_server  # noqa: E402
+from quantiles import quantile  # noqa: E402
 
 BYSTANDER = "10.9.0.7"
 PROBER = "10.9.0.9"
