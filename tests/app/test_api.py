@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app.api.routes import GRAPH_BODY_MAX
 from app.play.setup import get_service
 from tests.helpers.web import SMALL, Api, oracle_verdicts, play_to_win, safe_or_any
 
@@ -440,7 +441,10 @@ def test_too_large_body_is_413_json(api: Api, client: FlaskClient) -> None:
     assert response.status_code == 413
     assert "bytes" in response.json["error"]
     assert api.log(game["id"]) == []
-    assert client.post("/api/games", data=big, content_type="application/json").status_code == 413
+    # a new game may carry a custom graph board: its limit is higher, and holds as well
+    bigger = '{"pad": "' + "x" * GRAPH_BODY_MAX + '"}'
+    response = client.post("/api/games", data=bigger, content_type="application/json")
+    assert response.status_code == 413
 
 
 def test_wrong_method_and_unknown_route_are_json(client: FlaskClient) -> None:

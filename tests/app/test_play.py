@@ -18,8 +18,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app.api.routes import GRAPH_BODY_MAX
 from app.play.params import BROWSER_MAX_SIDE
-from app.play.routes import CELL_SWAP_LIMIT
+from app.play.routes import CELL_SWAP_LIMIT, NEW_GAME_FORM_MAX
 from devil.board import hole_pattern
 from tests.helpers.web import (
     HX,
@@ -217,7 +218,7 @@ def test_new_game_counted_fair_no_guess_off(client: FlaskClient) -> None:
         ({"preset": "custom", "width": "5", "height": "5", "mines": "20"}, "mines"),
         ({"preset": "custom", "width": "", "height": "5", "mines": "2"}, "width is missing"),
         ({"preset": "huge"}, "preset"),
-        ({"topology": "cube"}, "topology"),
+        ({"topology": "dodecahedron"}, "topology"),  # "cube" is a tiling now
         ({"count": "many"}, "count"),
         ({"seed": "abc"}, "seed"),
     ],
@@ -700,7 +701,7 @@ def test_game_pages_are_never_cached(client) -> None:  # type: ignore[no-untyped
 def test_a_chunked_body_over_the_limit_is_413_like_a_long_content_length(
     app: Flask, client: FlaskClient
 ) -> None:
-    limit = app.config["MAX_CONTENT_LENGTH"]
+    limit = GRAPH_BODY_MAX  # a new game may carry a graph board: its own, higher limit
     big = json.dumps({"width": 9, "height": 9, "mines": 10, "pad": "x" * limit}).encode()
     assert len(big) > limit
     declared = client.post("/api/games", data=big, content_type="application/json")
@@ -731,7 +732,7 @@ def test_a_chunked_body_within_the_limit_is_read_whole(app: Flask, client: Flask
 
 def test_a_chunked_form_over_the_limit_gets_the_413_page(client: FlaskClient) -> None:
     token = csrf_token(client)
-    form = f"csrf_token={token}&preset=beginner&pad={'x' * 20000}".encode()
+    form = f"csrf_token={token}&preset=beginner&pad={'x' * NEW_GAME_FORM_MAX}".encode()
     page = chunked_post(client, "/new", form, content_type="application/x-www-form-urlencoded")
     assert page.status_code == 413
     assert page.mimetype == "text/html"
