@@ -55,6 +55,9 @@ COST_RATIO = 10.0
 """A big world's rebuilds are at least this many times their own build time apart."""
 PAUSE_EVERY = 0.004
 """CPU seconds a build runs between two pauses (at most: it may pause every ``SLICE``)."""
+FIRST_PAUSE_EVERY = 0.02
+"""The same for a world's first build, which its readers wait for: fewer trips round the
+worker's loop (each can take tens of ms under load), other requests still served."""
 ACTIVE_TEAMS = 100
 """Teams offered in the page's join and watch lists (the most active ones)."""
 T = TypeVar("T")
@@ -415,7 +418,8 @@ class ScoreboardCache:
             if board is not None and not entry.dirty and probe == entry.probe:
                 return board  # nobody changed it anywhere
             entry.dirty = False  # changes from here on mark the new board stale
-            watch = _Stopwatch(self.pause)
+            # every reader of a world waits for its first build: it pauses less often
+            watch = _Stopwatch(self.pause, FIRST_PAUSE_EVERY if board is None else PAUSE_EVERY)
             teams, players = self.read(world, watch)
             entry.board = board = Scoreboard.build(world, teams, players, watch)
             entry.probe, entry.built, entry.cost = probe, now, watch.stop()
