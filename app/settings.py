@@ -76,7 +76,7 @@ class Settings:
     """Open game streams per process."""
     world_judge_move_seconds: float = 0.25
     """``MINE_DEVIL_WORLD_JUDGE_MOVE_SECONDS``: CPU seconds judging one world move may
-    spend; beyond, the move is ``undecided`` (``app.world.service.Judging``)."""
+    spend; beyond, the move is ``undecided`` (``app.world.judging.Judging``)."""
     world_judge_move_nodes: int = 20_000
     """``MINE_DEVIL_WORLD_JUDGE_MOVE_NODES``: budget units judging one move may spend."""
     world_judge_raft_seconds: float = 1.0

@@ -24,7 +24,7 @@ from app.world.orientation import bp as orientation
 from app.world.pages import ACTIVITY_CACHE
 from app.world.pages import bp as pages
 from app.world.presence import PresenceBoard
-from app.world.scoreboard import ScoreboardCache
+from app.world.scoreboard import ScoreboardCache, store_reader
 from app.world.service import Colourings
 from app.world.store import WorldStore
 
@@ -40,7 +40,7 @@ def init_app(app: Flask, engine: object) -> None:
     app.extensions["mine_devil.world.colourings"] = Colourings()
     app.extensions["mine_devil.world.presence"] = PresenceBoard()
     app.extensions["mine_devil.world.scoreboards"] = ScoreboardCache(
-        store.scoreboard, store.standings_probe
+        store_reader(store), store.standings_probe
     )
     app.extensions["mine_devil.world.streams"] = StreamSlots(
         settings(app).world_streams_per_client,

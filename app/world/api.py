@@ -38,6 +38,7 @@ from app.security import client_key
 from app.settings import settings
 from app.world import idempotency, limits
 from app.world.feed import event_stream
+from app.world.judging import Judging, MoveRequest
 from app.world.records import PlayerRow
 from app.world.schemas import COLOUR, MAX_NAME, NEW_PLAYER, NEW_WORLD, RAFT
 from app.world.scoreboard import ScoreboardCache, pareto_frontier
@@ -45,8 +46,6 @@ from app.world.service import (
     MAX_VIEW_SIDE,
     Colourings,
     DropTooSoon,
-    Judging,
-    MoveRequest,
     Viewport,
     play_raft,
     switch_colour,

@@ -36,7 +36,7 @@ from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, StoredChunk
 from app.world.idempotency import PendingRaft
-from app.world.records import ChunkRace, Move, PlayerRow, counts_of, encode_cells, player_row
+from app.world.records import ChunkRace, MoveRecord, PlayerRow, counts_of, encode_cells, player_row
 
 SqlWire = tuple[str, str, str]
 """``(channel, head, tail)``: ``pg_notify(channel, head || seq || tail)`` is the wire form."""
@@ -114,7 +114,7 @@ def append_and_commit(
     world: str,
     team: str,
     at: datetime,
-    moves: Sequence[tuple[str, Move]],
+    moves: Sequence[tuple[str, MoveRecord]],
     colours: dict[str, int],
     drops: dict[str, datetime],
     dirty: Mapping[ChunkKey, tuple[bytes, int | None]],
@@ -225,12 +225,12 @@ def _params(
     world: str,
     team: str,
     at: datetime,
-    moves: Sequence[tuple[str, Move]],
+    moves: Sequence[tuple[str, MoveRecord]],
     colours: dict[str, int],
     drops: dict[str, datetime],
 ) -> dict[str, Any]:
     total = counts_of([m for _, m in moves])
-    by_player: dict[str, list[Move]] = {}
+    by_player: dict[str, list[MoveRecord]] = {}
     for player, move in moves:
         by_player.setdefault(player, []).append(move)
     people = {p: counts_of(mine) for p, mine in by_player.items()}

@@ -20,9 +20,10 @@ import sqlalchemy as sa
 
 from app.notify import Notifier
 from app.world.chunks import SHIFT
+from app.world.judging import Judging, MoveRequest
 from app.world.records import PlayerRow
 from app.world.schema import chunks, events
-from app.world.service import Colourings, Judging, MoveRequest, play_raft
+from app.world.service import Colourings, play_raft
 from app.world.store import WORLD_ORDER, WorldStore
 
 LATEST = 64

@@ -55,11 +55,12 @@ from app.world.api import (
     world_store,
 )
 from app.world.frontier import liveliest, opening_drop, team_spot
+from app.world.judging import Judging
 from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME
 from app.world.scoreboard import Scoreboard
-from app.world.service import Judging, switch_colour
+from app.world.service import switch_colour
 from app.world.session import current_player, forget, remember
 
 bp = Blueprint("world", __name__)
@@ -108,7 +109,7 @@ def errors_of(player: PlayerRow | None, board: Scoreboard) -> int:
     """The devil errors ``player`` made in this world so far (0 for a watcher)."""
     if player is None:
         return 0
-    found = board.by_player.get(player.id)
+    found = board.player(player.id)
     return found.counts.errors if found is not None else 0
 
 
@@ -264,12 +265,12 @@ def scoreboard(world: str) -> ResponseReturnValue:
     my_team = player.team if player is not None else request.args.get("team")
     first = (page - 1) * SCOREBOARD_TEAMS
     shown = list(board.ranked[first : first + SCOREBOARD_TEAMS])
-    mine = next((t for t in board.teams if t.name == my_team), None) if my_team else None
+    mine = board.team(my_team) if my_team else None
     if mine is not None and mine not in shown:
         shown.append(mine)
     listed = []
     for t in shown:
-        people = board.by_team.get(t.name, ())
+        people = board.players_of(t.name)
         top = list(people[:TEAM_PLAYERS])
         if me is not None and t.name == my_team and all(p.player != me for p in top):
             top += [p for p in people if p.player == me]

@@ -21,7 +21,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import sqlalchemy as sa
@@ -61,16 +61,17 @@ from app.world.team import (
 
 
 class KeyedLocks:
-    """One lock per key, existing only while someone holds or waits for it."""
+    """One lock per key, existing only while someone holds or waits for it (reentrant: a
+    holder may take it again, ``WorldStore.queue`` around ``WorldStore.team``)."""
 
     def __init__(self) -> None:
         self._guard = threading.Lock()
-        self._locks: dict[object, tuple[threading.Lock, int]] = {}
+        self._locks: dict[object, tuple[threading.RLock, int]] = {}
 
     @contextmanager
     def hold(self, key: object) -> Iterator[None]:
         with self._guard:
-            lock, users = self._locks.get(key) or (threading.Lock(), 0)
+            lock, users = self._locks.get(key) or (threading.RLock(), 0)
             self._locks[key] = (lock, users + 1)
         try:
             with lock:
@@ -126,6 +127,15 @@ class WorldStore:
                 conn = conn.execution_options(sqlite_begin="IMMEDIATE")
             with conn.begin():
                 yield conn
+
+    def reading(self) -> AbstractContextManager[Connection]:
+        """A read transaction: one snapshot of the world (``app.world.judging``)."""
+        return self._read()
+
+    def queue(self, world: str, team: str) -> AbstractContextManager[None]:
+        """This process's queue for ``team``, as ``team`` takes it: held around a
+        transaction, it keeps the team's other moves of this process out meanwhile."""
+        return self._locks.hold((world, team))
 
     # -- worlds --
     def create_world(self, world: str, colours: int) -> WorldRow:

@@ -18,7 +18,7 @@ from app.world.idempotency import PendingRaft, remember
 from app.world.records import (
     EVENT_KINDS,
     ChunkRace,
-    Move,
+    MoveRecord,
     NoSuchPlayer,
     PlayerRow,
     WorldRow,
@@ -119,7 +119,7 @@ class TeamTransaction:
         self.world = world
         self.team = team
         self.knowledge = ChunkKnowledge(lambda keys: load_chunks(conn, world.id, team, keys))
-        self._moves: list[tuple[str, Move]] = []
+        self._moves: list[tuple[str, MoveRecord]] = []
         self._colour_changes: dict[str, int] = {}
         self._drops: dict[str, datetime] = {}
         self.at = utcnow()
@@ -140,7 +140,7 @@ class TeamTransaction:
             raise NoSuchPlayer(player_id)
         return player_row(row)
 
-    def record(self, player: str, move: Move) -> None:
+    def record(self, player: str, move: MoveRecord) -> None:
         """Log ``move`` (its cells already applied to ``knowledge`` by the caller)."""
         if move.kind not in EVENT_KINDS:
             raise ValueError(f"unknown world event kind {move.kind!r}")
@@ -150,7 +150,7 @@ class TeamTransaction:
 
     def switch_colour(self, player: str, colour: int) -> None:
         self._colour_changes[player] = colour
-        self._moves.append((player, Move("colour", None, None, "switched", colour)))
+        self._moves.append((player, MoveRecord("colour", None, None, "switched", colour)))
 
     def finish(self) -> list[int]:
         """Write chunks, counters, colour switches and events; the events' seqs, in order.
@@ -168,7 +168,7 @@ class TeamTransaction:
             conn.execute(_BUMP_TEAM, {"w": w, "t": t, "n": len(moves), **deltas}).scalar_one()
         )
         first = last - len(moves) + 1
-        by_player: dict[str, list[Move]] = {}
+        by_player: dict[str, list[MoveRecord]] = {}
         for player, move in self._moves:
             by_player.setdefault(player, []).append(move)
         bumps = [

@@ -11,13 +11,12 @@ from flask.testing import FlaskClient
 
 from app.api.routes import GRAPH_BODY_MAX
 from app.play.setup import get_service
-from tests.helpers.web import Api, oracle_verdicts, play_to_win
+from tests.helpers.web import SMALL, Api, oracle_verdicts, play_to_win, safe_or_any
 
 STATE_FIELDS = {
     "id", "width", "height", "mines", "topology", "count", "mercy", "no_guess", "status",
     "moves", "board",
 }  # fmt: skip
-SMALL = {"width": 6, "height": 6, "mines": 4, "seed": 11}
 
 
 def covered(state: dict[str, Any]) -> int:
@@ -371,12 +370,6 @@ def test_loss_shows_witness_and_loss_cell(api: Api) -> None:
                 assert near == int(ch), (r, c)
     assert api.move(game, "reveal", *safe_or_any(lost), expect=409)["error"]
     assert api.state(game["id"]) == lost
-
-
-def safe_or_any(state: dict[str, Any]) -> tuple[int, int]:
-    return next(
-        (r, c) for r, row in enumerate(state["board"]) for c, ch in enumerate(row) if ch == "."
-    )
 
 
 # -- the log and replays -------------------------------------------------------------------

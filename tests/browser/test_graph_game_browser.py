@@ -18,8 +18,8 @@ from devil.analysis import Verdict
 from devil.graphs.fileformat import read_graph
 from devil.rules import Count
 from devil.solver import classify
-from tests.browser.helpers import act
-from tests.browser.test_accessibility import audit
+from tests.helpers.accessibility import audit
+from tests.helpers.browser import act
 
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}

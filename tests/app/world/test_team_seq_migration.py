@@ -19,7 +19,7 @@ from alembic.config import Config
 
 from app.store.log import MIGRATIONS, Store
 from app.world.idempotency import RaftKey, recall
-from app.world.records import Move, hash_token
+from app.world.records import MoveRecord, hash_token
 from app.world.store import WorldStore
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
@@ -119,7 +119,7 @@ def test_a_world_wide_log_is_renumbered_per_team_and_keeps_its_feeds(db_url: str
 
     # the next move of a team takes the team's next number; other teams' heads stay
     with world.team("main", "blue") as tx:
-        tx.record("p-blue", Move("flag", 500, 500, "flagged", 0, ((500, 500, "F"),)))
+        tx.record("p-blue", MoveRecord("flag", 500, 500, "flagged", 0, ((500, 500, "F"),)))
         assert tx.finish_and_commit() == [4]
     assert world.team_head("main", "red") == 5 and world.team_head("main", "blue") == 4
     assert world.summary("main")["moves"] == 11

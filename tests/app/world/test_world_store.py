@@ -11,7 +11,7 @@ from app.store.log import Store
 from app.world.chunks import FLAGS, ChunkKnowledge, KnowledgeConflict, StoredChunk, chunk_of, index
 from app.world.records import (
     ChunkRace,
-    Move,
+    MoveRecord,
     NoSuchPlayer,
     NoSuchWorld,
     WorldExists,
@@ -125,7 +125,7 @@ def play(store: WorldStore, player: str, team: str, colour: int, cells, outcome=
     with store.team("main", team) as tx:
         tx.knowledge.apply(colour, cells)
         x, y, _ = cells[0] if cells else (0, 0, "")
-        tx.record(player, Move("reveal", x, y, outcome, colour, tuple(cells)))
+        tx.record(player, MoveRecord("reveal", x, y, outcome, colour, tuple(cells)))
         return tx.finish()
 
 
@@ -159,7 +159,7 @@ def test_an_exception_in_a_team_transaction_writes_nothing(store: WorldStore) ->
     p = store.add_player("main", "Ada", "red", 1).player
     with pytest.raises(RuntimeError), store.team("main", "red") as tx:
         tx.knowledge.apply(1, [(0, 0, "0")])
-        tx.record(p.id, Move("reveal", 0, 0, "revealed", 1, ((0, 0, "0"),)))
+        tx.record(p.id, MoveRecord("reveal", 0, 0, "revealed", 1, ((0, 0, "0"),)))
         tx.finish()
         raise RuntimeError("engine failed")
     assert store.events("main") == []
@@ -175,11 +175,11 @@ def test_a_chunk_moved_meanwhile_aborts_the_raft_on_either_database(store: World
     p = store.add_player("main", "Ada", "red", 1).player
     with store.team("main", "red") as tx:
         tx.knowledge.apply(1, [(0, 0, "1"), (70, 0, "2")])
-        tx.record(p.id, Move("reveal", 0, 0, "revealed", 1, ((0, 0, "1"), (70, 0, "2"))))
+        tx.record(p.id, MoveRecord("reveal", 0, 0, "revealed", 1, ((0, 0, "1"), (70, 0, "2"))))
         assert tx.finish() == [1]
     with pytest.raises(ChunkRace, match="changed under its lock"), store.team("main", "red") as tx:
         tx.knowledge.apply(1, [(1, 0, "2"), (71, 0, "3")])
-        tx.record(p.id, Move("reveal", 1, 0, "revealed", 1, ((1, 0, "2"), (71, 0, "3"))))
+        tx.record(p.id, MoveRecord("reveal", 1, 0, "revealed", 1, ((1, 0, "2"), (71, 0, "3"))))
         # what a writer that bypassed the team's lock (a bug) would leave: one chunk moved on
         tx.conn.execute(chunks.update().where(chunks.c.cx == 1).values(version=9))
         tx.finish()
@@ -253,7 +253,9 @@ def test_threads_on_one_team_never_lose_or_double_a_reveal(store: WorldStore, db
                 with (store if i % 2 else other).team("main", "red") as tx:
                     x, y = next(c for c in cells if tx.knowledge.symbol(0, *c) == ".")
                     tx.knowledge.apply(0, [(x, y, "1")])
-                    tx.record(people[i].id, Move("reveal", x, y, "revealed", 0, ((x, y, "1"),)))
+                    tx.record(
+                        people[i].id, MoveRecord("reveal", x, y, "revealed", 0, ((x, y, "1"),))
+                    )
                     tx.finish()
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
