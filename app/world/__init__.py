@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from app.bulkhead import Bulkhead
 from app.errors import answer_scripts_in_json
 from app.live.slots import StreamSlots, stream_room
 from app.lru import Lru
@@ -47,6 +48,9 @@ def init_app(app: Flask, engine: object) -> None:
         settings(app).world_streams_max,
         within=stream_room(app),  # with the games' streams, what the worker can hold
         kind="world",
+    )
+    app.extensions["mine_devil.world.views"] = Bulkhead(
+        "views", settings(app).world_view_slots, settings(app).world_view_wait_seconds
     )
     app.register_blueprint(bp, url_prefix="/api/worlds")
     app.register_blueprint(orientation, url_prefix="/api/worlds")  # map, presence, time-lapse

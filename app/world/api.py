@@ -316,11 +316,12 @@ def viewport(world: str, team: str, max_side: int = MAX_VIEW_SIDE, what: str = "
 @bp.get("/<world>/teams/<team>/view")
 def team_view(world: str, team: str) -> ResponseReturnValue:
     port = viewport(world, team)
-    limits.check_view(limits.view_cost(port.width, port.height))
-    seq, rows = view(
-        world_store(), world, team, port.colour, port.x0, port.y0, port.width, port.height
-    )
-    return jsonify({"x0": port.x0, "y0": port.y0, "colour": port.colour, "seq": seq, "rows": rows})
+    with limits.viewing(limits.view_cost(port.width, port.height)):
+        seq, rows = view(
+            world_store(), world, team, port.colour, port.x0, port.y0, port.width, port.height
+        )
+        body = {"x0": port.x0, "y0": port.y0, "colour": port.colour, "seq": seq, "rows": rows}
+        return jsonify(body)
 
 
 @bp.get("/<world>/teams/<team>/events")
