@@ -12,7 +12,7 @@ from flask import Flask
 
 from app.bulkhead import Bulkhead
 from app.busy import Overloaded
-from tests.app.world.test_world_api import World
+from tests.helpers.world import World
 
 
 def test_at_most_the_slots_run_at_once() -> None:
