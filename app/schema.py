@@ -34,6 +34,11 @@ def json_shown(value: Any) -> str:
 
 Schema = Mapping[str, Any]
 
+READER = "x-reader"
+"""An object schema's annotation: this value is any JSON object, read whole by the function
+named here (which names the bad part by its JSON path): the validator checks only that it is
+an object. For documents that have their own format (a custom graph board)."""
+
 KEYWORDS = frozenset(
     {
         # checked
@@ -41,6 +46,8 @@ KEYWORDS = frozenset(
         "maximum", "items", "prefixItems", "minItems", "maxItems", "minLength", "maxLength",
         # annotations only
         "title", "description", "examples", "default", "$comment",
+        # an object read whole by its own reader (named here), which names the bad part
+        READER,
     }
 )  # fmt: skip
 """The keywords a request schema may use."""
@@ -59,7 +66,7 @@ def check_schema(schema: Schema, where: str = "schema") -> None:
     kind = schema.get("type")
     if kind not in TYPES:
         raise ValueError(f"{where} must have one type of {sorted(TYPES)}, not {kind!r}")
-    if kind == "object":
+    if kind == "object" and READER not in schema:
         extra = schema.get("additionalProperties", True)
         if extra is not False:
             raise ValueError(f"{where}: request objects must say additionalProperties: false")
@@ -105,6 +112,8 @@ def _object(value: Any, schema: Schema, path: str) -> None:
     if not isinstance(value, dict):
         what = path if path else "the request body"
         raise InputError(path or BODY, f"{what} must be a JSON object, not {json_shown(value)}")
+    if READER in schema:
+        return  # read whole by its own reader
     properties: Mapping[str, Schema] = schema.get("properties", {})
     for name in value:
         if name not in properties:

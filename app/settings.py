@@ -76,7 +76,7 @@ class Settings:
     """Open game streams per process."""
     world_judge_move_seconds: float = 0.25
     """``MINE_DEVIL_WORLD_JUDGE_MOVE_SECONDS``: CPU seconds judging one world move may
-    spend; beyond, the move is ``undecided`` (``app.world.service.Judging``)."""
+    spend; beyond, the move is ``undecided`` (``app.world.judging.Judging``)."""
     world_judge_move_nodes: int = 20_000
     """``MINE_DEVIL_WORLD_JUDGE_MOVE_NODES``: budget units judging one move may spend."""
     world_judge_raft_seconds: float = 1.0
@@ -110,6 +110,12 @@ class Settings:
     world_view_rate_limit: str = "40 per second;1200 per minute"
     """``MINE_DEVIL_RATELIMIT_WORLD_VIEW``: views and stream openings per client address, in
     64x64-cell units (a 256x256 view costs 16)."""
+    world_view_slots: int = 2
+    """``MINE_DEVIL_WORLD_VIEW_SLOTS``: views, maps and time-lapse pages read and drawn at once
+    per process; the others wait their turn (``app.bulkhead``), at most
+    ``world_view_wait_seconds``, then get a 429."""
+    world_view_wait_seconds: float = 5.0
+    """``MINE_DEVIL_WORLD_VIEW_WAIT_SECONDS``: see ``world_view_slots``."""
     world_who_rate_limit: str = "10 per second;300 per minute"
     """``MINE_DEVIL_RATELIMIT_WORLD_WHO``: ``who`` lookups per client address."""
     world_idempotency_seconds: float = 86400.0

@@ -34,6 +34,7 @@ import http.client
 import json
 import os
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -141,7 +142,7 @@ class Cluster:
     def db_url(self) -> str:
         return self.pg["MINE_DEVIL_TEST_POSTGRES_URL"]
 
-    def app_env(self) -> dict[str, str]:
+    def app_env(self, n: int) -> dict[str, str]:
         env = {**os.environ}
         env.update(
             MINE_DEVIL_DATABASE_URL=self.db_url,
@@ -152,7 +153,8 @@ class Cluster:
             MINE_DEVIL_CLIENT_REQUESTS="4096",  # every bot comes from 127.0.0.1
             MINE_DEVIL_WORLD_DROP_SECONDS="0",
         )
-        env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+        # in the work folder: a process killed with kill -9 never removes a folder of its own
+        env["PROMETHEUS_MULTIPROC_DIR"] = str(self.work / f"metrics{n}")
         return env
 
     def start_app(self, n: int) -> None:
@@ -171,7 +173,7 @@ class Cluster:
                 "error",
             ],
             cwd=ROOT,
-            env=self.app_env(),
+            env=self.app_env(n),
             stdout=subprocess.DEVNULL,
             stderr=open(self.work / f"app{n}.log", "ab"),  # noqa: SIM115
             start_new_session=True,
@@ -621,6 +623,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     finally:
         cluster.close()
+        shutil.rmtree(work, ignore_errors=True)
     print(
         f"\n{args.bots} bots in {args.teams} teams, 3 app processes behind nginx, "
         f"PostgreSQL, Redis; {args.seconds:g} s per phase\n"

@@ -32,12 +32,9 @@ import json
 import multiprocessing
 import os
 import random
-import signal
 import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -52,8 +49,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_web import free_port, server_command, stop, wait_until_up  # noqa: E402
+from bench_web import running_server  # noqa: E402
 from lattice import lattice  # noqa: E402
+from quantiles import quantile  # noqa: E402
 
 ATTACKER = "10.0.0.66"
 PLAYER = "10.0.0.7"
@@ -92,13 +90,6 @@ class Tally:
     def worst(self) -> float:
         everything = [*self.clicks, *self.first_reveals, self.probe_worst, self.attacker_worst]
         return max(everything, default=0.0)
-
-
-def quantile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 # -- HTTP --------------------------------------------------------------------------------
@@ -437,33 +428,11 @@ def attack_process(
 def hostile_server(workers: int | None = None) -> Iterator[tuple[str, int]]:
     """``mine-devil`` on a free loopback port, rate limits on, one trusted proxy hop (so the
     clients' ``X-Forwarded-For`` tells them apart); (base URL, process group)."""
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="mine-devil-hostile-") as data:
-        env = {
-            **os.environ,
-            "MINE_DEVIL_RATELIMIT": "1",
-            "MINE_DEVIL_PROXY_HOPS": "1",
-            "MINE_DEVIL_DATA": data,
-        }
-        extra = ["--log-level", "warning"] + (
-            [] if workers is None else ["--workers", str(workers)]
-        )
-        args = server_command("mine-devil", port, data, extra)
-        log_path = Path(data) / "server.log"
-        with open(log_path, "wb") as log:
-            process = subprocess.Popen(
-                args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-            base = f"http://127.0.0.1:{port}"
-            try:
-                wait_until_up(base, process, timeout=60)
-                yield base, process.pid
-            finally:
-                stop(process)
-                if process.returncode not in (0, -signal.SIGTERM):
-                    tail = log_path.read_text(errors="replace")[-2000:]
-                    print(f"server exited {process.returncode}; log:\n{tail}", file=sys.stderr)
+    extra = ["--log-level", "warning"] + ([] if workers is None else ["--workers", str(workers)])
+    hostile = {"MINE_DEVIL_RATELIMIT": "1", "MINE_DEVIL_PROXY_HOPS": "1"}
+    with running_server("mine-devil", extra, env=hostile, prefix="mine-devil-hostile-") as server:
+        assert server.group is not None
+        yield server.base, server.group
 
 
 def table(tally: Tally, seconds: float, streams: int) -> str:

@@ -36,6 +36,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from quantiles import quantile  # noqa: E402
+
 from devil.board import Board  # noqa: E402
 from devil.position import Position  # noqa: E402
 from devil.rules import Count  # noqa: E402
@@ -66,11 +68,6 @@ def table(title: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> N
         print("  ".join(str(v).rjust(w) for v, w in zip(row, widths, strict=True)))
 
 
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 # -- 1. proofs -------------------------------------------------------------------------------
 
 
@@ -95,7 +92,7 @@ def bench_proofs(classes: Sequence[str], every: int) -> None:
                     len(positions),
                     len(times),
                     ms(statistics.median(times)),
-                    ms(percentile(times, 0.9)),
+                    ms(quantile(times, 0.9)),
                     ms(max(times)),
                     spread,
                 )

@@ -97,6 +97,7 @@ class Server:
     base: str
     group: int | None  # process group of a server we started (for its CPU time)
     log: Path | None = None  # its output
+    data: Path | None = None  # its data directory (a server we started)
 
     def log_tail(self, lines: int = 25) -> str:
         if self.log is None or not self.log.exists():
@@ -161,7 +162,7 @@ def server_command(
     With another ``app_root`` the server runs from that directory (``python -m app.serve``:
     the current directory comes first on ``sys.path``, so its ``app`` package is served)."""
     bindir = str(Path(sys.executable).parent)
-    if how == "mine-devil" and app_root.resolve() != ROOT:
+    if how == "module" or (how == "mine-devil" and app_root.resolve() != ROOT):
         return [
             sys.executable, "-m", "app.serve", "--host", "127.0.0.1", "--port", str(port),
             "--data", data, *extra_args,
@@ -180,32 +181,50 @@ def server_command(
 
 
 @contextmanager
-def running_server(how: str, extra_args: list[str], app_root: Path = ROOT) -> Iterator[Server]:
-    """Start the server on a free loopback port with a temp data dir; stop it after."""
+def running_server(
+    how: str,
+    extra_args: list[str],
+    app_root: Path = ROOT,
+    env: dict[str, str] | None = None,
+    prefix: str = "mine-devil-bench-",
+    keep_log: str | None = None,
+    timeout: float = 60.0,
+) -> Iterator[Server]:
+    """Start the server (``server_command``: ``module`` is ``python -m app.serve`` of
+    ``app_root``) on a free loopback port with a temp data dir, rate limits off unless
+    ``env`` says otherwise; stop it after. Its log is printed if it failed or holds a
+    traceback or a worker timeout, and copied to ``keep_log`` if given."""
     port = free_port()
-    with tempfile.TemporaryDirectory(prefix="mine-devil-bench-") as data:
-        env = {**os.environ, "MINE_DEVIL_RATELIMIT": "0", "MINE_DEVIL_DATA": data}
+    with tempfile.TemporaryDirectory(prefix=prefix) as data:
+        environ = {**os.environ, "MINE_DEVIL_RATELIMIT": "0", "MINE_DEVIL_DATA": data}
+        environ.update(env or {})
         args = server_command(how, port, data, extra_args, app_root)
-        log = open(Path(data) / "server.log", "wb")  # noqa: SIM115 - closed below
-        process = subprocess.Popen(
-            args,
-            cwd=app_root,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        base = f"http://127.0.0.1:{port}"
-        print(f"server: {' '.join(args)} (in {app_root})")
-        try:
-            wait_until_up(base, process, timeout=60)
-            yield Server(base, process.pid, Path(data) / "server.log")
-        finally:
-            stop(process)
-            log.close()
-            if process.returncode not in (0, -signal.SIGTERM):
-                tail = (Path(data) / "server.log").read_text(errors="replace")[-2000:]
-                print(f"server exited {process.returncode}; log:\n{tail}", file=sys.stderr)
+        log_path = Path(data) / "server.log"
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                args,
+                cwd=app_root,
+                env=environ,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            base = f"http://127.0.0.1:{port}"
+            print(f"server: {' '.join(args)} (in {app_root})", file=sys.stderr)
+            try:
+                wait_until_up(base, process, timeout=timeout)
+                yield Server(base, process.pid, log_path, Path(data))
+            finally:
+                stop(process)
+                text = log_path.read_text(errors="replace")
+                if keep_log:
+                    Path(keep_log).write_text(text)
+                failed = process.returncode not in (0, -signal.SIGTERM)
+                if failed or "Traceback" in text or "WORKER TIMEOUT" in text:
+                    print(
+                        f"server exited {process.returncode}; log (tail):\n{text[-3000:]}",
+                        file=sys.stderr,
+                    )
 
 
 def group_cpu_seconds(group: int) -> float:

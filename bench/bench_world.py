@@ -1,11 +1,16 @@
-"""Devil World benchmark: two ``mine-devil`` servers on one PostgreSQL, driven over HTTP.
+"""Devil World benchmark: ``mine-devil`` servers on one PostgreSQL, driven over HTTP.
 
     .venv/bin/python bench/bench_world.py                 # the issue's scenario, prints tables
     .venv/bin/python bench/bench_world.py --quick         # small and short (a smoke run)
+    .venv/bin/python bench/bench_world.py --phases bots --processes 1,2,3   # scaling table
+    .venv/bin/python bench/bench_world.py --phases bots --app-root /tmp/old # older code
 
 Starts a throwaway PostgreSQL (``scripts/start-postgres``; or uses
-``MINE_DEVIL_TEST_POSTGRES_URL``) and two servers (``app.serve``, one gevent worker each,
-``MINE_DEVIL_RATELIMIT=0``), then measures, each on the same world ``main``:
+``MINE_DEVIL_TEST_POSTGRES_URL``) and ``--processes`` servers (``app.serve``, one gevent worker
+each, ``MINE_DEVIL_RATELIMIT=0``; two by default; ``1,2,3`` runs the whole benchmark once per
+count, each on a fresh PostgreSQL, and tables the bots phase side by side: throughput, raft
+p50/p99, the commit's parts, moves per app and per PostgreSQL CPU-second), then measures,
+each on the same world ``main``:
 
 1. ``reveal``: single-move rafts on provably safe cells (found with ``devil.world.deduce``
    on the team's view), server time from the ``Server-Timing`` header, then the same after
@@ -14,14 +19,15 @@ Starts a throwaway PostgreSQL (``scripts/start-postgres``; or uses
 2. ``view 128x128``: server time of a 128x128 view, over play and over the million cells.
 3. ``bots``: ``--bots`` players in ``--teams`` teams (mixed colours), each in a loop: view
    32x32 around its focus, deduce, play every provable move as one raft (at most 64), drop
-   when stuck; clients in ``--client-procs`` processes, requests spread over both servers.
+   when stuck; clients in ``--client-procs`` processes, requests spread over the servers.
    moves/s, per-request p50/p99 (client and server time), and with one live watcher per team
-   (256x256 around its area, board 0, from the seq before the phase): no event twice, every
-   colour-0 event of the log inside the viewport received, the live feed equal to the same
-   feed resumed from the log afterwards, and the log's seqs gapless with every acknowledged
-   move in it. (Another colour's flag shows on board 0 as ``*`` unless the cell is a number
-   there when the feed reads it, so those events may differ between a live and a later read.)
-4. ``watchers``: ``--watchers`` SSE streams on one team split over both servers; a player
+   (256x256 around its area, board 0, from the team's seq before the phase): no event twice,
+   every colour-0 event of the log inside the viewport received, the live feed equal to the
+   same feed resumed from the log afterwards, and the log's seqs gapless (per team; per
+   world for code from before migration 0007) with every acknowledged move in it. (Another
+   colour's flag shows on board 0 as ``*`` unless the cell is a number there when the feed
+   reads it, so those events may differ between a live and a later read.)
+4. ``watchers``: ``--watchers`` SSE streams on one team split over the servers; a player
    makes moves; latency from sending a move to each watcher receiving its event (p50/p99),
    and bytes per event per watcher.
 5. ``storage``/``costs``: bytes per logged move (events table and index) and per chunk,
@@ -43,6 +49,7 @@ import os
 import random
 import re
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
@@ -79,7 +86,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def postgres(url: str | None = None) -> Iterator[tuple[str, Path | None]]:
+def postgres(url: str | None = None, processes: int = 2) -> Iterator[tuple[str, Path | None]]:
+    """The database: ``url``, else a throwaway server taking enough connections for
+    ``processes`` servers (each pools up to 40: three exceed PostgreSQL's default 100)."""
     given = url or os.environ.get("MINE_DEVIL_TEST_POSTGRES_URL")
     if given:
         yield given, None
@@ -89,6 +98,7 @@ def postgres(url: str | None = None) -> Iterator[tuple[str, Path | None]]:
         check=True,
         capture_output=True,
         text=True,
+        env={**os.environ, "MINE_DEVIL_PG_MAX_CONNECTIONS": str(50 * processes + 50)},
     ).stdout
     env = dict(re.findall(r"export (\w+)=['\"]?([^'\"\n]+)", out))
     url, pgdir = env["MINE_DEVIL_TEST_POSTGRES_URL"], Path(env["MINE_DEVIL_PGDIR"])
@@ -106,7 +116,9 @@ class Server:
 
 
 @contextmanager
-def servers(db_url: str, count: int, streams: int) -> Iterator[list[Server]]:
+def servers(db_url: str, count: int, streams: int, app_root: Path = ROOT) -> Iterator[list[Server]]:
+    """``count`` servers (one gevent worker each) running the ``app`` of ``app_root`` (another
+    checkout: the code before a change, on this benchmark's load)."""
     env = {
         **os.environ,
         "MINE_DEVIL_DATABASE_URL": db_url,
@@ -128,7 +140,7 @@ def servers(db_url: str, count: int, streams: int) -> Iterator[list[Server]]:
                     *("--data", str(data / f"s{i}"), "--workers", "1", "--log-level", "warning"),
                     *("--worker-connections", str(streams + 200)),
                 ],
-                cwd=ROOT,
+                cwd=app_root,
                 env=env,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
@@ -152,6 +164,7 @@ def servers(db_url: str, count: int, streams: int) -> Iterator[list[Server]]:
                 print(
                     f"--- server on port {server.port} logged:\n{errors[-3000:]}", file=sys.stderr
                 )
+        shutil.rmtree(data, ignore_errors=True)  # the servers' data dirs and logs
 
 
 def wait_up(server: Server) -> None:
@@ -310,7 +323,8 @@ class Player:
     requests: list[tuple[float, float | None, int, float | None]] = field(default_factory=list)
     rafts: list[tuple[float, float, int, dict[str, float]]] = field(default_factory=list)
     """Per raft: (sent, monotonic), client seconds, moves, server timings (ms)."""
-    seqs: list[int] = field(default_factory=list)
+    seqs: list[tuple[str, int]] = field(default_factory=list)
+    """(team, seq) of every logged move acknowledged."""
     errors: int = 0
 
     def moves(self, raft: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -322,7 +336,7 @@ class Player:
         self.requests.append((elapsed, server, len(raft), self.conn.cpu))
         self.rafts.append((sent, elapsed, len(raft), self.conn.timings))
         results: list[dict[str, Any]] = body["results"]
-        self.seqs.extend(r["seq"] for r in results)
+        self.seqs.extend((self.team, r["seq"]) for r in results if r["seq"] is not None)
         self.errors += sum(r["outcome"] == "devil" for r in results)
         return results
 
@@ -459,12 +473,13 @@ class Sampler:
 
 class LockSampler(Sampler):
     """Samples ``pg_stat_activity`` every ``every`` seconds: which statements run, and which
-    of them wait for a lock (the team's row: opening a raft; the world's row: its closing
-    statement, ``app.world.flight``)."""
+    of them wait for a lock: ``open`` takes the team's row, ``close`` the seqs (the team's
+    row again since migration 0007; the world's row before), ``other`` the rest. A backend
+    ``active`` in ``ClientRead`` waits for the rest of a pipeline from its client."""
 
     SQL = (
-        "SELECT CASE WHEN query LIKE 'SELECT name FROM world_teams%%' THEN 'open'"
-        " WHEN query LIKE '%%WITH s AS%%' THEN 'close' ELSE 'other' END,"
+        "SELECT CASE WHEN query LIKE '%%FROM world_teams%%FOR UPDATE%%' THEN 'open'"
+        " WHEN query LIKE '%%SET last_seq%%' THEN 'close' ELSE 'other' END,"
         " CASE WHEN state <> 'active' THEN 'idle' WHEN wait_event_type = 'Lock' THEN 'waits'"
         " ELSE 'runs' END, coalesce(wait_event, 'cpu')"
         " FROM pg_stat_activity WHERE datname = current_database()"
@@ -593,10 +608,8 @@ class Streams:
 # -- phases ----------------------------------------------------------------------------
 
 
-LOG_SQL = (
-    "SELECT seq, team, x, y, changes FROM world_events WHERE world = :w AND seq > :s ORDER BY seq"
-)
-SEQS_SQL = "SELECT seq FROM world_events WHERE world = :w ORDER BY seq"
+LOG_SQL = "SELECT seq, team, x, y, changes FROM world_events WHERE world = :w ORDER BY team, seq"
+SEQS_SQL = "SELECT team, seq FROM world_events WHERE world = :w ORDER BY team, seq"
 SIZES_SQL = (
     "SELECT pg_total_relation_size('world_events'), pg_total_relation_size('world_chunks'),"
     " (SELECT count(*) FROM world_events), (SELECT count(*) FROM world_chunks),"
@@ -715,6 +728,69 @@ def notify_commit_cost(db_url: str, n: int) -> tuple[float, float]:
     return costs[False] / n * 1e6, costs[True] / n * 1e6
 
 
+def team_head(conn: Conn, team: str) -> int:
+    """The seq a view of ``team`` names: where its feed resumes (the team's head; the world's
+    before the log was numbered per team, which the team's feed takes as well)."""
+    status, body, *_ = conn.call(
+        "GET", f"/api/worlds/{WORLD}/teams/{team}/view?colour=0&x0=0&y0=0&width=1&height=1"
+    )
+    assert status == 200, body
+    return int(body["seq"])
+
+
+def log_numbering(seqs: list[tuple[str, int]]) -> tuple[str, bool]:
+    """How the log is numbered (``per team`` or ``per world``) and whether it is gapless so."""
+    by_team: dict[str, list[int]] = defaultdict(list)
+    for team, seq in seqs:
+        by_team[team].append(seq)
+    if all(v == list(range(1, len(v) + 1)) for v in by_team.values()):
+        return "per team", True
+    everything = sorted(seq for _, seq in seqs)
+    return "per world", everything == list(range(1, len(everything) + 1))
+
+
+def app_label(app_root: Path) -> str:
+    """The app's checkout and commit, for the tables' titles."""
+    done = subprocess.run(
+        ["git", "-C", str(app_root), "log", "-1", "--format=%h %s"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return f"{app_root} at {done.stdout.strip()[:60] or 'unknown commit'}"
+
+
+SWEEP_ROWS = (
+    "moves/s",
+    "raft server p50 / p99",
+    "raft client p50 / p99",
+    "queue p50 / p99",
+    "lock p50 / p99",
+    "judge p50 / p99",
+    "commit p50 / p99",
+    "held p50 / p99",
+    "seqhold p50 / p99",
+    "moves per app CPU-s",
+    "moves per PG CPU-s",
+    "lost / dup",
+    "load",
+)
+
+
+def sweep_table(summaries: list[dict[str, str]], label: str) -> None:
+    """The bots phase side by side, one column per number of app processes (ms)."""
+    print(f"\nBots phase by app processes (ms; app: {label})")
+    width = max(len(r) for r in SWEEP_ROWS)
+    print(
+        f"  {'app processes'.ljust(width)}  "
+        + "  ".join(s["processes"].rjust(17) for s in summaries)
+    )
+    for row in SWEEP_ROWS:
+        if any(row in s for s in summaries):
+            values = "  ".join(s.get(row, "-").rjust(17) for s in summaries)
+            print(f"  {row.ljust(width)}  {values}")
+
+
 # -- main ------------------------------------------------------------------------------
 
 
@@ -768,7 +844,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--database-url",
-        help="an empty PostgreSQL database or schema to use (default: a throwaway server)",
+        help="an empty PostgreSQL database or schema to use (default: a throwaway server, "
+        "a new one for each --processes count)",
+    )
+    parser.add_argument(
+        "--processes",
+        default="2",
+        help="app processes (one gevent worker each): a number, or a comma-separated sweep "
+        "such as 1,2,3 (each on a fresh PostgreSQL; the bots phase is then tabled side by side)",
+    )
+    parser.add_argument(
+        "--app-root",
+        type=Path,
+        default=ROOT,
+        help="run the servers from this checkout (e.g. a clone of the code before a change; "
+        "same Python): compares two versions under the same benchmark",
     )
     args = parser.parse_args(argv)
     if args.quick:
@@ -781,11 +871,37 @@ def main(argv: list[str] | None = None) -> int:
     phases = set(args.phases.split(","))
     if not phases <= {"reveal", "bots", "watchers", "costs"}:
         parser.error(f"--phases {args.phases!r}: choose among reveal,bots,watchers,costs")
+    try:
+        counts = [int(n) for n in args.processes.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        parser.error(f"--processes {args.processes!r}: whole numbers from 1, e.g. 2 or 1,2,3")
+    if args.database_url and len(counts) > 1:
+        parser.error("--database-url takes one --processes count (a sweep needs fresh databases)")
+    label = app_label(args.app_root)
+    summaries = []
+    for processes in counts:
+        with postgres(args.database_url, processes) as (db_url, pgdir):
+            results, summary = run_once(args, phases, processes, db_url, pgdir)
+        table(
+            f"Devil World benchmark ({processes} servers x 1 gevent worker, PostgreSQL, "
+            f"this machine; app: {label})",
+            results,
+        )
+        summaries.append(summary)
+    if "bots" in phases:
+        sweep_table(summaries, label)
+    return 0
+
+
+def run_once(
+    args: argparse.Namespace, phases: set[str], processes: int, db_url: str, pgdir: Path | None
+) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """One benchmark on ``processes`` servers: the rows of its table, and the sweep's row."""
     results: list[tuple[str, str]] = []
-    with (
-        postgres(args.database_url) as (db_url, pgdir),
-        servers(db_url, 2, args.watchers + 50) as running,
-    ):
+    summary: dict[str, str] = {"processes": str(processes)}
+    with servers(db_url, processes, args.watchers + 50, args.app_root) as running:
         ports = [s.port for s in running]
         rss_start = [rss_mb(s.process.pid) for s in running]
         load_start = os.getloadavg()[0]
@@ -817,16 +933,17 @@ def main(argv: list[str] | None = None) -> int:
             for i in range(args.bots):
                 team = f"t{i % args.teams:02d}"
                 colour = (i // args.teams) % 6
-                token = join(Conn(ports[i % 2]), f"bot{i}", team, colour)
+                token = join(Conn(ports[i % len(ports)]), f"bot{i}", team, colour)
                 bots.append((token, team, colour, origins[team]))
-            start_seq = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
+            # each team's head (a view's seq): the feed's numbers are the team's own
+            start = {team: team_head(Conn(ports[0]), team) for team in origins}
             watch = Streams()
             for t, (team, (ox, oy)) in enumerate(origins.items()):
                 path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
-                        f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
+                        f"&y0={oy - 128}&width=256&height=256&after={start[team]}")  # fmt: skip
                 watch.open(
-                    ports[t % 2], path, t
-                )  # from start_seq: a stream served late misses nothing
+                    ports[t % len(ports)], path, t
+                )  # from the team's head: a stream served late misses nothing
             watch.start()
             sessions_before = pg_sessions(db_url)
             pg_before = cpu_seconds(postgres_pids(pgdir), with_children=True)
@@ -868,21 +985,31 @@ def main(argv: list[str] | None = None) -> int:
             server_ms = [r[3]["app"] for r in rafts if "app" in r[3]]
             parts = ("queue", "lock", "judge", "work", "commit", "seqhold")
             breakdown = {k: [r[3][k] for r in rafts if k in r[3]] for k in parts}
+            # the team's row is held from taking it to the commit seen, on every version
+            breakdown["held"] = [r[3]["work"] + r[3]["commit"] for r in rafts
+                                 if "work" in r[3] and "commit" in r[3]]  # fmt: skip
+            breakdown = {k: v for k, v in breakdown.items() if v}  # seqhold: world-wide seqs
             # the log: gapless, every acknowledged move once; the watchers: each event once
             import sqlalchemy as sa
 
             engine = sa.create_engine(db_url)
             with engine.connect() as conn:
-                log = conn.execute(sa.text(LOG_SQL), {"w": WORLD, "s": start_seq}).all()
-                all_seqs = list(conn.execute(sa.text(SEQS_SQL), {"w": WORLD}).scalars())
+                log = [
+                    row
+                    for row in conn.execute(sa.text(LOG_SQL), {"w": WORLD})
+                    if row[0] > start.get(row[1], 0)
+                ]
+                all_seqs = [
+                    (str(t), int(q)) for t, q in conn.execute(sa.text(SEQS_SQL), {"w": WORLD})
+                ]
             engine.dispose()
-            gapless = all_seqs == list(range(1, len(all_seqs) + 1))
+            numbering, gapless = log_numbering(all_seqs)
             dup_ack = len(seqs) - len(set(seqs))
-            missing_ack = len(set(seqs) - {r[0] for r in log})
+            missing_ack = len(set(seqs) - {(r[1], r[0]) for r in log})
             expected: dict[int, list[int]] = defaultdict(list)
             teams = list(origins)
             for seq, team, x, y, changes in log:
-                if not changes:
+                if not changes or team not in origins:
                     continue
                 ox, oy = origins[team]
                 t = teams.index(team)
@@ -940,37 +1067,50 @@ def main(argv: list[str] | None = None) -> int:
                     "log: gapless / acknowledged missing / dup",
                     f"{gapless} / {missing_ack} / {dup_ack}",
                 ),
+                ("log: numbered", numbering),
                 ("watchers (1 per team): duplicated / not in log", f"{dup} / {extra}"),
                 (
                     "PostgreSQL CPU during bots",
                     f"{pg_cpu:.1f} s = {all_moves / max(pg_cpu, 1e-9):.0f} moves per PG CPU-second",
                 ),
                 (
-                    "app CPU during bots (2 servers)",
-                    f"{app_cpu:.1f} s = {app_cpu / max(all_moves, 1) * 1e3:.2f} ms per move",
+                    f"app CPU during bots ({processes} servers)",
+                    f"{app_cpu:.1f} s = {app_cpu / max(all_moves, 1) * 1e3:.2f} ms per move = "
+                    f"{all_moves / max(app_cpu, 1e-9):.0f} moves per app CPU-second",
                 ),
             ]
+            summary.update(
+                {
+                    "moves/s": f"{moves / args.seconds:.0f}",
+                    "raft server p50 / p99": pct(server_ms, 1),
+                    "raft client p50 / p99": pct(client_ms, 1),
+                    **{f"{k} p50 / p99": pct(v, 1) for k, v in breakdown.items() if k != "work"},
+                    "moves per app CPU-s": f"{all_moves / max(app_cpu, 1e-9):.0f}",
+                    "moves per PG CPU-s": f"{all_moves / max(pg_cpu, 1e-9):.0f}",
+                    "lost / dup": f"{missing_ack} / {dup_ack}",
+                }
+            )
             # watcher completeness: a stream only sends events with visible cells (board 0 of the
             # viewport); compare with the log's events of colour 0 inside it
-            complete = check_watchers(db_url, start_seq, origins, watch)
+            complete = check_watchers(db_url, start, origins, watch)
             results.append(("watchers (1 per team): log events not received", str(complete)))
             # the same viewports read again from the log (Last-Event-ID resume): the live
             # streams must have had exactly these
             replay = Streams()
             for t, (team, (ox, oy)) in enumerate(origins.items()):
                 path = (f"/api/worlds/{WORLD}/teams/{team}/events?colour=0&x0={ox - 128}"
-                        f"&y0={oy - 128}&width=256&height=256&after={start_seq}")  # fmt: skip
-                replay.open(ports[(t + 1) % 2], path, t)
+                        f"&y0={oy - 128}&width=256&height=256&after={start[team]}")  # fmt: skip
+                replay.open(ports[(t + 1) % len(ports)], path, t)
             replay.start()
             replay.settle(quiet=2.0, limit=60.0)
             replay.close()
             # only events of board 0's own colour: another colour's flag shows as "*" unless the
             # cell is a number on board 0 *when the feed reads it*, so a later read may skip it
-            own = own_colour_seqs(db_url, start_seq)
+            own = own_colour_seqs(db_url, start)
             differ = sum(
-                {s for s, _ in replay.seen.get(t, [])} & own
-                != {s for s, _ in watch.seen.get(t, [])} & own
-                for t in range(len(origins))
+                {s for s, _ in replay.seen.get(t, [])} & own[team]
+                != {s for s, _ in watch.seen.get(t, [])} & own[team]
+                for t, team in enumerate(origins)
             )
             results.append(("watchers (1 per team): live != resumed feed", f"{differ} teams"))
 
@@ -988,10 +1128,10 @@ def main(argv: list[str] | None = None) -> int:
             fx, fy = hot.focus
             many = Streams()
             box = f"x0={fx - 128}&y0={fy - 128}&width=256&height=256"
-            head = Conn(ports[0]).call("GET", f"/api/worlds/{WORLD}")[1]["seq"]
+            head = team_head(Conn(ports[0]), "hot")
             path = f"/api/worlds/{WORLD}/teams/hot/events?colour=0&{box}&after={head}"
             for i in range(args.watchers):
-                many.open(ports[i % 2], path, i)
+                many.open(ports[i % len(ports)], path, i)
             many.start()
             time.sleep(2.0)
             opened_bytes = many.bytes
@@ -1074,8 +1214,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{load_start:.1f}, {os.getloadavg()[0]:.1f}",
             )
         )
-    table("Devil World benchmark (2 servers x 1 gevent worker, PostgreSQL, this machine)", results)
-    return 0
+    summary["load"] = results[-1][1]
+    return results, summary
 
 
 def pg_sessions(db_url: str) -> int:
@@ -1090,39 +1230,43 @@ def pg_sessions(db_url: str) -> int:
     return int(total or 0)
 
 
-def own_colour_seqs(db_url: str, start_seq: int) -> set[int]:
-    """Seqs of colour-0 events after ``start_seq`` (deterministic on board 0's feeds)."""
+def own_colour_seqs(db_url: str, start: dict[str, int]) -> dict[str, set[int]]:
+    """Per team, seqs of colour-0 events after ``start[team]`` (deterministic on board 0's
+    feeds)."""
     import sqlalchemy as sa
 
     engine = sa.create_engine(db_url)
+    found: dict[str, set[int]] = {team: set() for team in start}
     with engine.connect() as conn:
-        seqs = conn.execute(
-            sa.text("SELECT seq FROM world_events WHERE world = :w AND seq > :s AND colour = 0"),
-            {"w": WORLD, "s": start_seq},
-        ).scalars()
-        found = {int(seq) for seq in seqs}
+        rows = conn.execute(
+            sa.text("SELECT team, seq FROM world_events WHERE world = :w AND colour = 0"),
+            {"w": WORLD},
+        )
+        for team, seq in rows:
+            if team in start and seq > start[team]:
+                found[team].add(int(seq))
     engine.dispose()
     return found
 
 
 def check_watchers(
-    db_url: str, start_seq: int, origins: dict[str, tuple[int, int]], watch: Streams
+    db_url: str, start: dict[str, int], origins: dict[str, tuple[int, int]], watch: Streams
 ) -> int:
-    """Events of the log a team watcher (board 0, 256x256 at the team's origin) should have
-    received and did not."""
+    """Events of the log a team watcher (board 0, 256x256 at the team's origin, from the
+    team's head ``start[team]``) should have received and did not."""
     import sqlalchemy as sa
 
     engine = sa.create_engine(db_url)
     with engine.connect() as conn:
         rows = conn.execute(sa.text(
             "SELECT seq, team, colour, x, y, changes FROM world_events "
-            "WHERE world = :w AND seq > :s AND changes IS NOT NULL ORDER BY seq"),
-            {"w": WORLD, "s": start_seq}).all()  # fmt: skip
+            "WHERE world = :w AND changes IS NOT NULL ORDER BY team, seq"),
+            {"w": WORLD}).all()  # fmt: skip
     engine.dispose()
     teams = list(origins)
     lost = 0
     for seq, team, colour, x, y, changes in rows:
-        if team not in origins:
+        if team not in origins or seq <= start[team]:
             continue
         ox, oy = origins[team]
         visible = [

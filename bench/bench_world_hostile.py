@@ -40,9 +40,7 @@ import os
 import random
 import resource
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -56,8 +54,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_hostile import connect, quantile  # noqa: E402
-from bench_web import free_port, stop, wait_until_up  # noqa: E402
+from bench_hostile import connect  # noqa: E402
+from bench_web import running_server  # noqa: E402
+from quantiles import quantile  # noqa: E402
 
 BYSTANDER = "10.9.0.7"
 PROBER = "10.9.0.9"
@@ -158,6 +157,8 @@ class Watch:
 
     moves: list[float] = field(default_factory=list)
     move_errors: int = 0
+    slowest: tuple[float, str] = (0.0, "")
+    """The bystander's slowest move: seconds and its ``Server-Timing`` (where it waited)."""
     probes: list[float] = field(default_factory=list)
     probe_misses: int = 0
 
@@ -175,14 +176,16 @@ def bystander(
     raft = {"moves": [{"kind": "reveal", "x": at[0], "y": at[1]}]}
     while time.monotonic() < stop_at:
         try:
-            status, _, seconds, _ = call(
+            status, _, seconds, headers = call(
                 conn, "POST", f"/api/worlds/{WORLD}/moves", BYSTANDER, raft, auth
             )
         except (OSError, http.client.HTTPException):
-            status, seconds = 0, 30.0
+            status, seconds, headers = 0, 30.0, {}
             conn.close()
             conn = connect(base, timeout=30)
         watch.moves.append(seconds)
+        if seconds > watch.slowest[0]:
+            watch.slowest = (seconds, headers.get("Server-Timing", ""))
         if status != 200:
             watch.move_errors += 1
         time.sleep(think)
@@ -595,6 +598,7 @@ def run_attack(
         "bystander_p99": quantile(watch.moves, 0.99),
         "healthz_worst": max(watch.probes, default=0.0),
         "healthz_misses": watch.probe_misses,
+        "bystander_slowest": f"{watch.slowest[0] * 1e3:.0f} ms ({watch.slowest[1]})",
     }
 
 
@@ -628,6 +632,8 @@ def table(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
             f"({r['bystander_moves']}) | {r['healthz_worst'] * 1e3:.1f} ms | {statuses} | "
             f"{verdict(r)} |"
         )
+    lines += ["", "the bystander's slowest move, with its Server-Timing (ms in the app):"]
+    lines += [f"- {r['attack']}: {r['bystander_slowest']}" for r in rows]
     problems = [f"{r['attack']}: {p}" for r in rows for p in r["problems"]]
     if problems:
         lines += ["", "problems: " + "; ".join(problems[:10])]
@@ -635,54 +641,22 @@ def table(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
 
 
 @contextmanager
-def world_server(workers: int, database_url: str | None) -> Iterator[tuple[str, str]]:
-    """This checkout's server (``python -m app.serve``) on a free port; (base URL, the
-    database URL it uses)."""
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="mine-devil-world-hostile-") as data:
-        env = {
-            **os.environ,
-            "MINE_DEVIL_RATELIMIT": "1",
-            "MINE_DEVIL_PROXY_HOPS": "1",
-            "MINE_DEVIL_DATA": data,
-        }
-        url = database_url or f"sqlite:///{Path(data) / 'mine-devil.sqlite3'}"
-        if database_url:
-            env["MINE_DEVIL_DATABASE_URL"] = database_url
-        args = [
-            sys.executable,
-            "-m",
-            "app.serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--data",
-            data,
-            "--workers",
-            str(workers),
-            "--log-level",
-            "warning",
-        ]
-        log_path = Path(data) / "server.log"
-        with open(log_path, "wb") as log:
-            process = subprocess.Popen(
-                args,
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            base = f"http://127.0.0.1:{port}"
-            try:
-                wait_until_up(base, process, timeout=90)
-                yield base, url
-            finally:
-                stop(process)
-                text = log_path.read_text(errors="replace")
-                if "Traceback" in text or "WORKER TIMEOUT" in text:
-                    print(f"server log (tail):\n{text[-3000:]}", file=sys.stderr)
+def world_server(
+    workers: int, database_url: str | None, keep_log: str | None = None
+) -> Iterator[tuple[str, str]]:
+    """This checkout's server (``python -m app.serve``) on a free port, rate limits on, one
+    trusted proxy hop; (base URL, the database URL it uses). ``keep_log``: where to copy
+    the server's log at the end."""
+    env = {"MINE_DEVIL_RATELIMIT": "1", "MINE_DEVIL_PROXY_HOPS": "1"}
+    if database_url:
+        env["MINE_DEVIL_DATABASE_URL"] = database_url
+    extra = ["--workers", str(workers), "--log-level", "warning"]
+    with running_server(
+        "module", extra, env=env, prefix="mine-devil-world-hostile-", keep_log=keep_log,
+        timeout=90,
+    ) as server:  # fmt: skip
+        assert server.data is not None
+        yield server.base, database_url or f"sqlite:///{server.data / 'mine-devil.sqlite3'}"
 
 
 def seed_log(database_url: str, events: int) -> None:
@@ -736,6 +710,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.1, help="bystander's pause")
     parser.add_argument("--database-url", default=os.environ.get("MINE_DEVIL_DATABASE_URL"))
     parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
+    parser.add_argument(
+        "--server-log",
+        help="keep the server's log in this file (with GEVENT_MONITOR_THREAD_ENABLE=1 "
+        "GEVENT_MAX_BLOCKING_TIME=0.05 it names what held the worker)",
+    )
     args = parser.parse_args(argv)
     scale = dict(SCALES[args.scale])
     for key in ("seconds", "streams", "seed_teams", "log_events"):
@@ -749,7 +728,7 @@ def main(argv: list[str] | None = None) -> int:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of streams
     rows = []
-    with world_server(args.workers, args.database_url) as (base, url):
+    with world_server(args.workers, args.database_url, args.server_log) as (base, url):
         token = join(base, BYSTANDER, "bystander", "bystanders")
         assert token is not None, "the bystander could not join"
         conn = connect(base)

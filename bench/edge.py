@@ -1,6 +1,6 @@
 """Run the repository's edge (``deploy/nginx/mine-devil.conf``) with Debian's nginx in the
 foreground, on a free port, with every file under a temporary prefix. Used by
-``bench/bench_faults.py`` and the tests (``tests/app/servers.py``)."""
+``bench/bench_faults.py`` and the tests (``tests/helpers/servers.py``)."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ from typing import Literal
 
 from devil.analysis import Layout, Verdict
 from devil.board import Board, Cell
-from devil.position import COVERED, IS_NUMBER, NUMBER_BYTE, NUMBER_VALUE, Position
+from devil.position import COVERED, IS_NUMBER, NOT_A_NUMBER, NUMBER_BYTE, NUMBER_VALUE, Position
 from devil.rules import Count, Rules
 from devil.solve.grid import neighbour_fn
 from devil.solve.solver import Solver
@@ -165,7 +165,7 @@ class _Sweep:
         while work:
             c = work.pop()
             value = NUMBER_VALUE[grid[c]]
-            if not 0 <= value <= 8:
+            if value == NOT_A_NUMBER:
                 continue
             covered = [n for n in nb(c) if grid[n] == COVERED]
             if not covered:
@@ -227,7 +227,7 @@ class _Sweep:
             for n in nb(cell):
                 self.counts[n] += delta
                 if grid[n] != COVERED:
-                    grid[n] += delta
+                    grid[n] = NUMBER_BYTE[self.counts[n]]  # numbers may pass 8 on graphs
                     self.pending.append(n)
         # deductions made from the old numbers no longer hold: forget them and
         # look at every number again

@@ -66,6 +66,10 @@ VULTURE_FRAMEWORK_DECORATORS = (
 """Functions registered by decorator are called by Flask, click, SQLAlchemy or pytest."""
 
 
+WEB_TEST_HELPERS = ("web", "world", "world_hosts", "servers", "engine_work", "teach")
+"""The helpers of the web tests (``tests/helpers/``), read with them."""
+
+
 def template_names() -> str:
     """Every identifier inside ``{{ }}`` / ``{% %}`` of the templates, as Python attribute
     reads: view-model fields only templates read are used, not dead."""
@@ -84,8 +88,8 @@ def test_vulture_finds_no_dead_code_in_the_web_layer(tmp_path: Path) -> None:
     used = tmp_path / "templates_use.py"
     used.write_text(template_names())
     result = run(
-        sys.executable, "-m", "vulture", "app", "tests/app",
-        "tests/conftest.py", "tests/helpers/web.py", str(used),
+        sys.executable, "-m", "vulture", "app", "tests/app", "tests/conftest.py",
+        *(f"tests/helpers/{name}.py" for name in WEB_TEST_HELPERS), str(used),
         "--min-confidence", "0", "--exclude", "app/migrations",
         "--ignore-decorators", ",".join(VULTURE_FRAMEWORK_DECORATORS),
         "--ignore-names", ",".join(["test_*", "pytest_*", *VULTURE_KEEPS]),
@@ -162,6 +166,28 @@ def test_no_import_circles() -> None:
         tuple(graphlib.TopologicalSorter(graph).static_order())
     except graphlib.CycleError as circle:
         raise AssertionError(f"import circle: {' -> '.join(circle.args[1])}") from None
+
+
+def test_tests_share_helpers_only_through_tests_helpers() -> None:
+    """A test module imports nothing from another test module or a helper kept beside the
+    tests: what tests share lives in ``tests/helpers/`` and is imported from there, one way
+    (pytest's fixtures come from the ``conftest.py`` files without an import)."""
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                names = ["." * node.level + (node.module or "")]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                shared = name == "tests.helpers" or name.startswith("tests.helpers.")
+                if name.startswith(".") or (name.split(".")[0] == "tests" and not shared):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+    assert offenders == [], offenders
 
 
 def test_engine_never_imports_the_web_layer() -> None:

@@ -2,11 +2,18 @@
 
 ``POST /api/games``                       201 ``{"id", "token", "state"}``
 ``GET  /api/games/<id>``                  200 ``state``
-``POST /api/games/<id>/reveal|flag|unflag|chord``  JSON ``{"row", "col"}``,
+``POST /api/games/<id>/reveal|flag|unflag|chord``  JSON ``{"row", "col"}`` (graph
+                                          boards: ``{"cell": id}``),
                                           ``Authorization: Bearer <token>``: 200 ``state``
 ``GET  /api/games/<id>/moves``            200 ``{"id", "moves": [{"seq", "kind", "row", "col",
                                           "at"}]}``
 ``GET  /api/games/<id>/replay/<n>``       200 ``state`` after the first n moves
+``GET  /api/games/<id>/graph``            200 a graph game's board file (ids, edges, polygons)
+
+A game on a graph board (``{"tiling": "penrose", "preset": "beginner"}`` or a custom
+``"graph"`` file in the body) names cells by id: its ``state`` has ``cells``
+(``[{"id", "state"}]``) instead of ``board``, ``graph`` (the tiling), and once ended
+``layout_cells``, ``witness_cells`` and ``loss_cell`` (ids) instead of rows.
 
 ``state`` is ``{"id", "width", "height", "mines", "topology", "count", "mercy",
 "no_guess", "status", "moves", "board"}``; once the game has ended it adds
@@ -24,17 +31,23 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import NotFound
 
 from app import openapi
 from app.api import spec
-from app.api.schemas import CELL, NEW_GAME
+from app.api.schemas import CELL, CELL_ID, NEW_GAME
 from app.api.state import game_state, move_log
+from app.hooks import body_limit
 from app.jsonbody import json_body
 from app.play.moves import click_from_json
 from app.play.params import API_MAX_SIDE, BROWSER_MAX_SIDE, parse_params
 from app.play.setup import get_service
 from app.security import current_owner, limit_creates, limit_moves, require_token
 from app.settings import settings
+from devil.graphs.fileformat import to_json
+
+GRAPH_BODY_MAX = 2 * 1024 * 1024
+"""Largest ``POST /games`` body: a custom graph board of 5,000 cells with polygons fits."""
 
 bp = Blueprint("api", __name__)
 openapi.publish(bp, spec.PATHS, spec.SCHEMAS)
@@ -42,6 +55,7 @@ openapi.publish(bp, spec.PATHS, spec.SCHEMAS)
 
 @bp.post("/games")
 @limit_creates
+@body_limit(GRAPH_BODY_MAX)
 def create() -> ResponseReturnValue:
     params = parse_params(json_body(NEW_GAME, optional=True), max_side=API_MAX_SIDE)
     # A browser that already owns games and calls the API owns this one too.
@@ -66,7 +80,8 @@ def _move(game_id: str, action: str) -> ResponseReturnValue:
     service = get_service()
     record = service.record(game_id)
     require_token(record)
-    click = click_from_json(action, json_body(CELL), service.params(record))
+    params = service.params(record)
+    click = click_from_json(action, json_body(CELL_ID if params.graph else CELL), params)
     _, after = service.play(game_id, click)
     return jsonify(game_state(game_id, after.game))
 
@@ -98,7 +113,19 @@ def chord(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/moves")
 def moves(game_id: str) -> ResponseReturnValue:
-    return jsonify({"id": game_id, "moves": move_log(get_service().events(game_id))})
+    service = get_service()
+    board = service.params(service.record(game_id)).board()
+    return jsonify({"id": game_id, "moves": move_log(service.events(game_id), board)})
+
+
+@bp.get("/games/<game_id>/graph")
+def graph(game_id: str) -> ResponseReturnValue:
+    """A graph game's board as a ``mine-devil-graph`` file: ids, labels, polygons, edges and
+    the position the player sees (``devil-check`` reads it). 404 for a grid game."""
+    game = get_service().load(game_id).game
+    if game.params.graph is None:
+        raise NotFound(f"game {game_id!r} is on a grid board: its state has the rows")
+    return jsonify(to_json(game.position))
 
 
 @bp.get("/games/<game_id>/replay/<int:n>")

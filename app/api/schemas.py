@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from app.play.params import API_MAX_SIDE, MAX_SEED, PRESETS
-from app.schema import check_schema
+from app.schema import READER, check_schema
 from devil.board import Topology
+from devil.game import GRAPH_GAME_MAX_CELLS
+from devil.graphs.tilings import TILINGS
 from devil.rules import Count, Mercy
 
 JSON = dict[str, Any]
@@ -33,6 +35,17 @@ def integer(description: str, low: int | None = None, high: int | None = None) -
 def one_of(values: list[str], description: str) -> JSON:
     return {"type": "string", "enum": values, "description": description}
 
+
+GRAPH_FIELD: JSON = {
+    "type": "object",
+    READER: "devil.graphs.fileformat.from_json",
+    "description": (
+        "a custom graph board: a mine-devil-graph file (format, version, cells with id and "
+        "optional label, polygon or at, edges as pairs of ids, optional mines: the default "
+        f"total). At most {GRAPH_GAME_MAX_CELLS:,} cells; states are ignored (a game starts "
+        "covered). Read by the graph-file reader: a 400 names the JSON path (graph.edges[3])."
+    ),
+}
 
 NEW_GAME: JSON = {
     "type": "object",
@@ -70,14 +83,37 @@ NEW_GAME: JSON = {
         "seed": integer(
             "the layout's seed (default random; shown once the game ended)", 0, MAX_SEED
         ),
+        "tiling": one_of(
+            list(TILINGS),
+            "a graph board of this built-in tiling (cells are then named by id; preset: the "
+            "tiling's beginner, intermediate or expert; not with width, height, topology, holes)",
+        ),
+        "size": {
+            "type": "array",
+            "description": (
+                "a tiling's own size: rows and columns, cells for penrose, squares per edge "
+                f"for cube, the frequency for geodesic (at most {GRAPH_GAME_MAX_CELLS:,} cells)"
+            ),
+            "minItems": 1,
+            "maxItems": 2,
+            "items": integer("a size number", 1, 10_000),
+        },
+        "sides": {
+            "type": "boolean",
+            "description": "on a tiling, neighbours share a side (default: a corner)",
+        },
+        "graph": GRAPH_FIELD,
     },
-    "examples": [{"width": 9, "height": 9, "mines": 10}],
+    "examples": [
+        {"width": 9, "height": 9, "mines": 10},
+        {"tiling": "penrose", "preset": "beginner"},
+    ],
 }
 
 CELL: JSON = {
     "type": "object",
     "title": "Cell",
-    "description": "A zero-based cell; it must be on the board and not a hole.",
+    "description": "A zero-based cell of a grid board; it must be on the board and not a hole.",
     "additionalProperties": False,
     "properties": {
         "row": integer("zero-based row, 0 to height - 1"),
@@ -87,17 +123,32 @@ CELL: JSON = {
     "examples": [{"row": 0, "col": 0}],
 }
 
-for _schema in (NEW_GAME, CELL):
+CELL_ID: JSON = {
+    "type": "object",
+    "title": "CellId",
+    "description": "A cell of a graph board (topology 'graph'), named by its id.",
+    "additionalProperties": False,
+    "properties": {
+        "cell": {"type": "string", "minLength": 1, "maxLength": 40, "description": "a cell id"},
+    },
+    "required": ["cell"],
+    "examples": [{"cell": "t17"}],
+}
+
+for _schema in (NEW_GAME, CELL, CELL_ID):
     check_schema(_schema, str(_schema["title"]))
 
 ROWS: JSON = {"type": "array", "items": {"type": "string"}}
+IDS: JSON = {"type": "array", "items": {"type": "string"}, "description": "cell ids"}
 
 STATE: JSON = {
     "type": "object",
     "description": (
-        "A game as its player may see it. board: one string per row, '.' covered, 'F' flag, "
-        "'0'-'8' revealed, '#' hole. layout, witness ('*' mine), loss [row, col] and seed "
-        "appear only once the game has ended."
+        "A game as its player may see it. board (grid games): one string per row, '.' "
+        "covered, 'F' flag, '0'-'8' revealed, '#' hole. layout, witness ('*' mine), loss "
+        "[row, col] and seed appear only once the game has ended. A graph game (topology "
+        "'graph') has cells ({id, state}: '.', 'F' or the number) instead of board, graph "
+        "(its tiling), and once ended layout_cells, witness_cells (mined ids) and loss_cell."
     ),
     "required": [
         "id",
@@ -110,14 +161,13 @@ STATE: JSON = {
         "no_guess",
         "status",
         "moves",
-        "board",
     ],
     "properties": {
         "id": {"type": "string"},
         "width": {"type": "integer"},
         "height": {"type": "integer"},
         "mines": {"type": "integer"},
-        "topology": {"type": "string", "enum": [t.value for t in Topology.grids()]},
+        "topology": {"type": "string", "enum": [t.value for t in Topology]},
         "count": {"type": "string", "enum": [c.value for c in Count]},
         "mercy": {"type": "string", "enum": [m.value for m in Mercy]},
         "no_guess": {"type": "boolean"},
@@ -128,6 +178,24 @@ STATE: JSON = {
         "witness": ROWS,
         "loss": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
         "seed": {"type": "integer"},
+        "graph": {
+            "type": "object",
+            "description": "the graph board: tiling, size, sides and cells, or custom: true",
+        },
+        "cells": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "state"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "state": {"type": ["string", "integer"]},
+                },
+            },
+        },
+        "layout_cells": IDS,
+        "witness_cells": IDS,
+        "loss_cell": {"type": "string"},
     },
 }
 
@@ -159,6 +227,7 @@ MOVE_LOG: JSON = {
                     },
                     "row": {"type": ["integer", "null"]},
                     "col": {"type": ["integer", "null"]},
+                    "cell": {"type": "string", "description": "graph boards: the cell's id"},
                     "at": {"type": "string", "format": "date-time"},
                     "n": {"type": "integer", "minimum": 0, "description": "board moves so far"},
                     "level": {"description": "hints only: the rung of the hint ladder"},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.api.schemas import CELL, CREATED, LIMITS, MOVE_LOG, NEW_GAME, STATE
+from app.api.schemas import CELL, CELL_ID, CREATED, LIMITS, MOVE_LOG, NEW_GAME, STATE
 from app.openapi import (
     JSON,
     errors,
@@ -17,6 +17,7 @@ GAME_ID = path_parameter("game_id", {"type": "string"}, "the game's id")
 SCHEMAS: dict[str, JSON] = {
     "NewGame": NEW_GAME,
     "Cell": CELL,
+    "CellId": CELL_ID,
     "State": STATE,
     "Created": CREATED,
     "MoveLog": MOVE_LOG,
@@ -38,7 +39,7 @@ def move_operation(action: str, summary: str) -> JSON:
             "summary": summary,
             "parameters": [GAME_ID],
             "security": [{"bearer": []}],
-            "requestBody": request_body(ref("Cell")),
+            "requestBody": request_body({"oneOf": [ref("Cell"), ref("CellId")]}),
             "responses": {
                 "200": json_response("the game after the move", ref("State")),
                 **errors(400, 403, 409, 413, 429),
@@ -85,6 +86,17 @@ PATHS: dict[str, JSON] = {
                 path_parameter("n", {"type": "integer", "minimum": 0}, "a number of moves"),
             ],
             "responses": {"200": json_response("the game then", ref("State")), **errors()},
+        }
+    },
+    "/games/{game_id}/graph": {
+        "get": {
+            "operationId": "graph",
+            "summary": "A graph game's board as a mine-devil-graph file (404 on a grid game).",
+            "parameters": [GAME_ID],
+            "responses": {
+                "200": json_response("the board file and what the player sees", {"type": "object"}),
+                **errors(),
+            },
         }
     },
     "/limits": {

@@ -26,6 +26,30 @@ def layout_rows(board: Board, layout: Layout) -> list[str]:
     return [text[i : i + w] for i in range(0, len(text), w)]
 
 
+def _graph_state(game: Game, state: dict[str, Any]) -> None:
+    """A graph game's cells by id (``cells``: ``{"id", "state"}`` in the file's order, state
+    ``"."``, ``"F"`` or the number), instead of ``board``'s rows."""
+    position = game.position
+    layout = position.board.graph
+    assert layout is not None and game.params.graph is not None
+    del state["board"]
+    state["graph"] = game.params.graph.summary()
+    cells = []
+    for slot in layout.slots:
+        number = position.number(slot)
+        value: str | int = (
+            number if number is not None else ("F" if position.is_flagged(slot) else ".")
+        )
+        cells.append({"id": layout.id(slot), "state": value})
+    state["cells"] = cells
+
+
+def _ids(board: Board, cells: Layout) -> list[str]:
+    layout = board.graph
+    assert layout is not None
+    return sorted((layout.id(c) for c in cells), key=lambda i: layout.index(layout.cell(i)))
+
+
 def game_state(game_id: str, game: Game) -> dict[str, Any]:
     """The API's ``state`` for ``game``: mines (``layout``, ``witness``, ``loss``, ``seed``)
     only once the game has ended; ``layout`` and ``seed`` not while the game's duel
@@ -44,25 +68,38 @@ def game_state(game_id: str, game: Game) -> dict[str, Any]:
         "moves": len(game.moves),
         "board": game.position.rows(),
     }
+    board = game.position.board
+    if board.graph is not None:
+        _graph_state(game, state)
     if game.status is Status.PLAYING:
         return state
-    board = game.position.board
     tie = duel_of(game_id)  # a duel's other side still plays this layout: it stays hidden
     sealed = tie is not None and tie.sealed
+    graph = board.graph
     if game.layout is not None and not sealed:
-        state["layout"] = layout_rows(board, game.layout)
+        if graph is None:
+            state["layout"] = layout_rows(board, game.layout)
+        else:
+            state["layout_cells"] = _ids(board, game.layout)
     if game.status is Status.LOST:
         if game.witness is not None:
-            state["witness"] = layout_rows(board, game.witness)
+            if graph is None:
+                state["witness"] = layout_rows(board, game.witness)
+            else:
+                state["witness_cells"] = _ids(board, game.witness)
         if game.loss is not None:
-            state["loss"] = list(board.coord(game.loss))
+            if graph is None:
+                state["loss"] = list(board.coord(game.loss))
+            else:
+                state["loss_cell"] = graph.id(game.loss)
     if not sealed:
         state["seed"] = params.seed
     return state
 
 
-def move_log(events: list[Event]) -> list[dict[str, Any]]:
-    """The log, each entry with ``n``: the number of board moves made once it was written.
+def move_log(events: list[Event], board: Board | None = None) -> list[dict[str, Any]]:
+    """The log, each entry with ``n``: the number of board moves made once it was written;
+    on a graph ``board`` each move names its ``cell`` by id too.
 
     Hints are events too (they take sequence numbers) but change no cell, so ``seq`` and
     the move count differ once a hint was asked; ``/replay/<n>`` takes ``n``.
@@ -77,6 +114,9 @@ def move_log(events: list[Event]) -> list[dict[str, Any]]:
             "col": event.col,
             "at": event.at.isoformat(),
         }
+        if board is not None and board.graph is not None and event.row is not None:
+            assert event.col is not None
+            entry["cell"] = board.graph.id(board.cell(event.row, event.col))
         if event.kind == "hint":
             entry["level"] = event.extra
         else:

@@ -34,8 +34,8 @@ class MoveNote:
     judgement: str
     text: str
     why: str | None
-    picture: str
-    """A PNG of the board after the move (what the player saw)."""
+    picture: str | None
+    """A PNG of the board after the move (what the player saw); None on graph boards."""
 
 
 def note_text(move: dict[str, Any]) -> str:
@@ -74,6 +74,9 @@ def move_note(ledger: Ledger, games: GameService, game_id: str, n: int) -> MoveN
         return None
     move = ledger.annotation(game_id)["moves"][n - 1]
     count = loaded.params.rules.count
+    if loaded.params.graph is not None:
+        # the analysis page and the picture read grid lines: a graph game's note is words only
+        return MoveNote(n, move["judgement"], note_text(move), None, None)
     why = None
     if move["judgement"] != "flag":
         before = games.replay(game_id, n - 1).position

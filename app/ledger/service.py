@@ -55,7 +55,11 @@ class TooBig(UnprocessableEntity):
 
 
 def preset_of(params: GameParams) -> str:
-    """``beginner``/``intermediate``/``expert`` when the board is one, else ``custom``."""
+    """``beginner``/``intermediate``/``expert`` when the board is one, else ``custom``; a
+    graph game's records are kept per tiling (``penrose``, ``cube``...; ``graph`` for a
+    custom board file)."""
+    if params.graph is not None:
+        return params.graph.tiling or "graph"
     if params.topology is Topology.SQUARE and not params.holes:
         for name, (height, width, mines) in PRESETS.items():
             if (params.height, params.width, params.mines) == (height, width, mines):

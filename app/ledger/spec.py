@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from app.openapi import JSON, errors, json_response, path_parameter, ref
 from app.play.params import PRESETS
+from devil.graphs.tilings import TILINGS
 
 INTEGER: JSON = {"type": "integer"}
 NUMBER: JSON = {"type": "number"}
@@ -51,7 +52,10 @@ RECORD: JSON = {
 SCHEMAS: dict[str, JSON] = {
     "Annotation": {
         "type": "object",
-        "description": "a finished game's annotated moves (docs/annotations.md)",
+        "description": (
+            "a finished game's annotated moves (docs/annotations.md); on a graph board each "
+            "move also names its cell and opened_cells by id"
+        ),
     },
     "Record": RECORD,
     "Records": {
@@ -79,7 +83,11 @@ PATHS: dict[str, JSON] = {
             "operationId": "records",
             "summary": "Won games, fastest first (filters optional).",
             "parameters": [
-                query("preset", [*PRESETS, "custom"], "the board preset"),
+                query(
+                    "preset",
+                    [*PRESETS, "custom", *TILINGS, "graph"],
+                    "the board preset, or a graph game's tiling",
+                ),
                 query("count", ["classic", "counted"], "the mine count rule"),
                 query("mercy", ["strict", "fair"], "the devil's mercy"),
                 query("no_guess", ["true", "false"], "no-guess boards only, or none of them"),

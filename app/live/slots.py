@@ -19,7 +19,7 @@ from flask import Flask
 
 from app import metrics
 from app.busy import Busy
-from app.notify.board import Subscription
+from app.notify.topics import Subscription
 from app.settings import settings
 
 

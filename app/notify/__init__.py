@@ -57,9 +57,9 @@ import sqlalchemy as sa
 from flask import Flask, current_app
 
 from app.notify.base import LocalNotifier, Notifier, Outbox
-from app.notify.board import AnySubscription, Subscription
 from app.notify.host import HostNotifier
 from app.notify.postgres import PostgresNotifier
+from app.notify.topics import AnySubscription, Subscription
 from app.notify.wire import DEFAULT_CHANNEL, NotifyError
 from app.settings import settings
 

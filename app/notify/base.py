@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from app.notify.board import AnySubscription, Board, Subscription
+from app.notify.topics import AnySubscription, Subscription, TopicRegistry
 from app.notify.wire import Payload, encode
 
 
@@ -38,7 +38,7 @@ class Notifier:
     """Base: subscribers and the outbox protocol; subclasses say how a publication travels."""
 
     def __init__(self) -> None:
-        self._board = Board()
+        self._registry = TopicRegistry()
         self._closed = False
 
     @property
@@ -62,7 +62,7 @@ class Notifier:
 
     def subscribe(self, topic: str) -> Subscription:
         encode(topic, None)
-        return self._board.subscribe(topic)
+        return self._registry.subscribe(topic)
 
     def subscribe_any(self, topics: list[str]) -> AnySubscription:
         """One waiter over several topics (each subscribed as ``subscribe`` does)."""
@@ -78,12 +78,12 @@ class Notifier:
 
     def subscribers(self) -> int:
         """How many subscriptions are open in this process."""
-        return self._board.subscribers()
+        return self._registry.subscribers()
 
     def close(self) -> None:
         """Stop background work (the PostgreSQL listener); wakes every waiter."""
         self._closed = True
-        self._board.wake_all()
+        self._registry.wake_all()
 
     def sql_wire(self, topic: str, payload: Payload, key: str) -> tuple[str, str, str] | None:
         """For a notification whose ``payload[key]`` (an integer) only the database knows
@@ -104,4 +104,4 @@ class LocalNotifier(Notifier):
     """One process: a publication wakes this process's waiters after the commit."""
 
     def _committed(self, topic: str, payload: dict[str, Any]) -> None:
-        self._board.deliver(topic, payload)
+        self._registry.deliver(topic, payload)

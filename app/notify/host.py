@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from app.notify.base import Notifier
-from app.notify.board import Subscription
+from app.notify.topics import Subscription
 from app.notify.wire import decode, encode
 
 
@@ -41,7 +41,7 @@ class HostNotifier(Notifier):
 
     # -- sending --
     def _committed(self, topic: str, payload: dict[str, Any]) -> None:
-        self._board.deliver(topic, payload)
+        self._registry.deliver(topic, payload)
         try:
             peers = [name for name in os.listdir(self.directory) if name != self._name]
         except FileNotFoundError:
@@ -97,7 +97,7 @@ class HostNotifier(Notifier):
                 break
             message = decode(data.decode("utf-8", "replace"))
             if message is not None:
-                self._board.deliver(*message)
+                self._registry.deliver(*message)
 
     def close(self) -> None:
         self._stopped.set()

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from app.notify.base import Notifier
-from app.notify.board import Subscription
+from app.notify.topics import Subscription
 from app.notify.wire import DEFAULT_CHANNEL, NotifyError, Payload, decode, encode
 
 log = logging.getLogger(__name__)
@@ -104,14 +104,14 @@ class PostgresNotifier(Notifier):
                 with psycopg.connect(self._conninfo, autocommit=True, connect_timeout=10) as conn:
                     conn.execute(f"LISTEN {self.channel}")
                     if self.reconnects:
-                        self._board.wake_all()  # notifications may have been missed
+                        self._registry.wake_all()  # notifications may have been missed
                     self._listening.set()
                     backoff = 0.1
                     while not self._stopped.is_set():
                         for note in conn.notifies(timeout=self._poll):
                             message = decode(note.payload)
                             if message is not None:
-                                self._board.deliver(*message)
+                                self._registry.deliver(*message)
             except Exception as exc:  # a broken connection, or anything else: listen again
                 self._listening.clear()
                 if self._stopped.is_set():

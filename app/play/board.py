@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from app.play.cells import CellView, Ending, cell_html, cell_id, cell_view
+from app.play.graph_board import graph_board_svg, graph_caption
 from devil.board import Board, Cell, Topology
 from devil.position import Position
 
@@ -44,6 +45,8 @@ class BoardView:
     caption: str
     focus_id: str
     """The cell that holds the grid's single tab stop (roving tabindex) on a fresh render."""
+    svg: Markup | None = None
+    """A graph board: the whole board as SVG (``app.play.graph_board``), ``rows`` empty."""
 
 
 def _ghost(view: CellView, drow: int, dcol: int) -> CellView:
@@ -147,9 +150,24 @@ def changed_rows(position: Position, cells: Iterable[Cell]) -> list[RowView]:
     return [row_view(position, drow, view_of) for drow in sorted(wanted)]
 
 
-def board_view(position: Position, *, interactive: bool, ending: Ending | None = None) -> BoardView:
-    """Every cell of the board, in display order (with torus ghosts when the board wraps)."""
+def board_view(
+    position: Position, *, interactive: bool, ending: Ending | None = None, prefix: str = ""
+) -> BoardView:
+    """Every cell of the board, in display order (with torus ghosts when the board wraps);
+    a graph board as SVG (``prefix``: before its element ids, as the grid macro's)."""
     board = position.board
+    if board.graph is not None:
+        return BoardView(
+            board.height,
+            board.width,
+            board.topology.value,
+            (),
+            _board_classes(board, interactive, ending),
+            interactive,
+            graph_caption(board),
+            _first_cell_id(board),
+            graph_board_svg(position, interactive=interactive, ending=ending, prefix=prefix),
+        )
     views = [cell_view(position, cell, ending) for cell in range(board.size)]
     rows = [row_view(position, drow, views.__getitem__) for drow in display_rows(board)]
     return BoardView(
@@ -165,7 +183,7 @@ def board_view(position: Position, *, interactive: bool, ending: Ending | None =
 
 
 def _first_cell_id(board: Board) -> str:
-    first = next(board.cells(), 0)
+    first = board.graph.slots[0] if board.graph is not None else next(board.cells(), 0)
     row, col = board.coord(first)
     return cell_id(row, col)
 

@@ -70,11 +70,11 @@ def cell_view(position: Position, cell: Cell, ending: Ending | None = None) -> C
         classes.append("flag")
     label = f"{where}, {'flagged' if flagged else 'covered'}"
     if ending is not None:
-        classes, label = _ending_marks(cell, flagged, ending, classes, label)
+        classes, label = ending_marks(cell, flagged, ending, classes, label)
     return CellView(cell_id(row, col), row, col, " ".join(classes), "", label, kind)
 
 
-def _ending_marks(
+def ending_marks(
     cell: Cell, flagged: bool, ending: Ending, classes: list[str], label: str
 ) -> tuple[list[str], str]:
     """Classes and label words that show the layouts of an ended game on a covered cell."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.errors import InputError
-from app.fields import choice, coordinate, number_pair
+from app.fields import choice, coordinate, number_pair, shown
 from devil.game import GameParams, Move, MoveKind
 from devil.position import Position
 
@@ -79,11 +79,25 @@ def parse_click(
     return Click(chosen, r, c)
 
 
+def click_by_id(action: Any, cell: Any, params: GameParams, field: str = "action") -> Click:
+    """A click on a graph board's cell named by its id (``"t17"``)."""
+    chosen = ACTIONS[choice(action, field, ACTIONS)]
+    layout = params.board().graph
+    if layout is None:
+        raise InputError("cell", "cell ids name the cells of graph boards: give row and col")
+    if not isinstance(cell, str) or not layout.has(cell):
+        raise InputError("cell", f"cell {shown(cell)} is not a cell of this board")
+    row, col = params.board().coord(layout.cell(cell))
+    return Click(chosen, row, col)
+
+
 def click_from_form(form: Mapping[str, str], params: GameParams) -> Click:
     """The move form: ``kind`` (default ``open``), ``at=row,col`` (what a cell button sends)
-    or separate ``row``/``col`` fields."""
+    or separate ``row``/``col`` fields; ``cell=ID`` on a graph board."""
     kind = form.get("kind") or "open"
     choice(kind, "kind", ACTIONS)  # a bad kind is named before a bad cell
+    if params.graph is not None and (form.get("cell") or "").strip():
+        return click_by_id(kind, form["cell"].strip(), params, field="kind")
     at = form.get("at")
     row: int | str
     col: int | str
@@ -95,7 +109,19 @@ def click_from_form(form: Mapping[str, str], params: GameParams) -> Click:
 
 
 def click_from_json(action: str, body: Mapping[str, Any], params: GameParams) -> Click:
-    """The API: ``action`` from the path, ``{"row": r, "col": c}`` from the body."""
+    """The API: ``action`` from the path, ``{"row": r, "col": c}`` from the body, or
+    ``{"cell": id}`` on a graph board."""
+    if params.graph is not None:
+        for name in ("row", "col"):
+            if name in body:
+                raise InputError(
+                    name, f"a graph board's cells are named by id: give cell, not {name}"
+                )
+        if "cell" not in body:
+            raise InputError("cell", "cell is missing from the request body (a cell id)")
+        return click_by_id(action, body["cell"], params)
+    if "cell" in body:
+        raise InputError("cell", "cell ids are for graph boards: give row and col")
     for name in ("row", "col"):
         if name not in body:
             raise InputError(name, f"{name} is missing from the request body")

@@ -3,6 +3,7 @@ error, and the game parameters it asks for."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC
@@ -22,9 +23,22 @@ TOPOLOGIES = (
     ("holes", "Square with holes", "gaps in the board"),
 )
 
+GRAPH_TILINGS = (
+    ("triangle", "Triangles", "up to 12 neighbours"),
+    ("truncated-square", "Octagons and squares", "4.8.8"),
+    ("rhombille", "Rhombs", "three to a hexagon"),
+    ("cairo", "Cairo pentagons", "the Cairo tiling"),
+    ("snub-square", "Snub square", "squares and triangles"),
+    ("penrose", "Penrose rhombs", "never repeats"),
+    ("cube", "Cube", "the six faces of a cube"),
+    ("geodesic", "Geodesic sphere", "triangles on a ball"),
+)
+"""The tilings offered beyond the grid shapes (``devil.graphs.tilings``): graph games."""
+
 DEFAULT_FORM: dict[str, Any] = {
     "preset": "beginner", "width": 9, "height": 9, "mines": 10, "topology": "square",
-    "count": "classic", "mercy": "strict", "no_guess": True, "seed": "",
+    "count": "classic", "mercy": "strict", "no_guess": True, "seed": "", "size": "",
+    "sides": False, "graph": "",
 }  # fmt: skip
 
 
@@ -69,7 +83,34 @@ def form_fields(form: Mapping[str, str]) -> dict[str, Any]:
         "mercy": form.get("mercy", "strict"),
         "no_guess": form.get("no_guess") == "on",
         "seed": form.get("seed", ""),
+        "size": form.get("size", ""),
+        "sides": form.get("sides") == "on",
+        "graph": form.get("graph", ""),
     }
+
+
+def _graph_form(form: Mapping[str, str], data: dict[str, Any], preset: str) -> GameParams:
+    """A graph game from the form: a tiling (``topology``) or a pasted board (``graph``)."""
+    text = (form.get("graph") or "").strip()
+    if text:
+        try:
+            data["graph"] = json.loads(text)
+        except ValueError as exc:
+            raise InputError("graph", f"graph: the board file is not JSON: {exc}") from None
+        if (form.get("mines") or "").strip():
+            data["mines"] = form["mines"]
+        return parse_params(data)
+    data["tiling"] = (form.get("topology") or "").strip().lower()
+    data["sides"] = "on" if form.get("sides") == "on" else "off"
+    if preset == "custom":
+        size = (form.get("size") or "").replace("x", ",").replace("\u00d7", ",")
+        if not size.strip():
+            raise InputError("size", "size is missing: give the tiling's size, e.g. 12,12 or 200")
+        data["size"] = [part.strip() for part in size.split(",")]
+        data["mines"] = form.get("mines", "")
+    else:
+        data["preset"] = preset
+    return parse_params(data)
 
 
 def params_from_form(form: Mapping[str, str]) -> GameParams:
@@ -81,6 +122,11 @@ def params_from_form(form: Mapping[str, str]) -> GameParams:
         "seed": form.get("seed", ""),
     }
     preset = (form.get("preset") or "custom").strip().lower()
+    graph_shape = (form.get("topology") or "").strip().lower() in {t[0] for t in GRAPH_TILINGS}
+    if graph_shape or (form.get("graph") or "").strip():
+        if preset != "custom" and preset not in PRESETS:
+            raise InputError("preset", f"preset must be one of {', '.join(PRESETS)} or custom")
+        return _graph_form(form, data, preset)
     if preset == "custom":
         for key in ("width", "height", "mines"):
             data[key] = form.get(key, "")

@@ -8,6 +8,8 @@ from typing import Any
 
 from app.errors import InputError
 from app.fields import bounded, choice, present, true_or_false
+from app.play.graph_params import MAX_SEED as MAX_SEED
+from app.play.graph_params import is_graph_request, parse_graph_params
 from devil.board import Board, BoardError, Topology
 from devil.game import GameParams, ParamsError
 from devil.rules import Count, Mercy, Rules
@@ -27,7 +29,6 @@ PRESETS: dict[str, tuple[int, int, int]] = {
 
 DEFAULT_HEIGHT, DEFAULT_WIDTH, DEFAULT_MINES = PRESETS["expert"]
 DEFAULT_DENSITY = DEFAULT_MINES / (DEFAULT_HEIGHT * DEFAULT_WIDTH)
-MAX_SEED = 2**63 - 1
 
 
 def _holes(value: Any, height: int, width: int) -> frozenset[int]:
@@ -63,6 +64,7 @@ def too_many_mines(
 def parse_params(data: Mapping[str, Any], max_side: int = API_MAX_SIDE) -> GameParams:
     """Game parameters from JSON or form fields, all optional.
 
+    A ``tiling`` or a custom ``graph`` makes a graph game (``app.play.graph_params``).
     Fields: ``preset`` (beginner/intermediate/expert), ``width``, ``height``, ``mines``
     (default: the preset's, or expert's density), ``topology`` (square/torus/hex),
     ``holes`` (list of [row, col]), ``count`` (classic/counted), ``mercy``
@@ -70,6 +72,8 @@ def parse_params(data: Mapping[str, Any], max_side: int = API_MAX_SIDE) -> GameP
     """
     if not isinstance(data, Mapping):
         raise InputError("body", "the game parameters must be a JSON object")
+    if is_graph_request(data):
+        return parse_graph_params(data)
     height, width, mines = DEFAULT_HEIGHT, DEFAULT_WIDTH, DEFAULT_MINES
     preset_given = present(data, "preset")
     if preset_given:

@@ -62,7 +62,7 @@ def replay_view(service: GameService, loaded: LoadedGame, n: int) -> ReplayView:
     game = loaded.game if n == total else service.replay(loaded.id, n)
     tie = None if loaded.game.status is Status.PLAYING else duel_of(loaded.id)
     ending = ending_of(loaded.game, show_loss=n == total, sealed=tie is not None and tie.sealed)
-    board = board_view(game.position, interactive=False, ending=ending)
+    board = board_view(game.position, interactive=False, ending=ending, prefix="rp-")
     if n == 0:
         caption = "Before the first move."
     else:

@@ -29,7 +29,7 @@ from werkzeug.exceptions import Forbidden
 
 from app.errors import InputError, is_htmx
 from app.fields import integer_text, shown
-from app.hooks import vary_and_compress
+from app.hooks import body_limit, vary_and_compress
 from app.ledger.routes import replay_note
 from app.play.big import big_game_page, drawable, refuse_page_move
 from app.play.board import RowView, changed_rows, changed_views, with_numbers_beside
@@ -38,6 +38,7 @@ from app.play.loaded import LoadedGame
 from app.play.moves import click_from_form
 from app.play.new_game import (
     DEFAULT_FORM,
+    GRAPH_TILINGS,
     TOPOLOGIES,
     form_fields,
     params_from_form,
@@ -49,10 +50,13 @@ from app.play.replay import check_move_number, move_number, replay_view
 from app.play.setup import get_service
 from app.play.view import game_view, move_message, summary
 from app.security import can_move, ensure_owner, limit_creates, limit_moves, recent_games
-from devil.game import NO_GUESS_CELL_LIMIT, Game, changed_between
+from devil.game import GRAPH_GAME_MAX_CELLS, NO_GUESS_CELL_LIMIT, Game, changed_between
 
 bp = Blueprint("play", __name__)
 bp.after_request(vary_and_compress)
+
+NEW_GAME_FORM_MAX = 6 * 1024 * 1024
+"""Largest new-game form: a pasted graph board of 5,000 cells, form-encoded, fits."""
 
 CELL_SWAP_LIMIT = 48
 """Up to this many changed cells, a click answers cell by cell; beyond it, with the changed
@@ -76,7 +80,9 @@ def render_home(form: dict[str, object], error: str | None = None, code: int = 2
             form_error=error,
             presets=presets(),
             topologies=TOPOLOGIES,
+            graph_tilings=GRAPH_TILINGS,
             limits={
+                "graph_cells": GRAPH_GAME_MAX_CELLS,
                 "max_side": BROWSER_MAX_SIDE,
                 "api_max_side": API_MAX_SIDE,
                 "no_guess_cells": NO_GUESS_CELL_LIMIT,
@@ -89,6 +95,7 @@ def render_home(form: dict[str, object], error: str | None = None, code: int = 2
 
 @bp.post("/new")
 @limit_creates
+@body_limit(NEW_GAME_FORM_MAX)
 def new_game() -> ResponseReturnValue:
     try:
         params = params_from_form(request.form)
@@ -155,7 +162,9 @@ def move_response(
     """Only what changed: the changed cells (or rows), the status bar and the hint panel; the
     whole game once it ends."""
     gv = game_view(after, mover)
-    whole = before.status is not after.game.status
+    # a graph board is one SVG: a click answers with the whole game (SVG elements do not
+    # survive htmx's out-of-band parsing one by one)
+    whole = before.status is not after.game.status or after.game.params.graph is not None
     changed: list[CellView] = []
     rows: list[RowView] = []
     if not whole:

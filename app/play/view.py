@@ -21,10 +21,19 @@ from app.play.loaded import LoadedGame
 from app.play.params import PRESETS
 from app.teach.panels import Teaching, teaching
 from devil.game import Game, GameParams, MoveKind, Status
+from devil.graphs.tilings import tiling
 from devil.position import FLAG, Position
 from devil.teach.number_words import number_meaning
 
 PRESET_TITLES = {"beginner": "Beginner", "intermediate": "Intermediate", "expert": "Expert"}
+
+TILING_TITLES = {
+    "square": "squares", "hex": "hexagons", "torus": "torus", "triangle": "triangles",
+    "truncated-square": "octagons and squares", "rhombille": "rhombs",
+    "cairo": "Cairo pentagons", "snub-square": "snub square", "penrose": "Penrose rhombs",
+    "cube": "cube", "geodesic": "geodesic sphere",
+}  # fmt: skip
+"""How titles name a graph game's tiling."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +127,8 @@ class GameView:
     duel: DuelTie | None = None
     """A game that is one side of a duel (its face and end panel lead back to the duel,
     never to a solo game)."""
+    shape_note: str = ""
+    """A graph game: how its cells touch, in words (under the board)."""
 
     @cached_property
     def board(self) -> BoardView:
@@ -161,7 +172,49 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
+_SHAPE_NOTES = {
+    "cube": "The surface of a cube, unfolded: where edges of the net meet on the cube, "
+    "their cells touch.",
+    "geodesic": "A ball of triangles, unfolded: where edges of the net meet on the ball, "
+    "their cells touch.",
+    "penrose": "Penrose rhombs: a tiling that never repeats.",
+    "torus": "Squares on a torus: the left edge touches the right, the top the bottom.",
+}
+
+
+def shape_note(params: GameParams) -> str:
+    """How a graph game's cells touch, in words ("" for grid games)."""
+    spec = params.graph
+    if spec is None:
+        return ""
+    note = _SHAPE_NOTES.get(spec.tiling, "")
+    if spec.tiling:
+        touch = "a side" if spec.sides else "a side or a corner"
+        note += f" Cells that share {touch} are neighbours."
+    return (note + " Point at a cell, or move the cursor onto it, to see its neighbours.").strip()
+
+
+def graph_preset(params: GameParams) -> str:
+    """The tiling's preset a graph game was made with (``custom`` for anything else)."""
+    spec = params.graph
+    if spec is None or not spec.tiling or spec.sides:
+        return "custom"
+    cells = params.board().cell_count
+    for preset in tiling(spec.tiling).presets:
+        if preset.size == spec.size and preset.mines(cells) == params.mines:
+            return preset.name
+    return "custom"
+
+
 def game_title(params: GameParams) -> str:
+    spec = params.graph
+    if spec is not None:
+        name = PRESET_TITLES.get(graph_preset(params), "Custom")
+        cells = params.board().cell_count
+        shape = TILING_TITLES.get(spec.tiling, "graph board")
+        if spec.sides:
+            shape += " (sides)"
+        return f"{name} {shape}, {cells} cells, {params.mines} mines"
     name = next(
         (PRESET_TITLES[n] for n, hwm in PRESETS.items()
          if hwm == (params.height, params.width, params.mines)),
@@ -173,8 +226,28 @@ def game_title(params: GameParams) -> str:
     return f"{name} {params.width}\u00d7{params.height}{shape}, {params.mines} mines"
 
 
+def _graph_again(params: GameParams) -> list[tuple[str, str]]:
+    spec = params.graph
+    assert spec is not None
+    if spec.file:
+        return [("preset", "custom"), ("graph", spec.file), ("mines", str(params.mines))]
+    preset = graph_preset(params)
+    fields = [("preset", preset), ("topology", spec.tiling)]
+    if preset == "custom":
+        fields += [("size", ",".join(map(str, spec.size))), ("mines", str(params.mines))]
+    if spec.sides:
+        fields.append(("sides", "on"))
+    return fields
+
+
 def again_fields(params: GameParams) -> tuple[tuple[str, str], ...]:
     """Hidden fields of a "play again" form: the same settings, a new seed."""
+    if params.graph is not None:
+        count, mercy = params.rules.count.value, params.rules.mercy.value
+        fields = [*_graph_again(params), ("count", count), ("mercy", mercy)]
+        if params.no_guess:
+            fields.append(("no_guess", "on"))
+        return tuple(fields)
     preset = next(
         (n for n, hwm in PRESETS.items() if hwm == (params.height, params.width, params.mines)),
         "custom",
@@ -252,6 +325,7 @@ def game_view(loaded: LoadedGame, mover: bool, panels: bool = True) -> GameView:
         live_url=live_url,
         teaching=teaching(loaded, mover) if panels else None,
         duel=duel,
+        shape_note=shape_note(params),
     )
 
 

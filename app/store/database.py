@@ -2,12 +2,55 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
+
+BUSY_SECONDS = 30.0
+"""How long a SQLite writer waits for another writer before the store gives up (a 503)."""
+LONGEST_PAUSE = 0.02
+"""Longest pause between two tries of ``BEGIN IMMEDIATE`` while another writer holds on."""
+
+
+def _busy(exc: sa.exc.OperationalError) -> bool:
+    orig = exc.orig
+    return isinstance(orig, sqlite3.OperationalError) and (
+        getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+        or "database is locked" in str(orig)
+    )
+
+
+def _begin_immediate(conn: Connection) -> None:
+    """``BEGIN IMMEDIATE``, waiting for another writer in Python, not inside SQLite.
+
+    SQLite's own busy timeout sleeps in C. In a gevent worker that freezes every request of
+    the process (health probes, views, other teams' moves) for as long as a writer in
+    *another* process holds the database, and a writer in the *same* process that is
+    waiting on its hub can never finish: the two wait on each other until the timeout.
+    So the begin tries without SQLite's timeout and sleeps between tries with
+    ``time.sleep``, which gevent makes cooperative; within the transaction SQLite's own
+    timeout applies again (the write lock is ours by then).
+    """
+    conn.exec_driver_sql("PRAGMA busy_timeout = 0")
+    try:
+        deadline = time.monotonic() + BUSY_SECONDS
+        pause = 0.001
+        while True:
+            try:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                return
+            except sa.exc.OperationalError as exc:
+                if not _busy(exc) or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(2 * pause, LONGEST_PAUSE)
+    finally:
+        conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
 
 
 def _configure_sqlite(engine: Engine) -> None:
@@ -24,7 +67,7 @@ def _configure_sqlite(engine: Engine) -> None:
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA busy_timeout = 30000")
+        cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
@@ -33,7 +76,9 @@ def _configure_sqlite(engine: Engine) -> None:
     @sa_event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
-        if mode != "NONE":
+        if mode == "IMMEDIATE":
+            _begin_immediate(conn)
+        elif mode != "NONE":
             conn.exec_driver_sql(f"BEGIN {mode}")
 
 

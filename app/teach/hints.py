@@ -47,6 +47,8 @@ class HintView:
     hints_used: int
     can_ask: bool
     highlight: dict[str, list[str]] = field(default_factory=dict)
+    graph: bool = False
+    """A graph board: cells are named by label, never by row and column."""
 
     @property
     def highlight_json(self) -> str:
@@ -106,6 +108,15 @@ def ladder_top(facts: _HintFacts) -> int:
 
 
 def region_of(board: Board, cell: Cell, radius: int = 2) -> tuple[list[Cell], str]:
+    """The cells around ``cell`` (a window of rows and columns; on a graph board, the cells
+    within ``radius`` steps) and how to say where they are without naming ``cell``."""
+    if board.graph is not None:
+        near = {cell}
+        edge = [cell]
+        for _ in range(radius):
+            edge = [n for e in edge for n in board.neighbours(e) if n not in near]
+            near.update(edge)
+        return sorted(near), f"the {len(near)} highlighted cells"
     r, c = board.coord(cell)
     top, bottom = max(0, r - radius), min(board.height - 1, r + radius)
     left, right = max(0, c - radius), min(board.width - 1, c + radius)
@@ -162,10 +173,15 @@ def hint_answers(
         return answers, highlight
     if rung >= 2:
         region, text = region_of(board, proof.cell)
-        answers.append(HintAnswer(RUNGS[1], f"Look at {text} (highlighted)."))
+        shown = text if board.graph is not None else f"{text} (highlighted)"
+        answers.append(HintAnswer(RUNGS[1], f"Look at {shown}."))
         highlight["hl-region"] = ids(board, region)
     if rung >= 3:
-        answers.append(HintAnswer(RUNGS[2], f"The cell at {position.where(proof.cell)} is safe."))
+        where = position.where(proof.cell)
+        said = (
+            f"{where[0].upper()}{where[1:]}" if board.graph is not None else f"The cell at {where}"
+        )
+        answers.append(HintAnswer(RUNGS[2], f"{said} is safe."))
         highlight.pop("hl-region", None)
         highlight["hl-target"] = ids(board, [proof.cell])
         highlight[verdict_mark(Verdict.SAFE)] = ids(board, [proof.cell])
@@ -191,11 +207,14 @@ def hint_view(loaded: LoadedGame, mover: bool) -> HintView | None:
     if game.status is not Status.PLAYING or not mover:
         return None
     rung = loaded.ladder
+    graph = game.params.graph is not None
     if rung == 0:
-        return HintView(loaded.id, 0, (), RUNGS[0], loaded.hints, mover)
+        return HintView(loaded.id, 0, (), RUNGS[0], loaded.hints, mover, graph=graph)
     facts = hint_facts(loaded)
     top = ladder_top(facts)
     rung = min(rung, top)
     answers, highlight = hint_answers(game.position, game.params.rules, facts, rung)
     nxt = RUNGS[rung] if rung < top else None
-    return HintView(loaded.id, rung, tuple(answers), nxt, loaded.hints, mover, highlight)
+    return HintView(
+        loaded.id, rung, tuple(answers), nxt, loaded.hints, mover, highlight, graph=graph
+    )

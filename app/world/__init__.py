@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from app.bulkhead import Bulkhead
 from app.errors import answer_scripts_in_json
 from app.live.slots import StreamSlots, stream_room
 from app.lru import Lru
@@ -24,7 +25,7 @@ from app.world.orientation import bp as orientation
 from app.world.pages import ACTIVITY_CACHE
 from app.world.pages import bp as pages
 from app.world.presence import PresenceBoard
-from app.world.scoreboard import ScoreboardCache
+from app.world.scoreboard import ScoreboardCache, store_reader
 from app.world.service import Colourings
 from app.world.store import WorldStore
 
@@ -40,13 +41,16 @@ def init_app(app: Flask, engine: object) -> None:
     app.extensions["mine_devil.world.colourings"] = Colourings()
     app.extensions["mine_devil.world.presence"] = PresenceBoard()
     app.extensions["mine_devil.world.scoreboards"] = ScoreboardCache(
-        store.scoreboard, store.standings_probe
+        store_reader(store), store.standings_probe
     )
     app.extensions["mine_devil.world.streams"] = StreamSlots(
         settings(app).world_streams_per_client,
         settings(app).world_streams_max,
         within=stream_room(app),  # with the games' streams, what the worker can hold
         kind="world",
+    )
+    app.extensions["mine_devil.world.views"] = Bulkhead(
+        "views", settings(app).world_view_slots, settings(app).world_view_wait_seconds
     )
     app.register_blueprint(bp, url_prefix="/api/worlds")
     app.register_blueprint(orientation, url_prefix="/api/worlds")  # map, presence, time-lapse

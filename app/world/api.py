@@ -38,6 +38,7 @@ from app.security import client_key
 from app.settings import settings
 from app.world import idempotency, limits
 from app.world.feed import event_stream
+from app.world.judging import Judging, MoveRequest
 from app.world.records import PlayerRow
 from app.world.schemas import COLOUR, MAX_NAME, NEW_PLAYER, NEW_WORLD, RAFT
 from app.world.scoreboard import ScoreboardCache, pareto_frontier
@@ -45,8 +46,6 @@ from app.world.service import (
     MAX_VIEW_SIDE,
     Colourings,
     DropTooSoon,
-    Judging,
-    MoveRequest,
     Viewport,
     play_raft,
     switch_colour,
@@ -317,11 +316,12 @@ def viewport(world: str, team: str, max_side: int = MAX_VIEW_SIDE, what: str = "
 @bp.get("/<world>/teams/<team>/view")
 def team_view(world: str, team: str) -> ResponseReturnValue:
     port = viewport(world, team)
-    limits.check_view(limits.view_cost(port.width, port.height))
-    seq, rows = view(
-        world_store(), world, team, port.colour, port.x0, port.y0, port.width, port.height
-    )
-    return jsonify({"x0": port.x0, "y0": port.y0, "colour": port.colour, "seq": seq, "rows": rows})
+    with limits.viewing(limits.view_cost(port.width, port.height)):
+        seq, rows = view(
+            world_store(), world, team, port.colour, port.x0, port.y0, port.width, port.height
+        )
+        body = {"x0": port.x0, "y0": port.y0, "colour": port.colour, "seq": seq, "rows": rows}
+        return jsonify(body)
 
 
 @bp.get("/<world>/teams/<team>/events")
@@ -329,14 +329,14 @@ def team_events(world: str, team: str) -> ResponseReturnValue:
     port = viewport(world, team)
     store = world_store()
     last = request.headers.get("Last-Event-ID") or request.args.get("after")
-    if last is None or last == "":
-        after = store.head(world)
-    elif DECIMAL.fullmatch(last) and 0 <= int(last) < 2**63:
-        after = int(last)
-    else:
+    if last and not (DECIMAL.fullmatch(last) and 0 <= int(last) < 2**63):
         raise WorldInputError(
             "Last-Event-ID", f"must be a seq (an ASCII integer), got {last[:40]!r}"
         )
+    head = store.team_head(world, team)
+    # beyond the team's head: a number the team never logged (one kept from the world-wide
+    # numbering before migration 0007) resumes at the head, not after events to come
+    after = head if not last else min(int(last), head)
     limits.check_view(1)
     release = limits.stream_slots(current_app).take(client_key())
     try:

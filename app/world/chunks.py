@@ -128,6 +128,10 @@ class ChunkKnowledge:
             self.prefetch((key,))
         return self._cache[key]
 
+    def read_versions(self) -> dict[ChunkKey, int | None]:
+        """Every chunk slot looked at, with the version it was loaded at (None: absent then)."""
+        return {key: self._versions.get(key) for key in self._cache}
+
     def cached(self) -> int:
         """How many chunk slots (present or known absent) this request has looked at."""
         return len(self._cache)

@@ -1,25 +1,28 @@
-"""The end of a team transaction on PostgreSQL in one flight: no wait inside the world lock.
+"""A team transaction on PostgreSQL in two flights: no wait for the app inside the team lock.
 
-The world row (``world_worlds``) hands out the gapless seq numbers, so every move of every
-team takes its lock, from the ``UPDATE ... RETURNING`` to the commit. Sent as separate
-statements (seqs, events, ``NOTIFY``, ``COMMIT``) that lock is held across three round
-trips, and a gevent worker answers each of them only when its other requests let go of the
-CPU: with judgements of a few tens of ms running in between, the lock was measured held for
-0.5 s at the median and 4 s at p99 (bench/bench_world.py, 200 bots), and every team of both
-processes queued behind it.
+A team's moves hold its row from the first statement to the commit. Sent as separate
+statements (chunks, counters, seqs, events, ``NOTIFY``, ``COMMIT``), the transaction waits
+for the app at every round trip, and a gevent worker answers each only when its other
+requests let go of the CPU: the team's row stays held meanwhile. Until migration
+``0007_team_seq`` the world's row (then numbering every event) was held the same way: 0.5 s
+at the median and 4 s at p99 (bench/bench_world.py, 200 bots), and every team of both
+processes queued behind it. Since each team numbers its own log, only the team waits; the
+benchmark still measured the plain statements holding the team's row ~7x longer (p50 1.1 s
+against 0.15 s, load ~9; ``docs/scaling.md``, "Numbered per team"), so this path stays.
 
-Here the counters, the seqs, the events and the notification are one statement, sent with
-``COMMIT`` in one message: PostgreSQL takes the world row and commits without waiting for
-the app in between, so the lock is held for the server's own work on one
-statement (well under a millisecond per move), whatever the app's processes are doing.
-The notification's payload carries the raft's last seq, which only that statement knows:
-the notifier's wire form is split around it (``Notifier.sql_wire``) and joined in SQL.
-The changed chunks are written by the same statement (their versions checked: a chunk
-that moved under the team's lock aborts it, and the ``COMMIT`` behind it rolls back).
+Here the chunks, the counters, the team's seqs (``UPDATE world_teams ... RETURNING
+last_seq``), the events, the keyed raft's answer and the notification are one statement,
+sent with ``COMMIT`` in one message: PostgreSQL commits without waiting for the app in
+between. The notification's payload carries the raft's last seq, which only that statement
+knows: the notifier's wire form is split around it (``Notifier.sql_wire``) and joined in
+SQL. The changed chunks' versions are checked in SQL: a chunk that moved under the team's
+lock aborts the statement (an error raised through a cast), and the ``COMMIT`` behind it
+rolls back.
 
 The transaction opens the same way (``open_team``): taking the team row, reading the player
 and the chunks around the raft's cells go out together, so a raft costs the app two waits
-for PostgreSQL (plus chunks the judgement reaches beyond those), not ten.
+for PostgreSQL (plus chunks the judgement reaches beyond those), not ten. SQLite runs the
+same steps as plain statements (``app.world.team``): it has one writer and no round trips.
 """
 
 from __future__ import annotations
@@ -33,19 +36,17 @@ from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, StoredChunk
 from app.world.idempotency import PendingRaft
-from app.world.records import ChunkRace, Move, PlayerRow, counts_of, encode_cells, player_row
+from app.world.records import ChunkRace, MoveRecord, PlayerRow, counts_of, encode_cells, player_row
 
 SqlWire = tuple[str, str, str]
 """``(channel, head, tail)``: ``pg_notify(channel, head || seq || tail)`` is the wire form."""
 
 _APPEND = """
 WITH s AS (
-    UPDATE world_worlds SET last_seq = last_seq + %(n)s, moves = moves + %(m)s
-    WHERE id = %(w)s RETURNING last_seq
-), team AS (
-    UPDATE world_teams SET moves = moves + %(t_moves)s, revealed = revealed + %(t_revealed)s,
-        flags = flags + %(t_flags)s, errors = errors + %(t_errors)s, drops = drops + %(t_drops)s
-    WHERE world = %(w)s AND name = %(t)s
+    UPDATE world_teams SET last_seq = last_seq + %(n)s, moves = moves + %(t_moves)s,
+        revealed = revealed + %(t_revealed)s, flags = flags + %(t_flags)s,
+        errors = errors + %(t_errors)s, drops = drops + %(t_drops)s
+    WHERE world = %(w)s AND name = %(t)s RETURNING last_seq
 ), people AS (
     UPDATE world_players p SET moves = p.moves + d.moves, revealed = p.revealed + d.revealed,
         flags = p.flags + d.flags, errors = p.errors + d.errors, drops = p.drops + d.drops,
@@ -113,7 +114,7 @@ def append_and_commit(
     world: str,
     team: str,
     at: datetime,
-    moves: Sequence[tuple[str, Move]],
+    moves: Sequence[tuple[str, MoveRecord]],
     colours: dict[str, int],
     drops: dict[str, datetime],
     dirty: Mapping[ChunkKey, tuple[bytes, int | None]],
@@ -224,12 +225,12 @@ def _params(
     world: str,
     team: str,
     at: datetime,
-    moves: Sequence[tuple[str, Move]],
+    moves: Sequence[tuple[str, MoveRecord]],
     colours: dict[str, int],
     drops: dict[str, datetime],
 ) -> dict[str, Any]:
     total = counts_of([m for _, m in moves])
-    by_player: dict[str, list[Move]] = {}
+    by_player: dict[str, list[MoveRecord]] = {}
     for player, move in moves:
         by_player.setdefault(player, []).append(move)
     people = {p: counts_of(mine) for p, mine in by_player.items()}
@@ -239,7 +240,6 @@ def _params(
         "t": team,
         "at": at,
         "n": len(moves),
-        "m": sum(1 for _, m in moves if m.kind != "colour"),
         **{f"t_{k}": v for k, v in total.items()},
         "p_ids": ids,
         **{f"p_{k}": [people[p][k] for p in ids] for k in total},

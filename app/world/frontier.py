@@ -7,8 +7,9 @@
                default), None in a world nobody plays yet
 ``opening_drop`` a new team's first player's drop, made on joining
 
-Both are bounded reads: the newest ``LATEST`` events of a team (index ``world, team, seq``),
-the newest ``RECENT`` of the world, one chunk key.
+Both are bounded reads: the newest ``LATEST`` events of a team (key ``world, team, seq``),
+the newest ``RECENT`` of the world by time (index ``world, at``: seqs are per team and do
+not order teams), one chunk key.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ import sqlalchemy as sa
 
 from app.notify import Notifier
 from app.world.chunks import SHIFT
+from app.world.judging import Judging, MoveRequest
 from app.world.records import PlayerRow
 from app.world.schema import chunks, events
-from app.world.service import Colourings, Judging, MoveRequest, play_raft
-from app.world.store import WorldStore
+from app.world.service import Colourings, play_raft
+from app.world.store import WORLD_ORDER, WorldStore
 
 LATEST = 64
 RECENT = 256
@@ -58,7 +60,7 @@ def liveliest(store: WorldStore, world: str) -> str | None:
     recent = (
         sa.select(events.c.team)
         .where(events.c.world == world, events.c.x.is_not(None))
-        .order_by(events.c.seq.desc())
+        .order_by(*(c.desc() for c in WORLD_ORDER))
         .limit(RECENT)
     )
     with store.engine.connect() as conn:

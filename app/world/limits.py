@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import Flask, current_app
 from limits import RateLimitItem, parse_many
 from werkzeug.exceptions import TooManyRequests
 
+from app.bulkhead import Bulkhead
 from app.live.slots import StreamSlots
 from app.security import client_key
 from app.settings import settings
@@ -142,6 +145,17 @@ def check_view(cost: int) -> None:
         cost,
         "view units (64x64 cells each)",
     )
+
+
+@contextmanager
+def viewing(cost: int) -> Iterator[None]:
+    """A view (or a map, a time-lapse page) of ``cost`` 64x64-cell units: counted against
+    the client address's view limit, then drawn in one of the process's view slots
+    (``app.bulkhead``: a flood of views waits its turn instead of delaying everybody)."""
+    check_view(cost)
+    views: Bulkhead = current_app.extensions["mine_devil.world.views"]
+    with views.slot():
+        yield
 
 
 def check_who(world: str) -> None:

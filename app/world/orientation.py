@@ -75,8 +75,8 @@ def team_map(world: str, team: str) -> ResponseReturnValue:
     colours = known_team(world, team)
     x = query_int("x", -MAX_COORD, MAX_COORD)
     y = query_int("y", -MAX_COORD, MAX_COORD)
-    limits.check_view(MAP_COST)
-    response = jsonify(atlas(world_store(), world, team, colours, x, y))
+    with limits.viewing(MAP_COST):
+        response = jsonify(atlas(world_store(), world, team, colours, x, y))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -85,8 +85,8 @@ def team_map(world: str, team: str) -> ResponseReturnValue:
 def team_timelapse(world: str, team: str) -> ResponseReturnValue:
     port = viewport(world, team, MAX_SIDE, "region")
     after = query_int("after", 0, MAX_SEQ, 0)
-    limits.check_view(limits.view_cost(port.width, port.height))
-    return jsonify(timelapse_page(world_store(), world, team, port, after))
+    with limits.viewing(limits.view_cost(port.width, port.height)):
+        return jsonify(timelapse_page(world_store(), world, team, port, after))
 
 
 publish(bp, PATHS, SCHEMAS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.openapi import JSON, errors, json_response, ref, request_body
 from app.world.presence import MAX_SIDE as PRESENCE_SIDE
 from app.world.schemas import COORD
-from app.world.spec import BEARER, INTEGER, STRING, TEAM, WORLD, query
+from app.world.spec import BEARER, INTEGER, STRING, TEAM, WORLD, query, viewport_parameters
 from app.world.timelapse import MAX_SIDE, SCAN
 
 CELLS: JSON = {
@@ -108,23 +108,7 @@ PATHS: dict[str, JSON] = {
             "operationId": "teamTimelapse",
             "summary": f"A region's history, {SCAN} log events per page.",
             "parameters": [
-                WORLD,
-                TEAM,
-                query("colour", INTEGER, "the board"),
-                query("x0", COORD, "the region's left column"),
-                query("y0", COORD, "the region's top row"),
-                query(
-                    "width",
-                    {"type": "integer", "minimum": 1, "maximum": MAX_SIDE, "default": 64},
-                    "columns",
-                    required=False,
-                ),
-                query(
-                    "height",
-                    {"type": "integer", "minimum": 1, "maximum": MAX_SIDE, "default": 64},
-                    "rows",
-                    required=False,
-                ),
+                *viewport_parameters(MAX_SIDE, "region"),
                 query("after", INTEGER, "the seq to continue after (0: from the start)", False),
             ],
             "responses": {"200": json_response("one page", ref("Timelapse")), **errors(400)},

@@ -55,11 +55,12 @@ from app.world.api import (
     world_store,
 )
 from app.world.frontier import liveliest, opening_drop, team_spot
+from app.world.judging import Judging
 from app.world.records import NoSuchWorld, PlayerRow, WorldEvent
 from app.world.records import utcnow as now
 from app.world.schemas import MAX_NAME
 from app.world.scoreboard import Scoreboard
-from app.world.service import Judging, switch_colour
+from app.world.service import switch_colour
 from app.world.session import current_player, forget, remember
 
 bp = Blueprint("world", __name__)
@@ -73,8 +74,8 @@ SCOREBOARD_TEAMS = 15
 TEAM_PLAYERS = 8
 """...each with its most active players (and the viewer)."""
 ACTIVITY_CACHE = "mine_devil.world.activity"
-"""The app's ``Lru`` of (world, head seq) -> the feed's lines: every viewer polls the feed,
-the log is read once per change."""
+"""The app's ``Lru`` of (world, events logged) -> the feed's lines: every viewer polls the
+feed, the log is read once per change."""
 MAX_WHO = 64
 MAX_SEQ = 2**63 - 1
 """The largest seq a store holds (a signed 64-bit column)."""
@@ -108,7 +109,7 @@ def errors_of(player: PlayerRow | None, board: Scoreboard) -> int:
     """The devil errors ``player`` made in this world so far (0 for a watcher)."""
     if player is None:
         return 0
-    found = board.by_player.get(player.id)
+    found = board.player(player.id)
     return found.counts.errors if found is not None else 0
 
 
@@ -264,12 +265,12 @@ def scoreboard(world: str) -> ResponseReturnValue:
     my_team = player.team if player is not None else request.args.get("team")
     first = (page - 1) * SCOREBOARD_TEAMS
     shown = list(board.ranked[first : first + SCOREBOARD_TEAMS])
-    mine = next((t for t in board.teams if t.name == my_team), None) if my_team else None
+    mine = board.team(my_team) if my_team else None
     if mine is not None and mine not in shown:
         shown.append(mine)
     listed = []
     for t in shown:
-        people = board.by_team.get(t.name, ())
+        people = board.players_of(t.name)
         top = list(people[:TEAM_PLAYERS])
         if me is not None and t.name == my_team and all(p.player != me for p in top):
             top += [p for p in people if p.player == me]
@@ -362,21 +363,22 @@ def names_of(events: list[WorldEvent]) -> dict[str, str]:
 @bp.get("/world/<world>/activity")
 def activity(world: str) -> ResponseReturnValue:
     """The newest ``ACTIVITY_ROWS`` lines, from the newest ``ACTIVITY_EVENTS`` events (read
-    without their cells), built once per change of the log in this process."""
+    without their cells), built once per change of the log in this process (a change
+    counted after the read is built again under its own count)."""
     store = world_store()
-    head = store.head(world)
+    logged = store.head(world)
     cache: Lru[tuple[str, int], list[dict[str, Any]]] = current_app.extensions[ACTIVITY_CACHE]
-    lines = cache.get_or_compute((world, head), lambda: activity_lines(world, head))
+    lines = cache.get_or_compute((world, logged), lambda: activity_lines(world))
     return render_template("_world_activity.html", lines=lines)
 
 
-def activity_lines(world: str, head: int) -> list[dict[str, Any]]:
+def activity_lines(world: str) -> list[dict[str, Any]]:
+    """The lines from the world's newest events, by the time they were logged (each team
+    numbers its own events: seqs do not order teams)."""
     recent = [
         e
-        for e in world_store().events_without_cells(
-            world, max(0, head - ACTIVITY_EVENTS), ACTIVITY_EVENTS
-        )
-        if (e.x is not None or e.kind == "colour") and e.seq <= head
+        for e in world_store().newest_events_without_cells(world, ACTIVITY_EVENTS)
+        if e.x is not None or e.kind == "colour"
     ]
     runs = runs_of(recent)[-ACTIVITY_ROWS:]
     names = names_of([run[0] for run in runs])

@@ -64,7 +64,7 @@ class NewPlayer:
 
 
 @dataclass(frozen=True)
-class Move:
+class MoveRecord:
     """One logged event of a player (a move, or a colour switch)."""
 
     kind: str
@@ -151,7 +151,7 @@ def decode_cells(x: int | None, y: int | None, text: str | None) -> tuple[Cell, 
     return tuple((ox + dx, oy + dy, str(s)) for dx, dy, s in json.loads(text))
 
 
-def counts_of(moves: Sequence[Move]) -> dict[str, int]:
+def counts_of(moves: Sequence[MoveRecord]) -> dict[str, int]:
     c = {"moves": 0, "revealed": 0, "flags": 0, "errors": 0, "drops": 0}
     for move in moves:
         if move.kind == "colour":

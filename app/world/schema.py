@@ -1,16 +1,16 @@
 """The Devil World tables (created by migration ``0002``; SQLAlchemy Core, no ORM).
 
-``world_worlds``   id (slug), colours, secret_key (never sent), created_at, last_seq (the
-                   log's head: seq is gapless per world), moves (move events logged)
-``world_teams``    (world, name); counters moves, revealed, flags, errors, drops. Its row is
-                   the team's lock: moves of one team are serialized on it.
+``world_worlds``   id (slug), colours, secret_key (never sent), created_at
+``world_teams``    (world, name); last_seq (the team's log head: seq is gapless per team,
+                   migration ``0007_team_seq``); counters moves, revealed, flags, errors,
+                   drops. Its row is the team's lock: moves of one team are serialized on it.
 ``world_players``  id, world, team, name, colour, token_hash (sha256 hex of the bearer
                    token), last_drop_at, counters like the team's
-``world_events``   the append-only log: (world, seq) primary key, team, player, colour,
+``world_events``   the append-only log: (world, team, seq) primary key, player, colour,
                    kind (reveal, flag, drop, colour), x, y, outcome (revealed, flagged,
                    devil, dropped, none, switched), opened (cells opened), changes (the
                    cells the move established, JSON ``[[dx, dy, symbol], ...]`` relative
-                   to x, y), at
+                   to x, y), at (indexed with world: the world's newest events)
 ``world_chunks``   team knowledge, 64x64 cells per (world, team, layer, cx, cy): layer
                    ``c`` = board c's revealed numbers, layer ``-1`` = flags of every
                    colour; ``cells`` 4096 bytes, ``version`` counts its writes. Only
@@ -42,8 +42,6 @@ worlds = sa.Table(
     sa.Column("colours", sa.SmallInteger, nullable=False),
     sa.Column("secret_key", sa.LargeBinary, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("last_seq", sa.BigInteger, nullable=False),
-    sa.Column("moves", sa.BigInteger, nullable=False),
 )
 
 teams = sa.Table(
@@ -52,6 +50,7 @@ teams = sa.Table(
     sa.Column("world", sa.String(64), primary_key=True),
     sa.Column("name", sa.String(32), primary_key=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_seq", sa.BigInteger, nullable=False, server_default="0"),
     *_counters(),
 )
 
@@ -73,8 +72,8 @@ events = sa.Table(
     "world_events",
     metadata,
     sa.Column("world", sa.String(64), primary_key=True),
+    sa.Column("team", sa.String(32), primary_key=True),
     sa.Column("seq", sa.BigInteger, primary_key=True, autoincrement=False),
-    sa.Column("team", sa.String(32), nullable=False),
     sa.Column("player", sa.String(24), nullable=False),
     sa.Column("colour", sa.SmallInteger, nullable=False),
     sa.Column("kind", sa.String(8), nullable=False),

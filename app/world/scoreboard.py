@@ -15,9 +15,15 @@ the frontier below), kept per process in a ``ScoreboardCache`` and answered from
   first build of a world is waited for), and everything a request needs is made by the build:
   the ranking, each team's players, the API's JSON.
 
-A build is cooperative: every ``SLICE`` rows it calls ``pause`` (``time.sleep(0)``: under the
+A build is cooperative: every ``SLICE`` rows it calls ``pause`` (``cooperate``: under the
 gevent worker the other requests run), so a world of 50,000 teams and players costs its
-worker some CPU once a second, never a stall of everything else.
+worker some CPU now and then, never a stall of everything else. Nothing in a build handles
+more than ``SLICE`` rows in one go: sorts are made of sorted runs of ``SLICE`` rows, merged a
+slice at a time (``sorted_sliced``), and each team's players are sorted on their own. A big
+world is rebuilt at most once per ``min_seconds`` and at most once per ``COST_RATIO`` times
+its last build's own time (pauses left out): a build of 0.3 s, in a world whose standings
+change all the time, comes back every 3 s, so that building takes at most a tenth of the
+worker's time, whatever the world's size.
 
 ``pareto_frontier`` finds the teams no other team beats (cells revealed and flags at least as
 high, errors at most as high, one of them strictly) in O(n log n): sweep the teams by cells
@@ -26,20 +32,32 @@ revealed, keeping the most flags seen per error count in a Fenwick tree of prefi
 
 from __future__ import annotations
 
+import heapq
 import json
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
+
+import sqlalchemy as sa
 
 from app.lru import Lru
 from app.world.records import Counts, Standing
+from app.world.schema import players, teams
+from app.world.store import WorldStore
 
 Triple = tuple[str, int, int, int]
 """``(name, revealed, flags, errors)`` of one team."""
 SLICE = 1000
 """Rows a build handles between two pauses."""
+COST_RATIO = 10.0
+"""A big world's rebuilds are at least this many times their own build time apart."""
+PAUSE_EVERY = 0.004
+"""CPU seconds a build runs between two pauses (at most: it may pause every ``SLICE``)."""
+FIRST_PAUSE_EVERY = 0.02
+"""The same for a world's first build, which its readers wait for: fewer trips round the
+worker's loop (each can take tens of ms under load), other requests still served."""
 ACTIVE_TEAMS = 100
 """Teams offered in the page's join and watch lists (the most active ones)."""
 T = TypeVar("T")
@@ -57,13 +75,26 @@ def sliced(items: Iterable[T], pause: Callable[[], None]) -> Iterator[T]:
         yield item
 
 
+def sorted_sliced(
+    items: Sequence[T], key: Callable[[T], Any], pause: Callable[[], None] = _nothing
+) -> list[T]:
+    """``sorted(items, key=key)``, with ``pause()`` after each ``SLICE`` items sorted or
+    merged: runs of ``SLICE`` are sorted, then merged (stable, like ``sorted``)."""
+    runs = []
+    for start in range(0, len(items), SLICE):
+        runs.append(sorted(items[start : start + SLICE], key=key))
+        pause()
+    if len(runs) <= 1:
+        return runs[0] if runs else []
+    return list(sliced(heapq.merge(*runs, key=key), pause))
+
+
 def pareto_frontier(teams: Sequence[Triple], pause: Callable[[], None] = _nothing) -> list[str]:
     """The names (sorted) of the teams no other team beats: at least as many cells revealed
     and flags, no more errors, and better in one of the three. O(n log n)."""
     if not teams:
         return []
-    ordered = sorted(teams, key=lambda t: (-t[1], -t[2], t[3], t[0]))
-    pause()
+    ordered = sorted_sliced(teams, lambda t: (-t[1], -t[2], t[3], t[0]), pause)
     levels = sorted({t[3] for t in teams})
     rank = {errors: i + 1 for i, errors in enumerate(levels)}
     tree = [-1] * (len(levels) + 1)  # prefix maxima of flags over error ranks 1..i
@@ -101,34 +132,71 @@ def pareto_frontier(teams: Sequence[Triple], pause: Callable[[], None] = _nothin
     return sorted(frontier)
 
 
-def _counts_json(c: Counts) -> dict[str, int]:
-    return {
-        "moves": c.moves,
-        "revealed": c.revealed,
-        "flags": c.flags,
-        "errors": c.errors,
-        "drops": c.drops,
-    }
+Row = tuple[str, int, int, int, int, int, str | None, str | None]
+"""A standing as a plain tuple: ``(name, moves, revealed, flags, errors, drops, team,
+player)``. A scoreboard keeps its rows so, not as ``Standing`` values: the garbage collector
+stops walking a tuple of strings and numbers after its first collection, while it walks
+every object (two per ``Standing``) in every full collection; 50,000 teams and players
+made each full collection of the worker take about 0.1 s more."""
 
 
-def ranking_key(s: Standing) -> tuple[int, int, str]:
-    """Most cells revealed first, then fewest errors, then by name."""
-    return (-s.counts.revealed, s.counts.errors, s.name)
+def as_standing(r: Row) -> Standing:
+    return Standing(r[0], Counts(r[1], r[2], r[3], r[4], r[5]), team=r[6], player=r[7])
 
 
-def _json_array(items: Iterable[dict[str, Any]], pause: Callable[[], None]) -> str:
-    """A JSON array of ``items``, encoded a slice at a time."""
-    parts: list[str] = []
-    chunk: list[dict[str, Any]] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == SLICE:
-            parts.append(json.dumps(chunk, separators=(",", ":"))[1:-1])
-            chunk = []
-            pause()
-    if chunk:
-        parts.append(json.dumps(chunk, separators=(",", ":"))[1:-1])
-    return "[" + ",".join(parts) + "]"
+def _rank(r: Row) -> tuple[int, int, str]:
+    """The ranking: most cells revealed first, then fewest errors, then by name."""
+    return (-r[2], r[4], r[0])
+
+
+def _most_active(r: Row) -> tuple[int, str]:
+    """A team's players: most cells revealed first, then by name."""
+    return (-r[2], r[0])
+
+
+class Standings(Sequence[Standing]):
+    """Rows read as ``Standing`` values, each made when it is asked for."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: tuple[Row, ...] = ()):
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> Standing: ...
+    @overload
+    def __getitem__(self, i: slice) -> Standings: ...
+    def __getitem__(self, i: int | slice) -> Standing | Standings:
+        if isinstance(i, slice):
+            return Standings(self._rows[i])
+        return as_standing(self._rows[i])
+
+    def __iter__(self) -> Iterator[Standing]:
+        return map(as_standing, self._rows)
+
+
+def _json_array(
+    rows: Iterable[Row], encode: Callable[[Row], str], pause: Callable[[], None]
+) -> str:
+    """A JSON array of the rows, each written by ``encode``, with a pause every ``SLICE``."""
+    return "[" + ",".join(encode(r) for r in sliced(rows, pause)) + "]"
+
+
+def _team_json(r: Row) -> str:
+    return (
+        f'{{"team":{json.dumps(r[0])},"moves":{r[1]},"revealed":{r[2]},"flags":{r[3]},'
+        f'"errors":{r[4]},"drops":{r[5]}}}'
+    )
+
+
+def _player_json(r: Row) -> str:
+    return (
+        f'{{"player":{json.dumps(r[7])},"name":{json.dumps(r[0])},"team":{json.dumps(r[6])},'
+        f'"moves":{r[1]},"revealed":{r[2]},"flags":{r[3]},"errors":{r[4]},"drops":{r[5]}}}'
+    )
 
 
 @dataclass(frozen=True)
@@ -137,65 +205,74 @@ class Scoreboard:
     (immutable; shared between requests)."""
 
     world: str
-    teams: tuple[Standing, ...]
+    teams: Standings
     """By name (the API's order)."""
-    players: tuple[Standing, ...]
+    players: Standings
     """By team, name, id (the API's order)."""
     frontier: frozenset[str]
-    ranked: tuple[Standing, ...]
-    """Teams by ``ranking_key``."""
-    by_team: dict[str, tuple[Standing, ...]]
-    """Each team's players, most cells revealed first."""
-    by_player: dict[str, Standing]
+    ranked: Standings
+    """Teams by rank: most cells revealed first, then fewest errors, then by name."""
     active: tuple[str, ...]
     """The ``ACTIVE_TEAMS`` teams with most cells revealed, by name."""
     json_bytes: bytes
     """The API's answer (``/api/worlds/<w>/scoreboard``)."""
+    _team_rows: dict[str, Row]
+    _team_players: dict[str, tuple[Row, ...]]
+    """Each team's players, most cells revealed first."""
+    _player_rows: dict[str, Row]
 
     @staticmethod
     def build(
         world: str,
-        teams: Sequence[Standing],
-        players: Sequence[Standing],
+        teams: Sequence[Row],
+        players: Sequence[Row],
         pause: Callable[[], None] = _nothing,
     ) -> Scoreboard:
-        triples = [(t.name, t.counts.revealed, t.counts.flags, t.counts.errors) for t in teams]
-        pause()
+        """From the world's teams (by name) and players (by team, name, id)."""
+        team_rows, player_rows = tuple(teams), tuple(players)
+        triples = [(r[0], r[2], r[3], r[4]) for r in sliced(team_rows, pause)]
         frontier = frozenset(pareto_frontier(triples, pause))
-        pause()
-        ranked = tuple(sorted(teams, key=ranking_key))
-        pause()
-        by_team: dict[str, list[Standing]] = {}
-        most_active = sorted(players, key=lambda p: (-p.counts.revealed, p.name))
-        pause()
-        for p in sliced(most_active, pause):
-            by_team.setdefault(p.team or "", []).append(p)
-        pause()
-        active = sorted(t.name for t in ranked[:ACTIVE_TEAMS])
-        team_json = _json_array(({"team": t.name, **_counts_json(t.counts)} for t in teams), pause)
-        player_json = _json_array(
-            (
-                {"player": p.player, "name": p.name, "team": p.team, **_counts_json(p.counts)}
-                for p in players
-            ),
-            pause,
-        )
+        ranked = tuple(sorted_sliced(team_rows, _rank, pause))
+        grouped: dict[str, list[Row]] = {}
+        for r in sliced(player_rows, pause):
+            grouped.setdefault(r[6] or "", []).append(r)
+        team_players: dict[str, tuple[Row, ...]] = {}
+        sorting = 0
+        for team, people in grouped.items():  # each team's most active first
+            team_players[team] = tuple(sorted(people, key=_most_active))
+            sorting += len(people)
+            if sorting >= SLICE:
+                sorting = 0
+                pause()
+        team_json = _json_array(team_rows, _team_json, pause)
+        player_json = _json_array(player_rows, _player_json, pause)
         head = json.dumps({"world": world, "pareto": sorted(frontier)}, separators=(",", ":"))
-        body = f'{head[:-1]},"teams":{team_json},"players":{player_json}}}'
-        pause()
-        by_player = {p.player or "": p for p in sliced(players, pause)}
+        body = f'{head[:-1]},"teams":{team_json},"players":{player_json}}}'.encode()
         pause()
         return Scoreboard(
             world=world,
-            teams=tuple(teams),
-            players=tuple(players),
+            teams=Standings(team_rows),
+            players=Standings(player_rows),
             frontier=frontier,
-            ranked=ranked,
-            by_team={team: tuple(people) for team, people in sliced(by_team.items(), pause)},
-            by_player=by_player,
-            active=tuple(active),
-            json_bytes=body.encode(),
+            ranked=Standings(ranked),
+            active=tuple(sorted(r[0] for r in ranked[:ACTIVE_TEAMS])),
+            json_bytes=body,
+            _team_rows={r[0]: r for r in sliced(team_rows, pause)},
+            _team_players=team_players,
+            _player_rows={r[7] or "": r for r in sliced(player_rows, pause)},
         )
+
+    def team(self, name: str) -> Standing | None:
+        found = self._team_rows.get(name)
+        return None if found is None else as_standing(found)
+
+    def players_of(self, team: str) -> Standings:
+        """``team``'s players, most cells revealed first."""
+        return Standings(self._team_players.get(team, ()))
+
+    def player(self, player_id: str) -> Standing | None:
+        found = self._player_rows.get(player_id)
+        return None if found is None else as_standing(found)
 
     @property
     def size(self) -> int:
@@ -206,27 +283,89 @@ class Scoreboard:
         return found
 
 
-Reader = Callable[[str, Callable[[], None]], tuple[list[Standing], list[Standing]]]
+Reader = Callable[[str, Callable[[], None]], tuple[list[Row], list[Row]]]
 """A world's (teams, players) from the store, pausing now and then."""
+
+
+def store_reader(store: WorldStore) -> Reader:
+    """``Reader`` over ``store``: the rows as plain tuples straight from the database, a
+    slice at a time (no ``Standing`` values: 100,000 of them, alive for the length of a
+    build, made the collector's full collections walk them)."""
+    counts = ("moves", "revealed", "flags", "errors", "drops")
+
+    def read(world: str, pause: Callable[[], None]) -> tuple[list[Row], list[Row]]:
+        store.world(world)  # NoSuchWorld
+        team_query = (
+            sa.select(teams.c.name, *(teams.c[n] for n in counts))
+            .where(teams.c.world == world)
+            .order_by(teams.c.name)
+        )
+        player_query = (
+            sa.select(players.c.name, *(players.c[n] for n in counts), players.c.team, players.c.id)
+            .where(players.c.world == world)
+            .order_by(players.c.team, players.c.name, players.c.id)
+        )
+        team_rows: list[Row] = []
+        player_rows: list[Row] = []
+        blank = (None, None)  # a team's row has no team and no player
+        with store.reading() as conn:
+            for part in conn.execute(team_query).partitions(SLICE):
+                team_rows.extend(tuple(r) + blank for r in part)
+                pause()
+            for part in conn.execute(player_query).partitions(SLICE):
+                player_rows.extend(tuple(r) for r in part)
+                pause()
+        return team_rows, player_rows
+
+    return read
+
+
 Probe = Callable[[str], tuple[int, int, int]]
 """A world's (head seq, players, teams): cheap, to tell whether the standings moved."""
 
 
 def cooperate() -> None:
-    """Let the worker's other requests run (``time.sleep`` is gevent's under the worker)."""
-    time.sleep(0)
+    """Let the worker's other requests run (``time.sleep`` is gevent's under the worker; a
+    timer, not ``sleep(0)``, so that the requests its sockets woke meanwhile run first)."""
+    time.sleep(0.0005)
 
 
 class _Entry:
-    __slots__ = ("board", "built", "checked", "dirty", "lock", "probe")
+    __slots__ = ("board", "built", "checked", "cost", "dirty", "lock", "probe")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.board: Scoreboard | None = None
         self.built = 0.0
         self.checked = 0.0
+        self.cost = 0.0
+        """The last build's own time in seconds, its pauses left out."""
         self.dirty = True
         self.probe: tuple[int, int, int] | None = None
+
+
+class _Stopwatch:
+    """``pause`` for a build: lets it go on without pausing until it has run ``every``
+    seconds of CPU since its last pause (a pause costs a trip round the worker's loop), and
+    adds up the build's own CPU time, its pauses left out."""
+
+    def __init__(self, pause: Callable[[], None], every: float = PAUSE_EVERY):
+        self._pause = pause
+        self._every = every
+        self.spent = 0.0
+        self._since = time.thread_time()
+
+    def __call__(self) -> None:
+        ran = time.thread_time() - self._since
+        if ran < self._every:
+            return
+        self.spent += ran
+        self._pause()
+        self._since = time.thread_time()
+
+    def stop(self) -> float:
+        self.spent += time.thread_time() - self._since
+        return self.spent
 
 
 class ScoreboardCache:
@@ -279,17 +418,23 @@ class ScoreboardCache:
             if board is not None and not entry.dirty and probe == entry.probe:
                 return board  # nobody changed it anywhere
             entry.dirty = False  # changes from here on mark the new board stale
-            teams, players = self.read(world, self.pause)
-            entry.board = board = Scoreboard.build(world, teams, players, self.pause)
-            entry.probe, entry.built = probe, now
+            # every reader of a world waits for its first build: it pauses less often
+            watch = _Stopwatch(self.pause, FIRST_PAUSE_EVERY if board is None else PAUSE_EVERY)
+            teams, players = self.read(world, watch)
+            entry.board = board = Scoreboard.build(world, teams, players, watch)
+            entry.probe, entry.built, entry.cost = probe, now, watch.stop()
             self.builds += 1
             return board
         finally:
             entry.lock.release()
 
     def _due(self, entry: _Entry, board: Scoreboard, now: float) -> bool:
-        """Whether ``board`` may need a rebuild: changed here (a big world at most once per
-        ``min_seconds``) or not checked for ``max_seconds``."""
-        if entry.dirty:
-            return board.size <= self.small or now - entry.built >= self.min_seconds
-        return now - entry.checked >= self.max_seconds
+        """Whether ``board`` may need a rebuild: changed here or not checked for
+        ``max_seconds``; a big world not before ``min_seconds`` and ``COST_RATIO`` times its
+        last build's time since that build."""
+        if board.size > self.small:
+            if now - entry.built < max(self.min_seconds, COST_RATIO * entry.cost):
+                return False
+        elif entry.dirty:
+            return True
+        return entry.dirty or now - entry.checked >= self.max_seconds

@@ -17,62 +17,44 @@ it. The witness of a devil error is computed from knowledge alone.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy.engine import Connection
+
 from app import metrics
 from app.notify import Notifier
-from app.settings import Settings
-from app.world.chunks import FLAGS, ChunkKnowledge, around, chunk_range
+from app.world.chunks import FLAGS, ChunkKey, ChunkKnowledge, StoredChunk, around, chunk_range
 from app.world.idempotency import PendingRaft, RaftKey, RaftReplayed, packed, recall
-from app.world.records import Cell, Move, PlayerRow, WorldEvent
+from app.world.judging import (
+    CASCADE_LIMIT,
+    Ahead,
+    Judging,
+    MoveRequest,
+    PausingClock,
+    judge_ahead,
+    judge_moves,
+    unchanged,
+    written_keys,
+)
+from app.world.records import (
+    Cell,
+    MoveRecord,
+    NoSuchPlayer,
+    PlayerRow,
+    WorldEvent,
+    player_row,
+    utcnow,
+)
 from app.world.store import WorldStore
-from devil.budget import Meter
-from devil.world import Colouring, MoveResult, Witness, drop, flag, reveal
-from devil.world.shares import Share
+from app.world.team import SELECT_PLAYER, load_chunks
+from devil.world import Colouring, Witness
 
 MAX_RAFT = 256
 MAX_VIEW_SIDE = 256
-CASCADE_LIMIT = 10_000
-DROP_RADIUS = 32
-
-
-@dataclass(frozen=True)
-class MoveRequest:
-    kind: str
-    x: int
-    y: int
-
-
-@dataclass(frozen=True)
-class Judging:
-    """How much work judging may do (budget units: cells read, window cells / 16, the
-    solver's nodes; seconds: this thread's CPU time). Each move gets ``move_*`` inside
-    what is left of the raft's ``raft_*``. A move the budget stops is ``undecided``: not
-    logged, not an error, nothing opened; the raft's other moves stand."""
-
-    move_seconds: float = 0.25
-    move_nodes: int = 20_000
-    raft_seconds: float = 1.0
-    raft_nodes: int = 100_000
-
-    @classmethod
-    def from_settings(cls, options: Settings) -> Judging:
-        """From the app's ``world_judge_*`` settings (``app.settings``)."""
-        return cls(
-            options.world_judge_move_seconds,
-            options.world_judge_move_nodes,
-            options.world_judge_raft_seconds,
-            options.world_judge_raft_nodes,
-        )
-
-    def raft(self) -> Meter:
-        return Share(self.raft_seconds, self.raft_nodes, clock=time.thread_time).start()
-
-    def move(self, raft: Meter) -> Share:
-        return Share(self.move_seconds, self.move_nodes, within=raft, clock=time.thread_time)
+DEFAULT_JUDGING = Judging()
 
 
 @dataclass(frozen=True)
@@ -147,18 +129,6 @@ class Colourings:
         return found
 
 
-def _judge(
-    k: ChunkKnowledge, colouring: Colouring, colour: int, move: MoveRequest, budget: Share
-) -> MoveResult:
-    if move.kind == "reveal":
-        return reveal(k, colouring.colour, colour, move.x, move.y, CASCADE_LIMIT, budget)
-    if move.kind == "flag":
-        return flag(k, colour, move.x, move.y, budget)
-    if move.kind == "drop":
-        return drop(k, colouring.colour, colour, move.x, move.y, DROP_RADIUS, CASCADE_LIMIT)
-    raise ValueError(f"unknown move kind {move.kind!r}")
-
-
 def play_raft(
     store: WorldStore,
     notifier: Notifier,
@@ -169,7 +139,7 @@ def play_raft(
     now: datetime | None = None,
     timings: dict[str, float] | None = None,
     key: RaftKey | None = None,
-    judging: Judging = Judging(),
+    judging: Judging = DEFAULT_JUDGING,
 ) -> list[MoveAnswer]:
     """Judge and apply ``moves`` in order for ``player`` (one transaction, one event per
     decided move; an ``undecided`` one logs nothing and the others still stand).
@@ -181,67 +151,113 @@ def play_raft(
     if not 1 <= len(moves) <= MAX_RAFT:
         raise ValueError(f"a raft has 1 to {MAX_RAFT} moves, got {len(moves)}")
     colouring = colourings.get(store, player.world)
-    answers: list[tuple[MoveRequest, MoveResult, int]] = []
     cells = [(m.x, m.y) for m in moves]
     # the chunks around the raft for the player's colour as of its token (read with the
     # team's row on PostgreSQL; a colour switched meanwhile only costs one more query)
     keys = around(player.colour, cells)
-    with (
-        notifier.outbox() as box,
-        store.team(player.world, player.team, timings, player.id, keys) as tx,
-    ):
-        me = tx.player(player.id)  # its colour now, under the team's lock
-        if key is not None:
-            played = recall(tx.conn, player.world, me.id, key)
-            if played is not None:  # a copy of this raft got here first
-                raise RaftReplayed(played)
-        _check_drops(me, moves, drop_seconds, now or tx.at)
-        k = tx.knowledge
-        k.prefetch_around(me.colour, cells)
+    world, team = player.world, player.team
+    ahead: Ahead | None = None
+    queued = time.perf_counter()
+    with store.queue(world, team):
         started = time.perf_counter()
-        raft = judging.raft()
-        for move in moves:
-            before = raft.used
-            if raft.exceeded:
-                result = MoveResult("undecided", reason=_raft_spent(judging))
-            else:
-                result = _judge(k, colouring, me.colour, move, judging.move(raft))
-            if result.outcome != "undecided":  # nothing happened: nothing to log
-                k.apply(me.colour, result.cells)
-                tx.record(
-                    me.id, Move(move.kind, move.x, move.y, result.outcome, me.colour, result.cells)
+        if store.dialect == "sqlite":  # judged out of the database's one write lock
+            ahead = _judge_ahead(store, colouring, player, moves, drop_seconds, now, key, judging)
+        judged_ahead = time.perf_counter()
+        with (
+            notifier.outbox() as box,
+            store.team(world, team, timings, player.id, keys) as tx,
+        ):
+            me = tx.player(player.id)  # its colour now, under the team's lock
+            if key is not None:
+                played = recall(tx.conn, world, me.id, key)
+                if played is not None:  # a copy of this raft got here first
+                    raise RaftReplayed(played)
+            _check_drops(me, moves, drop_seconds, now or tx.at)
+            k = tx.knowledge
+            judging_started = time.perf_counter()
+            if ahead is not None and _still_holds(tx.conn, world, team, me.colour, ahead):
+                answers = ahead.judged
+                k.prefetch(written_keys(me.colour, answers))
+                for _, result, _ in answers:
+                    if result.outcome != "undecided":
+                        k.apply(me.colour, result.cells)
+            else:  # PostgreSQL, or the team changed meanwhile in another process
+                k.prefetch_around(me.colour, cells)
+                clock = PausingClock() if ahead is None else time.thread_time
+                answers = judge_moves(k, colouring, me.colour, moves, judging, clock)
+            for move, result, _ in answers:
+                if result.outcome != "undecided":  # nothing happened: nothing to log
+                    tx.record(
+                        me.id,
+                        MoveRecord(
+                            move.kind, move.x, move.y, result.outcome, me.colour, result.cells
+                        ),
+                    )
+            judged = time.perf_counter()
+            unnumbered = [
+                MoveAnswer(
+                    move.kind, move.x, move.y, r.outcome, r.cells, None, r.witness, r.truncated,
+                    r.at, r.reason, work,
                 )
-            answers.append((move, result, raft.used - before))
-        judged = time.perf_counter()
-        unnumbered = [
-            MoveAnswer(
-                move.kind, move.x, move.y, r.outcome, r.cells, None, r.witness, r.truncated,
-                r.at, r.reason, work,
-            )
-            for move, r, work in answers
-        ]  # fmt: skip
-        if key is not None:
-            logged = sum(1 for a in unnumbered if a.outcome != "undecided")
-            tx.raft = PendingRaft(me.id, key, packed([a.to_json() for a in unnumbered]), logged)
-        about = topic(player.world, player.team)
-        payload = {"w": player.world, "t": player.team, "c": me.colour}
-        wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
-        seqs = tx.finish_and_commit(wire)
-        if wire is None and seqs:  # the notifier does not ride on the commit: after it
-            box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
+                for move, r, work in answers
+            ]  # fmt: skip
+            if key is not None:
+                logged = sum(1 for a in unnumbered if a.outcome != "undecided")
+                tx.raft = PendingRaft(me.id, key, packed([a.to_json() for a in unnumbered]), logged)
+            about = topic(world, team)
+            payload = {"w": world, "t": team, "c": me.colour}
+            wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
+            seqs = tx.finish_and_commit(wire)
+            if wire is None and seqs:  # the notifier does not ride on the commit: after it
+                box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
     taken = iter(seqs)
     if timings is not None:
-        timings["judge"] = (judged - started) * 1e3
+        timings["queue"] = (started - queued) * 1e3  # the team's queue, taken here
+        timings["ahead"] = (judged_ahead - started) * 1e3
+        timings["judge"] = (judged - judging_started) * 1e3
     for move, result, _ in answers:
         metrics.move_judged("world", move.kind, result.outcome)
     return [a if a.outcome == "undecided" else replace(a, seq=next(taken)) for a in unnumbered]
 
 
-def _raft_spent(judging: Judging) -> str:
-    return (
-        f"the raft's judging budget ({judging.raft_seconds:g} s / {judging.raft_nodes} "
-        "nodes) is spent: send this move again in a new raft"
-    )
+def _judge_ahead(
+    store: WorldStore,
+    colouring: Colouring,
+    player: PlayerRow,
+    moves: Sequence[MoveRequest],
+    drop_seconds: float,
+    now: datetime | None,
+    key: RaftKey | None,
+    judging: Judging,
+) -> Ahead:
+    """The raft judged ahead of its write transaction (``app.world.judging``), after the
+    checks that would refuse it anyway (a replayed key, a drop too soon), so a refused raft
+    costs no judgement; the write transaction checks them again, under the team's lock.
+    Each read takes a connection for itself only: a judgement that pauses holds none (the
+    versions checked at the write make the reads one snapshot)."""
+    world, team = player.world, player.team
+    with store.reading() as conn:
+        found = conn.execute(SELECT_PLAYER, {"p": player.id}).mappings().first()
+        if found is None:
+            raise NoSuchPlayer(player.id)
+        me = player_row(found)
+        if key is not None:
+            played = recall(conn, world, me.id, key)
+            if played is not None:
+                raise RaftReplayed(played)
+    _check_drops(me, moves, drop_seconds, now or utcnow())
+
+    def load(keys: Collection[ChunkKey]) -> dict[ChunkKey, StoredChunk]:
+        with store.reading() as conn:
+            return load_chunks(conn, world, team, keys)
+
+    k = ChunkKnowledge(load)
+    return judge_ahead(k, colouring, me.colour, [(m.x, m.y) for m in moves], moves, judging)
+
+
+def _still_holds(conn: Connection, world: str, team: str, colour: int, ahead: Ahead) -> bool:
+    """Whether a judgement made ahead stands: same colour, every chunk it read unchanged."""
+    return ahead.colour == colour and unchanged(conn, world, team, ahead.read)
 
 
 def _check_drops(

@@ -33,29 +33,27 @@ IDEMPOTENCY_KEY: JSON = {
     "same key within a day gets the first answer and plays nothing again",
 }
 
-VIEWPORT = [
-    WORLD,
-    TEAM,
-    query(
-        "colour",
-        {"type": "integer", "minimum": 0, "maximum": MAX_COLOURS - 1},
-        "the board: one of the world's colours",
-    ),
-    query("x0", COORD, "the view's left column"),
-    query("y0", COORD, "the view's top row"),
-    query(
-        "width",
-        {"type": "integer", "minimum": 1, "maximum": MAX_VIEW_SIDE, "default": 64},
-        "columns",
-        required=False,
-    ),
-    query(
-        "height",
-        {"type": "integer", "minimum": 1, "maximum": MAX_VIEW_SIDE, "default": 64},
-        "rows",
-        required=False,
-    ),
-]
+
+def viewport_parameters(max_side: int = MAX_VIEW_SIDE, what: str = "view") -> list[JSON]:
+    """The query ``app.world.api.viewport`` reads: a board and a rectangle of at most
+    ``max_side`` a side (``what``: the word the descriptions use)."""
+    side = {"type": "integer", "minimum": 1, "maximum": max_side, "default": 64}
+    return [
+        WORLD,
+        TEAM,
+        query(
+            "colour",
+            {"type": "integer", "minimum": 0, "maximum": MAX_COLOURS - 1},
+            "the board: one of the world's colours",
+        ),
+        query("x0", COORD, f"the {what}'s left column"),
+        query("y0", COORD, f"the {what}'s top row"),
+        query("width", side, "columns", required=False),
+        query("height", side, "rows", required=False),
+    ]
+
+
+VIEWPORT = viewport_parameters()
 
 COUNTS: JSON = {name: INTEGER for name in ("moves", "revealed", "flags", "errors", "drops")}
 

@@ -4,12 +4,13 @@ Every move goes through ``WorldStore.team(world, team)``, a write transaction th
 the team (``SELECT ... FOR UPDATE`` of its row on PostgreSQL; ``BEGIN IMMEDIATE`` on SQLite,
 which holds the whole database): moves of one team are serialized, so no reveal is lost and
 none is counted twice. Inside it the engine reads ``TeamTransaction.knowledge`` (chunks
-loaded on demand), the moves are recorded, and ``finish`` writes, in this order: the changed
-chunks (version + 1, checked), the team's and players' counters, then takes the next
-sequence numbers from the world row (``UPDATE ... RETURNING``: that row lock is held only
-from here to the commit) and inserts the events. Since numbers are taken under the world
-row's lock and released by the commit, transactions commit in sequence order and the log
-has no gaps: a reader that has seen seq ``n`` never later finds a new event below ``n``.
+loaded on demand), the moves are recorded, and ``finish`` writes the changed chunks
+(version + 1, checked), the players' counters, the team's counters with its next sequence
+numbers (``UPDATE world_teams ... RETURNING last_seq``) and the events. Each team numbers
+its own log: seqs are taken under the team's lock and released by the commit, so a team's
+transactions commit in sequence order and its log has no gaps: a reader of the team's feed
+that has seen seq ``n`` never later finds a new event of the team below ``n``. Nothing a
+move writes is shared by two teams, so teams of one world commit side by side.
 
 The schema is in ``app.world.schema``; it is created by the alembic migration ``0002``.
 """
@@ -20,7 +21,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import sqlalchemy as sa
@@ -48,26 +49,29 @@ from app.world.records import (
 )
 from app.world.schema import chunks, events, players, teams, worlds
 from app.world.team import (
-    HEAD,
     LOCK_TEAM,
+    LOGGED,
     PLAYER_BY_TOKEN,
     SELECT_PLAYER,
     TEAM_EXISTS,
+    TEAM_HEAD,
+    WORLD_EXISTS,
     TeamTransaction,
 )
 
 
 class KeyedLocks:
-    """One lock per key, existing only while someone holds or waits for it."""
+    """One lock per key, existing only while someone holds or waits for it (reentrant: a
+    holder may take it again, ``WorldStore.queue`` around ``WorldStore.team``)."""
 
     def __init__(self) -> None:
         self._guard = threading.Lock()
-        self._locks: dict[object, tuple[threading.Lock, int]] = {}
+        self._locks: dict[object, tuple[threading.RLock, int]] = {}
 
     @contextmanager
     def hold(self, key: object) -> Iterator[None]:
         with self._guard:
-            lock, users = self._locks.get(key) or (threading.Lock(), 0)
+            lock, users = self._locks.get(key) or (threading.RLock(), 0)
             self._locks[key] = (lock, users + 1)
         try:
             with lock:
@@ -89,7 +93,10 @@ def _rows_pausing(result: sa.CursorResult[Any], pause: Callable[[], None]) -> It
 
 
 _EVENT_HEADS = [c for c in events.c if c.name != "changes"]
-"""An event's columns but its cells (``WorldStore.events_without_cells``)."""
+"""An event's columns but its cells (``WorldStore.newest_events_without_cells``)."""
+WORLD_ORDER = (events.c.at, events.c.team, events.c.seq)
+"""The world's events in the order they were logged: each team's seqs order its own events,
+the commit time orders teams (events of one raft share it)."""
 
 
 # -- the store -------------------------------------------------------------------------
@@ -121,6 +128,15 @@ class WorldStore:
             with conn.begin():
                 yield conn
 
+    def reading(self) -> AbstractContextManager[Connection]:
+        """A read transaction: one snapshot of the world (``app.world.judging``)."""
+        return self._read()
+
+    def queue(self, world: str, team: str) -> AbstractContextManager[None]:
+        """This process's queue for ``team``, as ``team`` takes it: held around a
+        transaction, it keeps the team's other moves of this process out meanwhile."""
+        return self._locks.hold((world, team))
+
     # -- worlds --
     def create_world(self, world: str, colours: int) -> WorldRow:
         row = WorldRow(world, colours, utcnow(), secrets.token_bytes(32))
@@ -132,8 +148,6 @@ class WorldStore:
                         colours=row.colours,
                         secret_key=row.key,
                         created_at=row.created_at,
-                        last_seq=0,
-                        moves=0,
                     )
                 )
         except sa.exc.IntegrityError as exc:
@@ -157,30 +171,35 @@ class WorldStore:
         return row
 
     def summary(self, world: str) -> dict[str, int]:
-        """``players``, ``teams``, ``moves`` (logged moves) and ``seq`` (the log's head)."""
+        """``players``, ``teams``, ``moves`` (logged moves) and ``seq`` (events logged: the
+        teams' heads added), from the teams' counters in one query."""
         self.world(world)
+        n_players = (
+            sa.select(sa.func.count()).select_from(players).where(players.c.world == world)
+        ).scalar_subquery()
+        query = sa.select(
+            n_players,
+            sa.func.count(),
+            sa.func.coalesce(sa.func.sum(teams.c.moves), 0),
+            sa.func.coalesce(sa.func.sum(teams.c.last_seq), 0),
+        ).where(teams.c.world == world)
         with self._read() as conn:
-            head = conn.execute(
-                sa.select(worlds.c.last_seq, worlds.c.moves).where(worlds.c.id == world)
-            ).one()
-            n_players = conn.execute(
-                sa.select(sa.func.count()).select_from(players).where(players.c.world == world)
-            ).scalar_one()
-            n_teams = conn.execute(
-                sa.select(sa.func.count()).select_from(teams).where(teams.c.world == world)
-            ).scalar_one()
-        return {
-            "players": int(n_players),
-            "teams": int(n_teams),
-            "moves": int(head[1]),
-            "seq": int(head[0]),
-        }
+            n, n_teams, moves, seq = conn.execute(query).one()
+        return {"players": int(n), "teams": int(n_teams), "moves": int(moves), "seq": int(seq)}
 
     def head(self, world: str) -> int:
+        """Events logged in the world (its teams' heads added): grows with every event."""
         with self._read() as conn:
-            value = conn.execute(HEAD, {"w": world}).scalar_one_or_none()
+            if conn.execute(WORLD_EXISTS, {"w": world}).first() is None:
+                raise NoSuchWorld(world)
+            return int(conn.execute(LOGGED, {"w": world}).scalar_one())
+
+    def team_head(self, world: str, team: str) -> int:
+        """The team's last seq (0 before its first event)."""
+        with self._read() as conn:
+            value = conn.execute(TEAM_HEAD, {"w": world, "t": team}).scalar_one_or_none()
         if value is None:
-            raise NoSuchWorld(world)
+            raise NoSuchPlayer(f"team {team!r} of world {world!r}")
         return int(value)
 
     # -- players --
@@ -250,8 +269,7 @@ class WorldStore:
         the team's row, in one round trip (``app.world.flight.open_team``): ``tx.player``
         and ``tx.knowledge`` then answer without a query. ``timings`` (if given) receives
         wall ms: ``queue`` (this process's queue for the team), ``lock`` (taking the team
-        row), ``work`` (the block), ``commit``, ``seqhold`` (world row taken to commit
-        seen: an upper bound of the time PostgreSQL holds it)."""
+        row), ``work`` (the block), ``commit`` (the end of the block to the commit seen)."""
         row = self.world(world)
         t0 = time.perf_counter()
         # This process's moves of the team queue here, holding no database connection: a
@@ -284,7 +302,6 @@ class WorldStore:
                 lock=(t2 - t1) * 1e3,
                 work=(t3 - t2) * 1e3,
                 commit=(t4 - t3) * 1e3,
-                seqhold=(t4 - (tx.seq_taken_at or t4)) * 1e3,
             )
 
     # -- reading --
@@ -295,13 +312,13 @@ class WorldStore:
     def region(
         self, world: str, team: str, layers: Sequence[int], x0: int, y0: int, w: int, h: int
     ) -> tuple[int, ChunkKnowledge]:
-        """The log's head, then knowledge preloaded with the chunks of the rectangle (only
+        """The team's head, then knowledge preloaded with the chunks of the rectangle (only
         those). The head is read first, so the chunks are at least as new as it."""
         cx0, cy0, cx1, cy1 = chunk_range(x0, y0, w, h)
         with self._read() as conn:
-            head = conn.execute(HEAD, {"w": world}).scalar_one_or_none()
+            head = conn.execute(TEAM_HEAD, {"w": world, "t": team}).scalar_one_or_none()
             if head is None:
-                raise NoSuchWorld(world)
+                raise NoSuchPlayer(f"team {team!r} of world {world!r}")
             query = sa.select(
                 chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version
             ).where(
@@ -337,31 +354,29 @@ class WorldStore:
             return [world_event(row) for row in conn.execute(query).mappings()]
 
     def events(self, world: str, after: int = 0, limit: int = 1000) -> list[WorldEvent]:
+        """The world's events with ``seq > after`` (each team's seq), at most ``limit``, in
+        the order they were logged (``at``, then team and seq: ``WORLD_ORDER``)."""
         query = (
             events.select()
             .where(events.c.world == world, events.c.seq > after)
-            .order_by(events.c.seq)
+            .order_by(*WORLD_ORDER)
             .limit(limit)
         )
         with self._read() as conn:
             return [world_event(row) for row in conn.execute(query).mappings()]
 
-    def events_without_cells(
-        self, world: str, after: int, limit: int, team: str | None = None
-    ) -> list[WorldEvent]:
-        """Like ``events`` (or ``team_events`` with ``team``) without the cells each event
-        established (``cells`` is empty, ``opened`` still counts them): what the activity feed
-        and the hover text need, without decoding up to 10,000 cells per event."""
+    def newest_events_without_cells(self, world: str, limit: int) -> list[WorldEvent]:
+        """The world's newest ``limit`` events (index ``world, at``), oldest first, without
+        their cells: what the activity feed needs."""
         query = (
             sa.select(*_EVENT_HEADS, sa.null().label("changes"))
-            .where(events.c.world == world, events.c.seq > after)
-            .order_by(events.c.seq)
+            .where(events.c.world == world)
+            .order_by(*(c.desc() for c in WORLD_ORDER))
             .limit(limit)
         )
-        if team is not None:
-            query = query.where(events.c.team == team)
         with self._read() as conn:
-            return [world_event(row) for row in conn.execute(query).mappings()]
+            found = [world_event(row) for row in conn.execute(query).mappings()]
+        return found[::-1]
 
     def team_events_at(self, world: str, team: str, seqs: Collection[int]) -> list[WorldEvent]:
         """The events of ``team`` among ``seqs`` (in seq order, without their cells): one
@@ -394,21 +409,18 @@ class WorldStore:
             return {str(i): str(name) for i, name in conn.execute(query)}
 
     def standings_probe(self, world: str) -> tuple[int, int, int]:
-        """``(head seq, players, teams)`` in one query: what moves when the standings do
+        """``(events logged, players, teams)`` in one query: what moves when the standings do
         (``app.world.scoreboard`` rebuilds only then)."""
+        self.world(world)
         n_players = (
             sa.select(sa.func.count()).select_from(players).where(players.c.world == world)
         ).scalar_subquery()
-        n_teams = (
-            sa.select(sa.func.count()).select_from(teams).where(teams.c.world == world)
-        ).scalar_subquery()
+        query = sa.select(
+            sa.func.coalesce(sa.func.sum(teams.c.last_seq), 0), n_players, sa.func.count()
+        ).where(teams.c.world == world)
         with self._read() as conn:
-            row = conn.execute(
-                sa.select(worlds.c.last_seq, n_players, n_teams).where(worlds.c.id == world)
-            ).first()
-        if row is None:
-            raise NoSuchWorld(world)
-        return int(row[0]), int(row[1]), int(row[2])
+            logged, n, n_teams = conn.execute(query).one()
+        return int(logged), int(n), int(n_teams)
 
     def scoreboard(
         self, world: str, pause: Callable[[], None] | None = None

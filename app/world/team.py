@@ -1,11 +1,11 @@
 """One team's moves in one write transaction: knowledge over chunks, the log, the counters.
 
-See ``app.world.store`` for the locking order (team row, then the world row last).
+See ``app.world.store`` for the locking (the team's row, held from the first statement to the
+commit; nothing of the world's).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Collection
 from datetime import datetime
 
@@ -18,7 +18,7 @@ from app.world.idempotency import PendingRaft, remember
 from app.world.records import (
     EVENT_KINDS,
     ChunkRace,
-    Move,
+    MoveRecord,
     NoSuchPlayer,
     PlayerRow,
     WorldRow,
@@ -36,26 +36,20 @@ _T = sa.bindparam("t", type_=sa.String(32))
 
 LOCK_TEAM = sa.select(teams.c.name).where(teams.c.world == _W, teams.c.name == _T).with_for_update()
 TEAM_EXISTS = sa.select(teams.c.name).where(teams.c.world == _W, teams.c.name == _T)
-_TAKE_SEQS = (
-    worlds.update()
-    .where(worlds.c.id == _W)
-    .values(
-        last_seq=worlds.c.last_seq + sa.bindparam("n", type_=sa.BigInteger),
-        moves=worlds.c.moves + sa.bindparam("m", type_=sa.BigInteger),
-    )
-    .returning(worlds.c.last_seq)
-)
 _BUMP_TEAM = (
     teams.update()
     .where(teams.c.world == _W, teams.c.name == _T)
     .values(
+        last_seq=teams.c.last_seq + sa.bindparam("n", type_=sa.BigInteger),
         moves=teams.c.moves + sa.bindparam("d_moves"),
         revealed=teams.c.revealed + sa.bindparam("d_revealed"),
         flags=teams.c.flags + sa.bindparam("d_flags"),
         errors=teams.c.errors + sa.bindparam("d_errors"),
         drops=teams.c.drops + sa.bindparam("d_drops"),
     )
+    .returning(teams.c.last_seq)
 )
+"""The team's counters and its next ``n`` seqs (the team's row is held already)."""
 _BUMP_PLAYER = (
     players.update()
     .where(players.c.id == sa.bindparam("p"))
@@ -85,7 +79,10 @@ _UPDATE_CHUNK = (
 )
 SELECT_PLAYER = players.select().where(players.c.id == sa.bindparam("p"))
 PLAYER_BY_TOKEN = players.select().where(players.c.token_hash == sa.bindparam("h"))
-HEAD = sa.select(worlds.c.last_seq).where(worlds.c.id == _W)
+TEAM_HEAD = sa.select(teams.c.last_seq).where(teams.c.world == _W, teams.c.name == _T)
+WORLD_EXISTS = sa.select(worlds.c.id).where(worlds.c.id == _W)
+LOGGED = sa.select(sa.func.coalesce(sa.func.sum(teams.c.last_seq), 0)).where(teams.c.world == _W)
+"""Events logged in the world: its teams' heads added (each team numbers from 1, gapless)."""
 
 
 _LOAD_CHUNKS = sa.select(
@@ -122,7 +119,7 @@ class TeamTransaction:
         self.world = world
         self.team = team
         self.knowledge = ChunkKnowledge(lambda keys: load_chunks(conn, world.id, team, keys))
-        self._moves: list[tuple[str, Move]] = []
+        self._moves: list[tuple[str, MoveRecord]] = []
         self._colour_changes: dict[str, int] = {}
         self._drops: dict[str, datetime] = {}
         self.at = utcnow()
@@ -131,8 +128,6 @@ class TeamTransaction:
         self.committed = False
         self.opened_player: PlayerRow | None = None
         """The player read with the team's row (``WorldStore.team(..., player=)``)."""
-        self.seq_taken_at: float | None = None
-        """``perf_counter`` when the world row was taken (held from then to the commit)."""
         self.raft: PendingRaft | None = None
         """A keyed raft's answer, stored with its events (``app.world.idempotency``)."""
 
@@ -145,7 +140,7 @@ class TeamTransaction:
             raise NoSuchPlayer(player_id)
         return player_row(row)
 
-    def record(self, player: str, move: Move) -> None:
+    def record(self, player: str, move: MoveRecord) -> None:
         """Log ``move`` (its cells already applied to ``knowledge`` by the caller)."""
         if move.kind not in EVENT_KINDS:
             raise ValueError(f"unknown world event kind {move.kind!r}")
@@ -155,7 +150,7 @@ class TeamTransaction:
 
     def switch_colour(self, player: str, colour: int) -> None:
         self._colour_changes[player] = colour
-        self._moves.append((player, Move("colour", None, None, "switched", colour)))
+        self._moves.append((player, MoveRecord("colour", None, None, "switched", colour)))
 
     def finish(self) -> list[int]:
         """Write chunks, counters, colour switches and events; the events' seqs, in order.
@@ -164,12 +159,16 @@ class TeamTransaction:
         if not self._moves:
             return []
         moves = [move for _, move in self._moves]
-        # 1. chunks, under the team's lock only
+        # 1. chunks
         self._write_chunks()
-        # 2. counters
+        # 2. counters and the team's seqs
         total = counts_of(moves)
-        conn.execute(_BUMP_TEAM, {"w": w, "t": t, **{f"d_{k}": v for k, v in total.items()}})
-        by_player: dict[str, list[Move]] = {}
+        deltas = {f"d_{k}": v for k, v in total.items()}
+        last = int(
+            conn.execute(_BUMP_TEAM, {"w": w, "t": t, "n": len(moves), **deltas}).scalar_one()
+        )
+        first = last - len(moves) + 1
+        by_player: dict[str, list[MoveRecord]] = {}
         for player, move in self._moves:
             by_player.setdefault(player, []).append(move)
         bumps = [
@@ -181,12 +180,7 @@ class TeamTransaction:
             conn.execute(players.update().where(players.c.id == player).values(colour=colour))
         for player, when in self._drops.items():
             conn.execute(players.update().where(players.c.id == player).values(last_drop_at=when))
-        # 3. seqs: the world row is locked from here to the commit, so keep this last
-        n_moves = sum(1 for m in moves if m.kind != "colour")
-        self.seq_taken_at = time.perf_counter()
-        last = int(conn.execute(_TAKE_SEQS, {"w": w, "n": len(moves), "m": n_moves}).scalar_one())
-        first = last - len(moves) + 1
-        # 4. events
+        # 3. events
         rows = [
             {
                 "world": w,
@@ -223,7 +217,6 @@ class TeamTransaction:
             return []
         count = len(self._moves)
         dirty = self.knowledge.dirty()
-        self.seq_taken_at = time.perf_counter()
         last = append_and_commit(
             self.conn,
             self.world.id,
@@ -262,12 +255,11 @@ class TeamTransaction:
         ]  # fmt: skip
         if new:
             conn.execute(_INSERT_CHUNK, new)
-        for params in old:
-            if conn.execute(_UPDATE_CHUNK, params).rowcount != 1:
-                raise ChunkRace(
-                    f"chunk {params['k_layer']},{params['k_cx']},{params['k_cy']} of team "
-                    f"{t!r} changed under its lock"
-                )
+        # one executemany (psycopg pipelines it: one wait, not one per chunk); both dialects
+        # count the rows it changed (``supports_sane_multi_rowcount``)
+        if old and conn.execute(_UPDATE_CHUNK, old).rowcount != len(old):
+            keys = ", ".join(f"{p['k_layer']},{p['k_cx']},{p['k_cy']}" for p in old)
+            raise ChunkRace(f"a chunk among {keys} of team {t!r} changed under its lock")
         self.knowledge.written(
             {k: 1 if version is None else version + 1 for k, (_, version) in dirty.items()}
         )

@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from devil.board import MAX_CELLS, Board, BoardError, Cell, Topology
+from devil.game.graph_params import GraphSpec, GraphSpecError
 from devil.generate import Method
 from devil.rules import Count, Mercy, Rules
 
@@ -29,13 +30,33 @@ UNIFORM_CELL_LIMIT = 1_000
 """Boards up to this size get uniform no-guess boards (``redraw``); bigger ones ``perturb``."""
 
 
+def keep_free(board: Board) -> int:
+    """Most cells a first click keeps mine-free on ``board`` (the cell and its neighbours)."""
+    if board.graph is not None:
+        most = max((len(near) for near in board.graph.graph.neighbours), default=0)
+        return min(1 + most, board.cell_count)
+    return min(_KEEP_FREE[board.topology], board.cell_count)
+
+
+GRAPH_NO_GUESS_TRIES = 300
+"""Most layouts no-guess generation tries on a graph board (a rhombille board at expert
+density, which rarely has one, takes a few seconds to give up)."""
+
+
 def no_guess_tries(board: Board) -> int:
-    """How many layouts no-guess generation may try on this board (deterministic)."""
-    return max(1, min(1000, 500_000 // max(1, board.cell_count)))
+    """How many layouts no-guess generation may try on this board (deterministic: part of
+    how a stored game's layout is drawn)."""
+    most = GRAPH_NO_GUESS_TRIES if board.graph is not None else 1000
+    return max(1, min(most, 500_000 // max(1, board.cell_count)))
 
 
 def no_guess_method(board: Board) -> Method:
-    """Rejection sampling (uniform) on boards up to expert size, perturbation beyond."""
+    """Rejection sampling (uniform) on grids up to expert size, perturbation beyond and on
+    every graph board: their dense neighbourhoods (Penrose, 4.8.8) leave rejection sampling
+    without a no-guess board after 1,000 draws at expert density, where perturbation finds
+    one in a few dozen tries."""
+    if board.graph is not None:
+        return "perturb"
     return "redraw" if board.cell_count <= UNIFORM_CELL_LIMIT else "perturb"
 
 
@@ -61,8 +82,14 @@ class GameParams:
     rules: Rules = field(default_factory=Rules)
     no_guess: bool = True
     seed: int = field(default=0, repr=False)
+    graph: GraphSpec | None = None
+    """A game on a graph board (a tiling or a custom file): ``height``, ``width`` and
+    ``topology`` then describe its virtual grid (``devil.graphs.layout``) and are derived."""
 
     def __post_init__(self) -> None:
+        if self.graph is not None:
+            self._graph_post_init(self.graph)
+            return
         height = _require_int("height", self.height)
         width = _require_int("width", self.width)
         mines = _require_int("mines", self.mines)
@@ -87,7 +114,7 @@ class GameParams:
             raise ParamsError(str(e)) from None
         if mines < 0:
             raise ParamsError(f"mines {mines} is negative")
-        keep = min(_KEEP_FREE[self.topology], board.cell_count)
+        keep = keep_free(board)
         room = board.cell_count - keep
         if mines > room:
             raise ParamsError(
@@ -96,18 +123,46 @@ class GameParams:
                 f"{board.cell_count} cells hold at most {room} mines"
             )
 
+    def _graph_post_init(self, graph: GraphSpec) -> None:
+        if not isinstance(graph, GraphSpec):
+            raise ParamsError(f"graph must be a GraphSpec, not {graph!r}")
+        mines = _require_int("mines", self.mines)
+        _require_int("seed", self.seed)
+        if not isinstance(self.rules, Rules):
+            raise ParamsError(f"rules must be Rules, not {self.rules!r}")
+        if not isinstance(self.no_guess, bool):
+            raise ParamsError(f"no_guess must be true or false, not {self.no_guess!r}")
+        board = graph.board()
+        object.__setattr__(self, "height", board.height)
+        object.__setattr__(self, "width", board.width)
+        object.__setattr__(self, "topology", Topology.GRAPH)
+        object.__setattr__(self, "holes", frozenset())
+        if mines < 0:
+            raise ParamsError(f"mines {mines} is negative")
+        keep = keep_free(board)
+        room = board.cell_count - keep
+        if mines > room:
+            raise ParamsError(
+                f"{mines} mines do not fit on the {graph.name} board: the first click and its "
+                f"neighbours (up to {keep} cells) are always kept free of mines, so its "
+                f"{board.cell_count} cells hold at most {room} mines"
+            )
+
     def board(self) -> Board:
         return self._board
 
     @cached_property
     def _board(self) -> Board:
+        if self.graph is not None:
+            return self.graph.board()
         return Board(self.height, self.width, self.topology, self.holes)
 
     # -- storage ------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form for the store (includes the secret ``seed``)."""
-        return {
+        """JSON-safe form for the store (includes the secret ``seed``); a graph game adds
+        ``graph`` (``GraphSpec.to_dict``), a grid game's form is unchanged."""
+        out: dict[str, Any] = {
             "height": self.height,
             "width": self.width,
             "mines": self.mines,
@@ -118,20 +173,31 @@ class GameParams:
             "no_guess": self.no_guess,
             "seed": self.seed,
         }
+        if self.graph is not None:
+            out["graph"] = self.graph.to_dict()
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> GameParams:
         """Inverse of ``to_dict``; missing keys take the defaults. Errors name the key."""
         known = {"height", "width", "mines", "topology", "holes", "count", "mercy",
-                 "no_guess", "seed"}  # fmt: skip
+                 "no_guess", "seed", "graph"}  # fmt: skip
         unknown = sorted(set(d) - known)
         if unknown:
             raise ParamsError(f"unknown game parameter {unknown[0]!r}")
         default = cls()
-        try:
-            topology = Topology.parse(str(d.get("topology", default.topology.value)))
-        except ValueError:
-            raise ParamsError(f"unknown topology {d.get('topology')!r}") from None
+        graph = None
+        topology = default.topology
+        if d.get("graph") is not None:
+            try:
+                graph = GraphSpec.from_dict(d["graph"])
+            except GraphSpecError as exc:
+                raise ParamsError(str(exc)) from None
+        else:
+            try:
+                topology = Topology.parse(str(d.get("topology", default.topology.value)))
+            except ValueError:
+                raise ParamsError(f"unknown topology {d.get('topology')!r}") from None
         try:
             count = Count(d.get("count", default.rules.count.value))
         except ValueError:
@@ -152,6 +218,7 @@ class GameParams:
             rules=Rules(count, mercy),
             no_guess=d.get("no_guess", default.no_guess),
             seed=d.get("seed", default.seed),
+            graph=graph,
         )
 
 

@@ -35,7 +35,7 @@ from devil.game.moves import Move, MoveKind, Status
 from devil.game.params import NO_GUESS_CELL_LIMIT, GameParams, no_guess_method, no_guess_tries
 from devil.generate import draw_layout as _draw_layout
 from devil.generate import mine_counts, no_guess_layout, open_cells
-from devil.position import COVERED, FLAG, NUMBER_VALUE, Position
+from devil.position import COVERED, FLAG, NOT_A_NUMBER, NUMBER_VALUE, Position
 from devil.rules import Count
 from devil.solve.grid import changed_cells, neighbour_fn
 from devil.solve.solver import PositionAnalysis, Solver
@@ -360,7 +360,7 @@ class _Step:
     def chord(self, cell: Cell) -> None:
         value = NUMBER_VALUE[self.grid[cell]]
         where = self.game.position.where(cell)
-        if not 0 <= value <= 8:
+        if value == NOT_A_NUMBER:
             raise IllegalMove(
                 f"{self.move}: the cell at {where} is not a revealed number",
                 self.board.coord(cell),

@@ -9,14 +9,14 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app.api.routes import GRAPH_BODY_MAX
 from app.play.setup import get_service
-from tests.helpers.web import Api, oracle_verdicts, play_to_win
+from tests.helpers.web import SMALL, Api, oracle_verdicts, play_to_win, safe_or_any
 
 STATE_FIELDS = {
     "id", "width", "height", "mines", "topology", "count", "mercy", "no_guess", "status",
     "moves", "board",
 }  # fmt: skip
-SMALL = {"width": 6, "height": 6, "mines": 4, "seed": 11}
 
 
 def covered(state: dict[str, Any]) -> int:
@@ -372,12 +372,6 @@ def test_loss_shows_witness_and_loss_cell(api: Api) -> None:
     assert api.state(game["id"]) == lost
 
 
-def safe_or_any(state: dict[str, Any]) -> tuple[int, int]:
-    return next(
-        (r, c) for r, row in enumerate(state["board"]) for c, ch in enumerate(row) if ch == "."
-    )
-
-
 # -- the log and replays -------------------------------------------------------------------
 
 
@@ -447,7 +441,10 @@ def test_too_large_body_is_413_json(api: Api, client: FlaskClient) -> None:
     assert response.status_code == 413
     assert "bytes" in response.json["error"]
     assert api.log(game["id"]) == []
-    assert client.post("/api/games", data=big, content_type="application/json").status_code == 413
+    # a new game may carry a custom graph board: its limit is higher, and holds as well
+    bigger = '{"pad": "' + "x" * GRAPH_BODY_MAX + '"}'
+    response = client.post("/api/games", data=bigger, content_type="application/json")
+    assert response.status_code == 413
 
 
 def test_wrong_method_and_unknown_route_are_json(client: FlaskClient) -> None:

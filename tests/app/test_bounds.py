@@ -23,7 +23,7 @@ from devil import solver
 from devil.analysis import Verdict
 from devil.position import Position
 from devil.rules import Count
-from tests.app.engine_work import spin
+from tests.helpers.engine_work import spin
 from tests.helpers.web import Api
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))

@@ -17,8 +17,7 @@ from app.play.service import GameService
 from app.store.log import Store
 from app.store.records import SequenceConflict
 from devil.game import Game, GameParams, Move
-from tests.app.test_concurrency import covered_cells, replayed
-from tests.helpers.web import Api
+from tests.helpers.web import Api, covered_cells, replayed
 
 PARAMS = {"width": 9, "height": 9, "mines": 10, "seed": 5}
 

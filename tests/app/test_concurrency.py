@@ -13,28 +13,11 @@ from app.play.moves import Action, Click
 from app.play.service import GameService
 from app.store.log import Store
 from app.store.records import SequenceConflict
-from devil.game import Game, GameParams, Move, MoveKind
-from tests.helpers.web import Api
+from tests.helpers.web import Api, covered_cells, replayed
 
 THREADS = 16
 TOGGLES = 6
 PARAMS = {"width": 9, "height": 9, "mines": 10, "seed": 5}
-
-
-def replayed(store: Store, game_id: str) -> Game:
-    """The game rebuilt straight from the stored log, without the app's service."""
-    row = store.get_game(game_id)
-    assert row is not None
-    moves = [
-        Move(MoveKind(e.kind), e.row, e.col)  # type: ignore[arg-type]
-        for e in store.events(game_id)
-        if e.is_move
-    ]
-    return Game.replay(GameParams.from_dict(dict(row.params)), moves)
-
-
-def covered_cells(state: dict[str, Any]) -> list[tuple[int, int]]:
-    return [(r, c) for r, row in enumerate(state["board"]) for c, ch in enumerate(row) if ch == "."]
 
 
 def run_threads(target: Callable[[int], None], n: int = THREADS) -> None:

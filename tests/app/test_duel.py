@@ -20,7 +20,7 @@ from app.play.setup import get_service
 from app.store.setup import get_store
 from devil.analysis import Verdict
 from devil.solver import classify
-from tests.app.test_world_pages import CSRF
+from tests.helpers.web import CSRF
 
 
 def token(client: FlaskClient, path: str) -> str:

@@ -19,8 +19,8 @@ import pytest
 from app.config import MAX_CONTENT_LENGTH
 from app.teach.query import ANALYSE_MAX_BODY
 from app.world.api import MOVES_BODY_BYTES
-from tests.app.servers import EDGE_CONFIG, free_port, mine_devil, nginx
-from tests.app.world.test_world_hosts import call, feed, join, opening
+from tests.helpers.servers import EDGE_CONFIG, free_port, mine_devil, nginx
+from tests.helpers.world_hosts import call, feed, join, opening
 
 pytestmark = pytest.mark.nginx
 

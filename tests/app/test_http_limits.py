@@ -14,7 +14,7 @@ from flask import Flask, request
 from app.hooks import BODY_LIMIT_ATTR, body_limit
 from app.retry_after import RetryAfterFloor, retry_after_floor
 from app.security import _LIMIT_ATTR
-from tests.app.test_play import HX, chunked_post, csrf_token, new_game
+from tests.helpers.web import HX, chunked_post, csrf_token, new_game
 
 LIMITED = "2 per second"
 
@@ -82,6 +82,7 @@ def test_the_floor_on_retry_after(given: str | None, sent: str) -> None:
 def test_the_floor_touches_only_429s_and_503s() -> None:
     """Every 429 and 503 says Retry-After of at least 1 (a 503 without one gets one: issue 17);
     other answers keep their headers."""
+
     def inner(status: str) -> Any:
         def wsgi(environ: Any, start_response: Any) -> Iterable[bytes]:
             start_response(status, [("Retry-After", "0")])

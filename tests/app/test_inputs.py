@@ -19,9 +19,8 @@ from app.errors import InputError
 from app.fields import integer_text, number_pair
 from app.jsonbody import MAX_DEPTH, nesting_depth, parse_json
 from app.schema import check_schema, json_shown, validate
-from tests.app.test_play import HX, csrf_token, move, new_game
 from tests.helpers.strategies import profile
-from tests.helpers.web import Api
+from tests.helpers.web import HX, Api, csrf_token, move, new_game
 
 NOT_ASCII_NUMBERS = [
     "\u00b2",  # superscript two: str.isdigit() says yes, int() says no (the 500 of finding 5)

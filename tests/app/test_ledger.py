@@ -19,7 +19,7 @@ from devil.ledger.annotate import ANNOTATION_VERSION
 from devil.ledger.replays.evf import read_evf
 from devil.ledger.replays.movelist import read_movelist
 from devil.rules import Count
-from tests.helpers.web import Api, oracle_verdicts, play_to_win, safe_unflagged, visible
+from tests.helpers.web import Api, csrf, oracle_verdicts, play_to_win, safe_unflagged, visible
 
 SMALL = {"width": 6, "height": 6, "mines": 4, "seed": 11}
 MOVE_FIELDS = {"n", "kind", "row", "col", "judgement", "level", "p_safe", "bits", "opened"}
@@ -250,11 +250,6 @@ def test_record_filters_are_validated(client: FlaskClient, query: str, field: st
     response = client.get(f"/api/records?{query}")
     assert response.status_code == 400
     assert response.get_json()["field"] == field
-
-
-def csrf(client: FlaskClient, path: str = "/records") -> str:
-    page = client.get(path).get_data(as_text=True)
-    return page.split('name="csrf-token" content="', 1)[1].split('"', 1)[0]
 
 
 def test_display_names_are_optional_and_validated(app: Flask, api: Api) -> None:

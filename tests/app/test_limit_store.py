@@ -16,7 +16,7 @@ from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from app import limitstore
-from tests.app.servers import free_port, mine_devil, redis_server, status
+from tests.helpers.servers import free_port, mine_devil, redis_server, status
 
 GAME = b'{"width": 5, "height": 5, "mines": 3}'
 

@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.app.test_api import SMALL
-from tests.helpers.web import Api, safe_unflagged
+from tests.helpers.web import SMALL, Api, safe_unflagged
 
 
 def parse_sse(chunk: bytes) -> tuple[str, dict[str, Any]]:

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.app.servers import free_port, mine_devil
+from tests.helpers.servers import free_port, mine_devil
 
 TOKEN = "metrics-secret"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -146,7 +146,7 @@ def get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[in
 @pytest.mark.slow
 def test_a_server_reports_every_worker_in_one_scrape(tmp_path: Path) -> None:
     port = free_port()
-    env = {"MINE_DEVIL_METRICS_TOKEN": TOKEN, "PROMETHEUS_MULTIPROC_DIR": ""}
+    env = {"MINE_DEVIL_METRICS_TOKEN": TOKEN}
     with mine_devil(tmp_path / "data", port, env, workers=2):
         for _ in range(20):  # new connections: gunicorn spreads them over both workers
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)

@@ -16,23 +16,14 @@ from devil.board import Board
 from devil.game import GameParams, ParamsError
 from devil.position import Position
 from devil.rules import Count
-from tests.browser.helpers import classic_counted_seed, counted_only_safe
+from tests.helpers.browser import classic_counted_seed, counted_only_safe
+from tests.helpers.teach import new_game
 
 
 @pytest.fixture
 def app(make_app: Any) -> Flask:
     app: Flask = make_app(WTF_CSRF_ENABLED=False)
     return app
-
-
-def new_game(client: FlaskClient, **form: str) -> str:
-    data = {"preset": "beginner", "count": "classic", "mercy": "strict", "no_guess": "on"}
-    data.update(form)
-    response = client.post("/new", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
 
 
 def click(client: FlaskClient, game_id: str, row: int, col: int) -> None:

@@ -21,7 +21,7 @@ from app.play.offload import (
 )
 from devil.game import Game, GameParams, Move, Status
 from devil.position import PositionError
-from tests.app.engine_work import double, spin
+from tests.helpers.engine_work import double, spin
 
 
 def test_a_function_runs_in_the_child_and_its_exception_comes_back(

@@ -9,7 +9,6 @@ the public API state: these tests never read the hidden layout.
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import re
 from html.parser import HTMLParser
@@ -19,14 +18,21 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app.api.routes import GRAPH_BODY_MAX
 from app.play.params import BROWSER_MAX_SIDE
-from app.play.routes import CELL_SWAP_LIMIT
+from app.play.routes import CELL_SWAP_LIMIT, NEW_GAME_FORM_MAX
 from devil.board import hole_pattern
-from tests.helpers.web import oracle_verdicts
+from tests.helpers.web import (
+    HX,
+    META_CSRF,
+    chunked_post,
+    csrf_token,
+    move,
+    new_game,
+    oracle_verdicts,
+)
 
-HX = {"HX-Request": "true"}
 X = "\u00d7"  # the multiplication sign the pages write sizes with
-META_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -86,30 +92,6 @@ def cells(html: str) -> dict[str, dict[str, str | None]]:
         for _, a in elements(html)
         if a.get("id") and re.fullmatch(r"c-\d+-\d+", a["id"] or "")
     }
-
-
-def csrf_token(client: FlaskClient) -> str:
-    match = META_CSRF.search(client.get("/").get_data(as_text=True))
-    assert match, "the home page has no csrf-token meta tag"
-    return match.group(1)
-
-
-def new_game(client: FlaskClient, **fields: str) -> str:
-    form = {"preset": "beginner", "topology": "square", "count": "classic",
-            "mercy": "strict", "no_guess": "on", "seed": "3"}  # fmt: skip
-    form.update(fields)
-    form["csrf_token"] = csrf_token(client)
-    response = client.post("/new", data=form)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    location = response.headers["Location"]
-    match = re.fullmatch(r"/g/([\w-]+)", location)
-    assert match, location
-    return match.group(1)
-
-
-def move(client: FlaskClient, game_id: str, at: str, kind: str = "open", htmx: bool = True) -> Any:
-    headers = {"X-CSRFToken": csrf_token(client), **(HX if htmx else {})}
-    return client.post(f"/g/{game_id}/move", data={"kind": kind, "at": at}, headers=headers)
 
 
 def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
@@ -236,7 +218,7 @@ def test_new_game_counted_fair_no_guess_off(client: FlaskClient) -> None:
         ({"preset": "custom", "width": "5", "height": "5", "mines": "20"}, "mines"),
         ({"preset": "custom", "width": "", "height": "5", "mines": "2"}, "width is missing"),
         ({"preset": "huge"}, "preset"),
-        ({"topology": "cube"}, "topology"),
+        ({"topology": "dodecahedron"}, "topology"),  # "cube" is a tiling now
         ({"count": "many"}, "count"),
         ({"seed": "abc"}, "seed"),
     ],
@@ -716,23 +698,10 @@ def test_game_pages_are_never_cached(client) -> None:  # type: ignore[no-untyped
 # -- request body limit (app/hooks.py) -----------------------------------------------------
 
 
-def chunked_post(client: FlaskClient, url: str, body: bytes, **kw: Any) -> Any:
-    """POST ``body`` as a chunked request: ``Transfer-Encoding: chunked`` makes Werkzeug
-    ignore the Content-Length the test client computes, and the server ends the stream
-    (``wsgi.input_terminated``, as gunicorn and Werkzeug's server set for chunked bodies)."""
-    return client.post(
-        url,
-        input_stream=io.BytesIO(body),
-        headers={"Transfer-Encoding": "chunked", **kw.pop("headers", {})},
-        environ_overrides={"wsgi.input_terminated": True},
-        **kw,
-    )
-
-
 def test_a_chunked_body_over_the_limit_is_413_like_a_long_content_length(
     app: Flask, client: FlaskClient
 ) -> None:
-    limit = app.config["MAX_CONTENT_LENGTH"]
+    limit = GRAPH_BODY_MAX  # a new game may carry a graph board: its own, higher limit
     big = json.dumps({"width": 9, "height": 9, "mines": 10, "pad": "x" * limit}).encode()
     assert len(big) > limit
     declared = client.post("/api/games", data=big, content_type="application/json")
@@ -763,7 +732,7 @@ def test_a_chunked_body_within_the_limit_is_read_whole(app: Flask, client: Flask
 
 def test_a_chunked_form_over_the_limit_gets_the_413_page(client: FlaskClient) -> None:
     token = csrf_token(client)
-    form = f"csrf_token={token}&preset=beginner&pad={'x' * 20000}".encode()
+    form = f"csrf_token={token}&preset=beginner&pad={'x' * NEW_GAME_FORM_MAX}".encode()
     page = chunked_post(client, "/new", form, content_type="application/x-www-form-urlencoded")
     assert page.status_code == 413
     assert page.mimetype == "text/html"

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -19,6 +16,7 @@ from flask import Flask, session
 
 from app import create_app
 from app.security import ensure_owner
+from tests.helpers.servers import free_port, start_server, stop
 from tests.helpers.web import Api, play_to_win, safe_unflagged
 
 PARAMS = {"width": 8, "height": 8, "mines": 8, "seed": 21}
@@ -99,13 +97,6 @@ def test_owner_cookie_survives_a_restart(tmp_path: Path) -> None:
 # -- a real server, killed -----------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base + path, data=data, method=method)
@@ -116,20 +107,8 @@ def call(base: str, method: str, path: str, body: Any = None, token: str | None 
         return json.loads(response.read())
 
 
-def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "MINE_DEVIL_RATELIMIT": "0"}
-    env.pop("MINE_DEVIL_DATABASE_URL", None)
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "app.serve", "--port", str(port), "--data", str(data)),
-            *("--workers", "2", "--log-level", "warning"),
-        ],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+def start_two_workers(data: Path, port: int) -> subprocess.Popen[bytes]:
+    process = start_server(data, port, workers=2)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -141,16 +120,8 @@ def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
                 return process
         except (urllib.error.URLError, ConnectionError):
             time.sleep(0.2)
-    kill(process)
+    stop(process)
     pytest.fail("mine-devil did not answer /healthz within 60 s")
-
-
-def kill(process: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, sig)
-    process.wait(timeout=30)
-    if process.stderr:
-        process.stderr.close()
 
 
 @pytest.mark.slow
@@ -158,7 +129,7 @@ def test_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> None:
     data = tmp_path / "data"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(data, port)
+    server = start_two_workers(data, port)
     try:
         created = call(base, "POST", "/api/games", PARAMS)
         game_id, token = created["id"], created["token"]
@@ -171,8 +142,8 @@ def test_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> None:
             state = call(base, "POST", f"/api/games/{game_id}/reveal", {"row": r, "col": c}, token)
         log = call(base, "GET", f"/api/games/{game_id}/moves")
     finally:
-        kill(server)  # SIGKILL: no shutdown code runs
-    server = start_server(data, port)
+        stop(server)  # SIGKILL: no shutdown code runs
+    server = start_two_workers(data, port)
     try:
         assert call(base, "GET", f"/api/games/{game_id}") == state
         assert call(base, "GET", f"/api/games/{game_id}/moves") == log
@@ -181,4 +152,4 @@ def test_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> None:
             after = call(base, "POST", f"/api/games/{game_id}/reveal", {"row": r, "col": c}, token)
             assert after["moves"] == state["moves"] + 1
     finally:
-        kill(server, signal.SIGTERM)
+        stop(server, signal.SIGTERM)

@@ -9,8 +9,7 @@ import pytest
 from flask import Flask
 
 from app.play.moves import Action, Click, parse_click
-from tests.app.test_api import SMALL, safe_or_any
-from tests.helpers.web import Api, play_to_win
+from tests.helpers.web import SMALL, Api, play_to_win, safe_or_any
 
 
 def service_of(app: Flask):  # -> app.play.service.GameService

@@ -9,8 +9,7 @@ import re
 from flask.testing import FlaskClient
 
 from devil.world.deduce import deduce
-
-CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
+from tests.helpers.web import CSRF
 
 
 def csrf(client: FlaskClient, world: str = "main") -> str:

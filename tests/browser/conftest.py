@@ -10,7 +10,7 @@ Playwright's ``expect`` retries its assertion for ``EXPECT_TIMEOUT_MS`` here, no
 on a loaded 2-core machine a 100x100 board can take longer than 5 s to render, and a retrying
 assertion passes as soon as it holds, so a longer limit only makes a real failure slower.
 
-Helpers that read the board from a page and drive it live in ``tests/browser/helpers.py``.
+Helpers that read the board from a page and drive it live in ``tests/helpers/browser.py``.
 
 Every test under ``tests/browser`` is marked ``browser``. Without Chromium they skip locally and
 fail under ``CI``.

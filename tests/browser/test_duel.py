@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from devil.rules import Count
-from tests.browser.test_play import (
+from tests.helpers.browser import (
     cell_selector,
     click,
     risky_covered,

@@ -13,9 +13,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from devil.rules import Count
-from tests.browser.helpers import act, start_game
-from tests.browser.test_play import cell_selector, click, open_first, safe_covered, status_text
-from tests.browser.test_play import visible as visible_position
+from tests.helpers.browser import (
+    act,
+    cell_selector,
+    click,
+    open_first,
+    safe_covered,
+    start_game,
+    status_text,
+)
+from tests.helpers.browser import visible as visible_position
 
 pytestmark = pytest.mark.browser
 

@@ -27,7 +27,7 @@ from devil.analysis import Verdict
 from devil.board import Cell, Topology
 from devil.position import Position
 from devil.rules import Count
-from tests.browser.helpers import act, cell_char, classic_counted_seed, read_rows, start_game
+from tests.helpers.browser import act, cell_char, classic_counted_seed, read_rows, start_game
 
 pytestmark = pytest.mark.browser
 

@@ -15,51 +15,31 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from devil.analysis import Verdict
-from devil.board import Cell, Topology
+from devil.board import Cell
 from devil.position import Position
 from devil.rules import Count
 from devil.solver import classify
-from tests.browser.helpers import act, read_rows, start_game
+from tests.helpers.browser import (
+    DESKTOP,
+    PHONE,
+    act,
+    cell_selector,
+    click,
+    focused_id,
+    open_first,
+    read_rows,
+    risky_covered,
+    safe_covered,
+    start_game,
+    status_text,
+    visible,
+    walk_to,
+)
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-
 
 # -- helpers -----------------------------------------------------------------------------
-
-
-def visible(page: Page, mines: int | None = None, grid: str = "board") -> Position:
-    rows, topology = read_rows(page, grid)
-    return Position.from_rows(rows, Topology(topology), mines)
-
-
-def cell_selector(position: Position, cell: Cell, prefix: str = "") -> str:
-    row, col = position.board.coord(cell)
-    return f"#{prefix}c-{row}-{col}"
-
-
-def click(page: Page, selector: str, button: str = "left") -> None:
-    act(page, lambda: page.click(selector, button=button))  # type: ignore[arg-type]
-
-
-def safe_covered(position: Position, count: Count = Count.CLASSIC) -> list[Cell]:
-    verdicts = classify(position, count).verdicts
-    return sorted(
-        c for c, v in verdicts.items() if v is Verdict.SAFE and not position.is_flagged(c)
-    )
-
-
-def risky_covered(position: Position) -> list[Cell]:
-    verdicts = classify(position).verdicts
-    return sorted(
-        c for c, v in verdicts.items() if v is not Verdict.SAFE and not position.is_flagged(c)
-    )
-
-
-def status_text(page: Page) -> str:
-    return (page.text_content("#status .pill") or "").strip()
 
 
 def mines_counter(page: Page) -> int:
@@ -76,11 +56,6 @@ def shows_mine(page: Page, selector: str) -> bool:
             " return s.content !== 'none' && s.backgroundImage.includes('circle'); }",
         )
     )
-
-
-def open_first(page: Page, row: int, col: int) -> Position:
-    click(page, f"#c-{row}-{col}")
-    return visible(page)
 
 
 # -- tests -------------------------------------------------------------------------------
@@ -262,10 +237,6 @@ def risky_or_flaggable(position: Position) -> Cell:
     return min(mines) if mines else min(verdicts)
 
 
-def focused_id(page: Page) -> str:
-    return str(page.evaluate("() => document.activeElement && document.activeElement.id"))
-
-
 def test_play_by_keyboard(page: Page, live_server: str) -> None:
     start_game(page, live_server, preset="beginner", count="counted", seed="4")
     # Tab reaches the board: a single tab stop on the first cell
@@ -310,15 +281,6 @@ def test_play_by_keyboard(page: Page, live_server: str) -> None:
     page.keyboard.press("Control+ArrowDown")
     assert focused_id(page) == "c-8-0"
     expect(page.locator("#board .cell[tabindex='0']")).to_have_count(1)
-
-
-def walk_to(page: Page, target: tuple[int, int]) -> None:
-    row, col = (int(x) for x in focused_id(page).split("-")[1:])
-    keys = ["ArrowDown" if target[0] > row else "ArrowUp"] * abs(target[0] - row)
-    keys += ["ArrowRight" if target[1] > col else "ArrowLeft"] * abs(target[1] - col)
-    for key in keys:
-        page.keyboard.press(key)
-    assert focused_id(page) == f"c-{target[0]}-{target[1]}"
 
 
 def test_watchers_see_the_game_read_only(page: Page, live_server: str, browser: Any) -> None:

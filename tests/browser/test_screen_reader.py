@@ -12,12 +12,13 @@ from playwright.sync_api import Page, expect
 
 from devil.board import Cell
 from devil.position import Position
-from tests.browser.helpers import act, start_game
-from tests.browser.test_play import (
+from tests.helpers.browser import (
     DESKTOP,
+    act,
     focused_id,
     risky_covered,
     safe_covered,
+    start_game,
     visible,
     walk_to,
 )

@@ -13,15 +13,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from devil.rules import Count
-from tests.browser.helpers import act, start_game
-from tests.browser.test_play import (
+from tests.helpers.browser import (
     DESKTOP,
     PHONE,
+    act,
     cell_selector,
     click,
     open_first,
     risky_covered,
     safe_covered,
+    start_game,
     visible,
 )
 

@@ -16,15 +16,13 @@ from devil import oracle
 from devil.analysis import Verdict
 from devil.position import Position
 from devil.solver import classify
-from tests.browser.helpers import act, start_game
-from tests.browser.test_play import risky_covered, safe_covered, visible
+from tests.helpers.browser import LINE, act, risky_covered, safe_covered, start_game, visible
 
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SHOT_DESKTOP = {"width": 1366, "height": 768}
-LINE = "1110/1..1/1..1/0111"
 
 
 def test_analysis_board_colours_proves_and_steps(page: Page, live_server: str, shots: Path) -> None:

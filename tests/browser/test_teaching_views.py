@@ -15,8 +15,16 @@ from playwright.sync_api import Page, expect
 from app.teach.analysis import heat_bucket
 from devil import oracle
 from devil.position import Position
-from tests.browser.helpers import act, start_game
-from tests.browser.test_play import PHONE, cell_selector, click, open_first, safe_covered, visible
+from tests.helpers.browser import (
+    PHONE,
+    act,
+    cell_selector,
+    click,
+    open_first,
+    safe_covered,
+    start_game,
+    visible,
+)
 
 pytestmark = pytest.mark.browser
 

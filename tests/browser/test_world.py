@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from devil.world.deduce import deduce
-from tests.browser.world_helpers import (
+from tests.helpers.browser_world import (
     cell_point,
     click_cell,
     drop,

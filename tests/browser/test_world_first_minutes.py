@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from devil.world.deduce import deduce
-from tests.browser.world_helpers import (
+from tests.helpers.browser_world import (
     api,
     click_cell,
     drop_with_mine,

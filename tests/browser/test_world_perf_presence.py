@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.world_helpers import (
+from tests.helpers.browser_world import (
     api,
     click_cell,
     drop_with_mine,

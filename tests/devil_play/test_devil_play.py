@@ -24,7 +24,7 @@ from devil_play.drawing import board_lines, cell_at
 from devil_play.options import PRESETS, read_options
 from devil_play.session import Session
 from devil_play.tui import DevilPlay
-from tests.app.test_ledger import csrf
+from tests.helpers.web import csrf
 
 ROOT = Path(__file__).resolve().parents[2]
 

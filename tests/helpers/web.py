@@ -4,12 +4,19 @@ game's state (``visible``, ``oracle_verdicts``, ``safe_unflagged``, ``play_to_wi
 
 from __future__ import annotations
 
+import io
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+
+from app.store.log import Store
+from devil import oracle
+from devil.game import Game, GameParams, Move, MoveKind
+from devil.rules import Count
 
 POSTGRES_ENV = "MINE_DEVIL_TEST_POSTGRES_URL"
 
@@ -90,8 +97,6 @@ def visible(state: dict[str, Any]):  # -> devil.position.Position
 
 def oracle_verdicts(state: dict[str, Any]) -> dict[tuple[int, int], str]:
     """(row, col) -> 'S'/'M'/'?' for every covered cell, from ``devil.oracle`` (not the solver)."""
-    from devil import oracle
-    from devil.rules import Count
 
     position = visible(state)
     classification = oracle.classify(position, Count(state["count"]))
@@ -119,3 +124,79 @@ def play_to_win(api: Api, game: dict[str, Any], first: tuple[int, int]) -> list[
         )
         states.append(api.move(game, "reveal", *safe[0]))
     return states
+
+
+SMALL = {"width": 6, "height": 6, "mines": 4, "seed": 11}
+
+
+def safe_or_any(state: dict[str, Any]) -> tuple[int, int]:
+    return next(
+        (r, c) for r, row in enumerate(state["board"]) for c, ch in enumerate(row) if ch == "."
+    )
+
+
+HX = {"HX-Request": "true"}
+
+
+META_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+
+
+def csrf_token(client: FlaskClient) -> str:
+    match = META_CSRF.search(client.get("/").get_data(as_text=True))
+    assert match, "the home page has no csrf-token meta tag"
+    return match.group(1)
+
+
+def new_game(client: FlaskClient, **fields: str) -> str:
+    form = {"preset": "beginner", "topology": "square", "count": "classic",
+            "mercy": "strict", "no_guess": "on", "seed": "3"}  # fmt: skip
+    form.update(fields)
+    form["csrf_token"] = csrf_token(client)
+    response = client.post("/new", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    location = response.headers["Location"]
+    match = re.fullmatch(r"/g/([\w-]+)", location)
+    assert match, location
+    return match.group(1)
+
+
+def move(client: FlaskClient, game_id: str, at: str, kind: str = "open", htmx: bool = True) -> Any:
+    headers = {"X-CSRFToken": csrf_token(client), **(HX if htmx else {})}
+    return client.post(f"/g/{game_id}/move", data={"kind": kind, "at": at}, headers=headers)
+
+
+def chunked_post(client: FlaskClient, url: str, body: bytes, **kw: Any) -> Any:
+    """POST ``body`` as a chunked request: ``Transfer-Encoding: chunked`` makes Werkzeug
+    ignore the Content-Length the test client computes, and the server ends the stream
+    (``wsgi.input_terminated``, as gunicorn and Werkzeug's server set for chunked bodies)."""
+    return client.post(
+        url,
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked", **kw.pop("headers", {})},
+        environ_overrides={"wsgi.input_terminated": True},
+        **kw,
+    )
+
+
+def replayed(store: Store, game_id: str) -> Game:
+    """The game rebuilt straight from the stored log, without the app's service."""
+    row = store.get_game(game_id)
+    assert row is not None
+    moves = [
+        Move(MoveKind(e.kind), e.row, e.col)  # type: ignore[arg-type]
+        for e in store.events(game_id)
+        if e.is_move
+    ]
+    return Game.replay(GameParams.from_dict(dict(row.params)), moves)
+
+
+def covered_cells(state: dict[str, Any]) -> list[tuple[int, int]]:
+    return [(r, c) for r, row in enumerate(state["board"]) for c, ch in enumerate(row) if ch == "."]
+
+
+CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
+
+
+def csrf(client: FlaskClient, path: str = "/records") -> str:
+    page = client.get(path).get_data(as_text=True)
+    return page.split('name="csrf-token" content="', 1)[1].split('"', 1)[0]

@@ -15,7 +15,7 @@ from devil import oracle
 from devil.analysis import Verdict
 from devil.position import Position
 from devil.rules import Count
-from tests.app.teach.helpers import (
+from tests.helpers.teach import (
     cell_classes,
     cell_of_id,
     proof_items,

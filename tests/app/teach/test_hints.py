@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.app.teach.helpers import (
+from tests.helpers.teach import (
     HX,
     NUMBER_AT,
     cell_of_id,

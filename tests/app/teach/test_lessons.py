@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from devil.board import Board
 from devil.rules import Count
 from devil.teach.levels import grade
-from tests.app.teach.helpers import (
+from tests.helpers.teach import (
     HX,
     NAMED,
     cell_of_id,

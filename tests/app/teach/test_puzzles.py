@@ -14,7 +14,7 @@ from devil.analysis import Verdict
 from devil.position import Position
 from devil.rules import Count
 from devil.teach.levels import grade
-from tests.app.teach.helpers import (
+from tests.helpers.teach import (
     HX,
     new_game,
     state,

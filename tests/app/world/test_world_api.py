@@ -11,74 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import openapi
-from app.world.records import Move
+from app.world.records import MoveRecord
 from app.world.store import WorldStore
-from devil.world import Colouring, deduce
+from devil.world import Colouring
 from devil.world.cells import neighbours
-
-Json = dict[str, Any]
-
-
-class World:
-    """A test client speaking the world API."""
-
-    def __init__(self, client: FlaskClient, world: str = "main"):
-        self.client = client
-        self.world = world
-
-    def join(self, name: str = "Ada", team: str = "red", colour: int = 1) -> tuple[str, Json]:
-        r = self.client.post(
-            f"/api/worlds/{self.world}/players",
-            json={"name": name, "team": team, "colour": colour},
-        )
-        assert r.status_code == 201, r.get_data(as_text=True)
-        body = r.get_json()
-        return body["token"], body
-
-    def moves(self, token: str | None, moves: Any, status: int = 200) -> Json:
-        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-        r = self.client.post(
-            f"/api/worlds/{self.world}/moves", json={"moves": moves}, headers=headers
-        )
-        assert r.status_code == status, r.get_data(as_text=True)
-        body: Json = r.get_json()
-        return body
-
-    def view(self, team: str, colour: int, x0: int, y0: int, w: int, h: int) -> Json:
-        r = self.client.get(
-            f"/api/worlds/{self.world}/teams/{team}/view",
-            query_string={"colour": colour, "x0": x0, "y0": y0, "width": w, "height": h},
-        )
-        assert r.status_code == 200, r.get_data(as_text=True)
-        body: Json = r.get_json()
-        return body
-
-    def events(
-        self, team: str, colour: int, box: tuple[int, int, int, int], last: int
-    ) -> list[Json]:
-        x0, y0, w, h = box
-        r = self.client.get(
-            f"/api/worlds/{self.world}/teams/{team}/events",
-            query_string={"colour": colour, "x0": x0, "y0": y0, "width": w, "height": h},
-            headers={"Last-Event-ID": str(last)},
-        )
-        assert r.status_code == 200, r.get_data(as_text=True)
-        assert r.mimetype == "text/event-stream"
-        return parse_sse(r.get_data(as_text=True))
-
-
-def parse_sse(text: str) -> list[Json]:
-    out = []
-    for block in text.split("\n\n"):
-        fields = dict(
-            line.split(": ", 1) for line in block.splitlines() if line and not line.startswith(":")
-        )
-        if fields:
-            assert fields["event"] == "cells"
-            data = json.loads(fields["data"])
-            assert int(fields["id"]) == data["seq"]
-            out.append(data)
-    return out
+from tests.helpers.world import Json, World, dropped, opening
 
 
 @pytest.fixture
@@ -90,25 +27,6 @@ def truth(app: Flask, world: str = "main") -> Colouring:
     store: WorldStore = app.extensions["mine_devil.world.store"]
     row = store.world(world)
     return Colouring(row.key, row.id, row.colours)
-
-
-def dropped(api: World, token: str, x: int = 0, y: int = 0) -> Json:
-    (result,) = api.moves(token, [{"kind": "drop", "x": x, "y": y}])["results"]
-    assert result["outcome"] == "dropped"
-    return result
-
-
-def opening(api: World, token: str, colour: int, team: str = "red") -> tuple[Json, Json, Any]:
-    """Drop until the opening proves something (the key is random): the drop's result, the
-    view around it (81x81) and its deductions."""
-    for attempt in range(20):
-        result = dropped(api, token, attempt * 1000, 0)
-        x0, y0 = result["at"]
-        view = api.view(team, colour, x0 - 40, y0 - 40, 81, 81)
-        found = deduce(view["rows"], view["x0"], view["y0"])
-        if found.safe and found.mines:
-            return result, view, found
-    raise AssertionError("20 drops proved nothing")
 
 
 # -- worlds ----------------------------------------------------------------------------
@@ -529,7 +447,7 @@ def test_a_devil_answer_depends_on_knowledge_only_never_on_the_key(
         token, body = World(client, world).join(colour=0)
         with store.team(world, "red") as tx:  # the same knowledge in both worlds
             tx.knowledge.apply(0, numbers)
-            tx.record(body["player"], Move("reveal", 0, 0, "revealed", 0, tuple(numbers)))
+            tx.record(body["player"], MoveRecord("reveal", 0, 0, "revealed", 0, tuple(numbers)))
             tx.finish()
         results = World(client, world).moves(token, unproved_raft(numbers))["results"]
         answers.append([{k: v for k, v in r.items() if k != "seq"} for r in results])

@@ -17,7 +17,7 @@ from app.notify.postgres import PostgresNotifier
 from app.notify.wire import decode, encode
 from app.store.log import Store
 from app.world.chunks import FLAGS, ChunkKnowledge
-from app.world.records import ChunkRace, Move
+from app.world.records import ChunkRace, MoveRecord
 from app.world.schema import chunks
 from app.world.store import WorldStore
 
@@ -37,7 +37,8 @@ PLAYER_SCRIPT = textwrap.dedent(
     from app.notify.base import LocalNotifier
     from app.store.log import Store
     from app.world.records import PlayerRow
-    from app.world.service import Colourings, MoveRequest, play_raft, view
+    from app.world.judging import MoveRequest
+    from app.world.service import Colourings, play_raft, view
     from app.world.store import WorldStore
     from devil.world import deduce
 
@@ -127,11 +128,11 @@ def test_a_chunk_moved_under_the_lock_aborts_the_whole_transaction(
     p = store.add_player("main", "Ada", "red", 1).player
     with store.team("main", "red") as tx:
         tx.knowledge.apply(1, [(0, 0, "1")])
-        tx.record(p.id, Move("reveal", 0, 0, "revealed", 1, ((0, 0, "1"),)))
+        tx.record(p.id, MoveRecord("reveal", 0, 0, "revealed", 1, ((0, 0, "1"),)))
         assert tx.finish_and_commit() == [1]
     with pytest.raises(ChunkRace, match="chunk race"), store.team("main", "red") as tx:
         tx.knowledge.apply(1, [(1, 0, "2")])
-        tx.record(p.id, Move("reveal", 1, 0, "revealed", 1, ((1, 0, "2"),)))
+        tx.record(p.id, MoveRecord("reveal", 1, 0, "revealed", 1, ((1, 0, "2"),)))
         # a writer that bypassed the team's lock (a bug) moves the chunk on meanwhile
         bypass = Store(db_url)
         try:

@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.world.scoreboard import ScoreboardCache, pareto_frontier
-from tests.app.world.test_world_api import World, dropped
+from tests.helpers.world import CpuGaps, World, dropped
 
 Json = dict[str, Any]
 
@@ -85,14 +85,13 @@ def test_the_scoreboard_is_built_once_per_change_not_per_request(api: World) -> 
 def test_a_big_world_is_rebuilt_at_most_once_per_interval() -> None:
     """Changes faster than ``min_seconds`` in a world over ``small`` rows cost one build per
     interval; another process's change is seen once the probe moves."""
-    from app.world.records import Counts, Standing
+    from app.world.scoreboard import Row
 
     now = [0.0]
     state = {"seq": 1, "teams": 600}
 
-    def read(world: str, pause: Callable[[], None]) -> tuple[list[Standing], list[Standing]]:
-        zero = Counts(0, 0, 0, 0, 0)
-        return [Standing(f"t{i}", zero) for i in range(state["teams"])], []
+    def read(world: str, pause: Callable[[], None]) -> tuple[list[Row], list[Row]]:
+        return [(f"t{i}", 0, 0, 0, 0, 0, None, None) for i in range(state["teams"])], []
 
     cache = ScoreboardCache(read, lambda w: (state["seq"], 0, state["teams"]),
                             clock=lambda: now[0])  # fmt: skip
@@ -112,6 +111,72 @@ def test_a_big_world_is_rebuilt_at_most_once_per_interval() -> None:
     now[0] = 3.5
     cache.get("w")
     assert cache.builds == 3  # probed, nothing moved: no rebuild
+
+
+def many_rows(n: int) -> tuple[list[Any], list[Any]]:
+    """``n`` teams of one player each, with random counters, as the store reads them
+    (``app.world.scoreboard.Row``: teams by name, players by team)."""
+    rng = random.Random(3)
+    teams = sorted(
+        (f"t{i}", rng.randrange(100), rng.randrange(10**4), rng.randrange(500),
+         rng.randrange(20), 1, None, None) for i in range(n)
+    )  # fmt: skip
+    players = [(f"p{i}", *t[1:6], t[0], f"id{i}") for i, t in enumerate(teams)]
+    return teams, players
+
+
+def test_a_big_scoreboard_is_built_in_slices_and_kept_out_of_the_collector() -> None:
+    """A build handles at most ``SLICE`` rows between two pauses (the worker's other requests
+    run in them: measured in this thread's CPU time, with the collector off so that only the
+    build is measured), answers as the plain definition does, and keeps its rows as plain
+    tuples, which the garbage collector stops walking (full collections stay short)."""
+    import gc
+
+    from app.world.scoreboard import Scoreboard, as_standing
+
+    rows, people = many_rows(20_000)
+    teams = [as_standing(r) for r in rows]
+    players = [as_standing(r) for r in people]
+    gc.disable()
+    try:
+        pause = CpuGaps()
+        board = Scoreboard.build("w", rows, people, pause)
+    finally:
+        gc.enable()
+    gaps = pause.gaps
+    assert len(gaps) >= 80 and max(gaps) < 0.05, (len(gaps), max(gaps))
+    ranked = sorted(teams, key=lambda t: (-t.counts.revealed, t.counts.errors, t.name))
+    assert list(board.ranked) == ranked and list(board.teams) == teams
+    assert board.team("t7") == next(t for t in teams if t.name == "t7")
+    assert list(board.players_of("t7")) == [p for p in players if p.team == "t7"]
+    assert board.player("id5") == players[5] and board.player("nobody") is None
+    body = board.to_json()
+    assert body["teams"][0] == {"team": teams[0].name, "moves": teams[0].counts.moves,
+                                "revealed": teams[0].counts.revealed,
+                                "flags": teams[0].counts.flags,
+                                "errors": teams[0].counts.errors, "drops": 1}  # fmt: skip
+    assert body["players"][5]["player"] == "id5" and len(body["players"]) == 20_000
+    gc.collect()
+    assert not any(gc.is_tracked(row) for row in board.ranked._rows)
+
+
+def test_a_costly_scoreboard_is_rebuilt_less_often(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big world whose build took 0.5 s of the worker's time is not rebuilt for
+    ``COST_RATIO`` times that, however often it changes: building takes at most a tenth of
+    the worker."""
+    from app.world import scoreboard
+
+    teams, players = many_rows(600)
+    now = [0.0]
+    cache = ScoreboardCache(lambda w, pause: (teams, players), lambda w: (1, 600, 600),
+                            clock=lambda: now[0])  # fmt: skip
+    monkeypatch.setattr(scoreboard._Stopwatch, "stop", lambda self: 0.5)
+    cache.get("w")
+    for step in range(1, 10):
+        cache.changed("w")
+        now[0] = step * 0.5
+        cache.get("w")
+        assert cache.builds == (1 if now[0] < 5.0 else 2), now[0]
 
 
 def test_the_scoreboard_panel_pages(client: Any) -> None:
@@ -406,7 +471,8 @@ def test_a_kept_answer_survives_the_process(make_app: Callable[..., Flask]) -> N
 def test_a_replay_inside_the_lock_plays_nothing(api: World) -> None:
     """Two copies at once: the second finds the first's answer under the team's lock."""
     from app.world.idempotency import RaftReplayed, raft_key
-    from app.world.service import MoveRequest, play_raft
+    from app.world.judging import MoveRequest
+    from app.world.service import play_raft
 
     _, joined = api.join("Ada", "red", 1)
     app = api.client.application
@@ -435,8 +501,10 @@ def test_a_kept_answer_on_either_database(make_app: Callable[..., Flask], db_url
     first = app.test_client().post("/api/worlds/main/moves", json=raft, headers=auth)
     assert first.status_code == 200
     seqs = [r["seq"] for r in first.get_json()["results"]]
-    again = make_app(DATABASE_URL=db_url).test_client().post(
-        "/api/worlds/main/moves", json=raft, headers=auth
+    again = (
+        make_app(DATABASE_URL=db_url)
+        .test_client()
+        .post("/api/worlds/main/moves", json=raft, headers=auth)
     )
     assert again.get_json() == first.get_json() and seqs == [seqs[0], seqs[0] + 1]
     assert api.client.get("/api/worlds/main").get_json()["moves"] == 2

@@ -4,46 +4,26 @@ move, and the two gevent workers of one server on SQLite wake each other's feeds
 
 from __future__ import annotations
 
-import http.client
-import json
-import queue
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
-from tests.app.test_restart import free_port, kill
-from tests.app.world.test_world_live import WOKEN_WITHIN
+from tests.helpers.servers import free_port, start_server, stop
+from tests.helpers.world import WOKEN_WITHIN
+from tests.helpers.world_hosts import call, feed, join, opening
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def start(data: Path, port: int, db_url: str | None, workers: int = 1) -> subprocess.Popen[bytes]:
-    import os
-
-    env = {**os.environ, "MINE_DEVIL_RATELIMIT": "0"}
-    env.pop("MINE_DEVIL_DATABASE_URL", None)
-    if db_url:
-        env["MINE_DEVIL_DATABASE_URL"] = db_url
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "app.serve", "--port", str(port), "--data", str(data)),
-            *("--workers", str(workers), "--log-level", "warning"),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    process = start_server(data, port, {"MINE_DEVIL_DATABASE_URL": db_url or ""}, workers)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -54,81 +34,8 @@ def start(data: Path, port: int, db_url: str | None, workers: int = 1) -> subpro
                 return process
         except OSError:
             time.sleep(0.2)
-    kill(process)
+    stop(process)
     pytest.fail("mine-devil did not answer /healthz within 60 s")
-
-
-def call(
-    port: int, method: str, path: str, body: Any = None, token: str | None = None
-) -> tuple[int, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        conn.request(method, path, None if body is None else json.dumps(body), headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-    finally:
-        conn.close()
-
-
-@contextmanager
-def feed(port: int, path: str, last: int | None = None) -> Iterator[queue.Queue[dict[str, Any]]]:
-    """An SSE stream read in a thread: each ``cells`` event's data arrives on the queue."""
-    out: queue.Queue[dict[str, Any]] = queue.Queue()
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    headers = {} if last is None else {"Last-Event-ID": str(last)}
-    conn.request("GET", path, headers=headers)
-    response = conn.getresponse()
-    assert response.status == 200
-    assert response.readline() == b": stream open\n"
-
-    def pump() -> None:
-        try:
-            while line := response.readline():
-                if line.startswith(b"data: "):
-                    out.put(json.loads(line[6:]))
-        except (OSError, ValueError, AttributeError):
-            pass  # closed under us at the end of the test
-
-    thread = threading.Thread(target=pump, daemon=True)
-    thread.start()
-    try:
-        yield out
-    finally:
-        conn.sock and conn.sock.shutdown(2)  # type: ignore[func-returns-value]
-        conn.close()
-        thread.join(10)
-
-
-def opening(port: int, token: str, colour: int) -> tuple[dict[str, Any], list[tuple[int, int]]]:
-    """Drop until the opening proves a safe cell: the drop and the proved cells."""
-    from devil.world import deduce
-
-    for attempt in range(20):
-        status, body = call(
-            port, "POST", "/api/worlds/main/moves",
-            {"moves": [{"kind": "drop", "x": attempt * 1000, "y": 0}]}, token,
-        )  # fmt: skip
-        assert status == 200, body
-        (result,) = body["results"]
-        x0, y0 = result["at"]
-        query = f"colour={colour}&x0={x0 - 40}&y0={y0 - 40}&width=81&height=81"
-        _, view = call(port, "GET", f"/api/worlds/main/teams/red/view?{query}")
-        safe = deduce(view["rows"], view["x0"], view["y0"]).safe
-        if safe:
-            return result, sorted(safe)
-    raise AssertionError("20 drops proved nothing")
-
-
-def join(port: int, name: str, team: str, colour: int) -> str:
-    status, body = call(
-        port, "POST", "/api/worlds/main/players", {"name": name, "team": team, "colour": colour}
-    )
-    assert status == 201, body
-    token: str = body["token"]
-    return token
 
 
 @pytest.fixture
@@ -139,7 +46,7 @@ def two_servers(tmp_path: Path, db_url: str) -> Iterator[tuple[int, int]]:
         yield ports
     finally:
         for server in servers:
-            kill(server, signal.SIGTERM)
+            stop(server, signal.SIGTERM)
 
 
 @pytest.mark.slow
@@ -205,7 +112,7 @@ def test_two_workers_on_sqlite_wake_each_others_feeds(tmp_path: Path) -> None:
                     assert stream.get(timeout=WOKEN_WITHIN)["seq"] == result["seq"]
                 assert time.monotonic() - started < WOKEN_WITHIN
     finally:
-        kill(server, signal.SIGTERM)
+        stop(server, signal.SIGTERM)
 
 
 @pytest.mark.slow
@@ -216,7 +123,7 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
     port, other = free_port(), free_port()
     victim = start(tmp_path / "a", port, db_url)
     survivor = start(tmp_path / "b", other, db_url)
-    acknowledged: list[dict[str, Any]] = []
+    acknowledged: list[tuple[str, dict[str, Any]]] = []
     lock = threading.Lock()
     stop = threading.Event()
     try:
@@ -236,34 +143,37 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
                     return  # the server died under us: this raft was never acknowledged
                 if status == 200:
                     with lock:
-                        acknowledged.extend(body["results"])
+                        acknowledged.extend((f"team{i % 3}", r) for r in body["results"])
 
         threads = [threading.Thread(target=player, args=(i,)) for i in range(6)]
         for thread in threads:
             thread.start()
         time.sleep(3.0)
-        kill(victim)  # SIGKILL mid-load
+        stop(victim)  # SIGKILL mid-load
         stop.set()
         for thread in threads:
             thread.join(30)
         assert len(acknowledged) > 20
         engine = sa.create_engine(db_url)
         with engine.connect() as conn:
-            rows = conn.execute(
-                sa.text("SELECT seq, opened FROM world_events WHERE world = 'main' ORDER BY seq")
-            ).all()
+            rows = conn.execute(sa.text(
+                "SELECT team, seq, opened FROM world_events WHERE world = 'main' "
+                "ORDER BY team, seq")).all()  # fmt: skip
         engine.dispose()
-        seqs = [row[0] for row in rows]
-        assert seqs == list(range(1, len(seqs) + 1))  # no gap, no duplicate
-        opened = dict(rows)
-        for result in acknowledged:
-            assert opened[result["seq"]] == len(result["cells"])
+        seqs: dict[str, list[int]] = {}
+        for team, seq, _ in rows:
+            seqs.setdefault(team, []).append(seq)
+        for numbers in seqs.values():  # each team's log: no gap, no duplicate
+            assert numbers == list(range(1, len(numbers) + 1))
+        opened = {(team, seq): n for team, seq, n in rows}
+        for team, result in acknowledged:
+            assert opened[team, result["seq"]] == len(result["cells"])
         # the survivor serves on from where the log stops
         token = join(other, "late", "team0", 0)
         status, body = call(other, "POST", "/api/worlds/main/moves",
                             {"moves": [{"kind": "reveal", "x": 1, "y": 1}]}, token)  # fmt: skip
-        assert status == 200 and body["results"][0]["seq"] == len(seqs) + 1
+        assert status == 200 and body["results"][0]["seq"] == len(seqs["team0"]) + 1
     finally:
         stop.set()
-        kill(victim)
-        kill(survivor, signal.SIGTERM)
+        stop(victim)
+        stop(survivor, signal.SIGTERM)

@@ -5,16 +5,19 @@ not a devil error), the raft's other moves stand, and the work is charged to the
 from __future__ import annotations
 
 import functools
+import gc
 import random
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from flask import Flask
 
-from app.world.records import Cell, Move
+from app.world.records import Cell, MoveRecord
 from app.world.store import WorldStore
 from devil.world import MemoryKnowledge, judge_reveal
-from tests.app.world.test_world_api import World
+from tests.helpers.world import CpuGaps, World
 
 Json = dict[str, Any]
 SIDE = 100
@@ -54,7 +57,7 @@ def never_flagged(app: Flask, player: str, team: str = "red") -> list[tuple[int,
     store: WorldStore = app.extensions["mine_devil.world.store"]
     with store.team("main", team) as tx:
         tx.knowledge.apply(0, cells)
-        tx.record(player, Move("reveal", AT, AT, "revealed", 0, cells))
+        tx.record(player, MoveRecord("reveal", AT, AT, "revealed", 0, cells))
         tx.finish()
     return list(undecided)
 
@@ -159,7 +162,8 @@ def test_undecided_moves_on_either_database(store: WorldStore) -> None:
     """``play_raft`` on SQLite and PostgreSQL (its commit in one flight): an all-undecided
     raft logs nothing; a mixed one logs only the decided moves, with consecutive seqs."""
     from app.notify.base import LocalNotifier
-    from app.world.service import Colourings, Judging, MoveRequest, play_raft
+    from app.world.judging import Judging, MoveRequest
+    from app.world.service import Colourings, play_raft
 
     me = store.add_player("main", "Ada", "red", 0).player
     tiny = Judging(raft_nodes=1)  # spent by the first cell read
@@ -175,3 +179,102 @@ def test_undecided_moves_on_either_database(store: WorldStore) -> None:
     assert [a.outcome for a in answers] == ["dropped", "devil", "devil", "devil"]
     seqs = [a.seq for a in answers]
     assert seqs == list(range(head + 1, head + 5))
+
+
+# -- judging never stalls the worker ----------------------------------------------------------
+
+
+def test_a_raft_is_judged_outside_the_sqlite_write_lock(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite has one write lock for every team's moves: a raft is judged before its write
+    transaction (``app.world.judging``), so the lock is free while the judgement runs."""
+    from app.world import judging
+
+    app = make_app()
+    api = World(app.test_client())
+    token, me = api.join("Ada", "red", colour=0)
+    mines = never_flagged(app, me["player"])
+    store: WorldStore = app.extensions["mine_devil.world.store"]
+    path = store.engine.url.database
+    assert path
+    free: list[bool] = []
+    judge_one = judging.judge_one
+
+    def probing(*args: Any) -> Any:
+        other = sqlite3.connect(path, timeout=0)  # a held write lock fails at once
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            other.rollback()
+            free.append(True)
+        except sqlite3.OperationalError:
+            free.append(False)
+        finally:
+            other.close()
+        return judge_one(*args)
+
+    monkeypatch.setattr(judging, "judge_one", probing)
+    raft = [{"kind": "reveal", "x": x, "y": y} for x, y in mines[:3]]
+    raft.append({"kind": "drop", "x": 10**6, "y": 0})
+    results = api.moves(token, raft)["results"]
+    assert [r["outcome"] for r in results] == ["undecided"] * 3 + ["dropped"]
+    assert free == [True] * 4
+
+
+def test_a_team_changed_meanwhile_is_judged_again_in_the_transaction(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process may change the team between the judgement ahead and the write: the
+    write sees the chunk versions moved and judges again, so nothing is counted twice."""
+    from app.world import service
+
+    app = make_app()
+    api = World(app.test_client())
+    token, _ = api.join("Ada", "red", colour=0)
+    _, bob = api.join("Bob", "red", colour=0)
+    store: WorldStore = app.extensions["mine_devil.world.store"]
+    judge_ahead = service._judge_ahead
+    taken: list[Cell] = []
+
+    def meddling(*args: Any) -> Any:
+        ahead = judge_ahead(*args)
+        cell = ahead.judged[0][1].cells[0]
+        taken.append(cell)
+        with store.team("main", "red") as tx:  # as another process would, meanwhile
+            tx.knowledge.apply(0, [cell])
+            tx.record(bob["player"], MoveRecord("reveal", cell[0], cell[1], "revealed", 0, (cell,)))
+            tx.finish()
+        return ahead
+
+    monkeypatch.setattr(service, "_judge_ahead", meddling)
+    (got,) = api.moves(token, [{"kind": "drop", "x": 0, "y": 0}])["results"]
+    (cell,) = taken
+    assert got["outcome"] == "dropped" and list(cell) not in got["cells"]
+    x0, y0 = got["at"][0] - 40, got["at"][1] - 40
+    rows = api.view("red", 0, x0, y0, 81, 81)["rows"]
+    known = sum(ch in "012345678" for row in rows for ch in row)
+    assert counts(api)["revealed"] == known == len(got["cells"]) + 1
+
+
+def test_a_long_judgement_pauses_every_few_ms_of_its_cpu() -> None:
+    """``PausingClock``: a judgement lets the worker's other requests run every few ms of its
+    CPU (measured in CPU time, with the collector off: the test holds under any load)."""
+    from app.world.chunks import ChunkKnowledge
+    from app.world.judging import Judging, MoveRequest, PausingClock, judge_moves
+    from devil.world import Colouring
+
+    cells, undecided, _ = region()
+    k = ChunkKnowledge(lambda keys: {})
+    k.apply(0, cells)
+    pause = CpuGaps()
+    clock = PausingClock(every=0.004, pause=pause)
+    moves = [MoveRequest("reveal", x, y) for x, y in undecided[:20]]
+    colouring = Colouring(b"k" * 32, "main", 2)
+    gc.disable()  # the collector's pauses are not the judgement's (see the scoreboard's test)
+    try:
+        judged = judge_moves(k, colouring, 0, moves, Judging(raft_seconds=0.3), clock)
+    finally:
+        gc.enable()
+    assert {r.outcome for _, r, _ in judged} == {"undecided"}
+    gaps = pause.gaps
+    assert len(gaps) >= 5 and max(gaps) < 0.05, (len(gaps), max(gaps))

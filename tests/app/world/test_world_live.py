@@ -11,50 +11,18 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from app.world.feed import HEARTBEAT_SECONDS
 from app.world.store import WorldStore
-from tests.app.world.test_world_api import World, opening, parse_sse
+from tests.helpers.world import WOKEN_WITHIN, World, opening, parse_sse, stream_lines
 
 URL_VIEW = (
     "/api/worlds/main/teams/{team}/events?colour={colour}&x0={x0}&y0={y0}&width={w}&height={h}"
 )
-
-
-@contextmanager
-def stream_lines(app: Flask, url: str, last: int | None = None) -> Iterator[queue.Queue[str]]:
-    """Read an event stream in a thread; its text chunks arrive on the queue. At the end the
-    app's notifier closes, which ends the stream, and the thread is joined."""
-    chunks: queue.Queue[str] = queue.Queue()
-    headers = {} if last is None else {"Last-Event-ID": str(last)}
-    response = app.test_client().get(url, headers=headers, buffered=False)
-    assert response.status_code == 200
-    body = iter(response.response)
-    assert next(body) == b": stream open\n\n"
-
-    def pump() -> None:
-        for chunk in body:
-            chunks.put(chunk.decode())
-
-    thread = threading.Thread(target=pump, daemon=True)
-    thread.start()
-    try:
-        yield chunks
-    finally:
-        app.extensions["mine_devil.notifier"].close()
-        thread.join(10)
-        response.close()
-        assert not thread.is_alive()
-
-
-WOKEN_WITHIN = HEARTBEAT_SECONDS / 2
-"""A stream woken by its notifier answers well before the heartbeat would have woken it (a
-tighter wall-clock bound fails on a loaded 2-core machine without saying anything more)."""
 
 
 def next_cells(chunks: queue.Queue[str], timeout: float) -> dict[str, Any]:

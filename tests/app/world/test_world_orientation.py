@@ -15,11 +15,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.notify.board import RECENT, Board
+from app.notify.topics import RECENT, TopicRegistry
 from app.world import timelapse
 from app.world.presence import PresenceBoard
-from tests.app.world.test_world_api import World, opening
-from tests.app.world.test_world_live import stream_lines
+from tests.helpers.world import World, opening, stream_lines
 
 Json = dict[str, Any]
 
@@ -120,13 +119,13 @@ def test_the_presence_board_is_bounded_and_forgets() -> None:
 
 
 def test_a_waiter_reads_every_publication_it_slept_through() -> None:
-    board = Board()
-    with board.subscribe("t") as sub:
+    registry = TopicRegistry()
+    with registry.subscribe("t") as sub:
         for i in range(3):
-            board.deliver("t", {"i": i})
+            registry.deliver("t", {"i": i})
         assert sub.wait(0) and sub.payloads == [{"i": 0}, {"i": 1}, {"i": 2}]
         for i in range(RECENT + 5):
-            board.deliver("t", {"i": i})
+            registry.deliver("t", {"i": i})
         assert sub.wait(0)
         assert sub.payloads[0] is None and len(sub.payloads) == RECENT + 1  # "re-read all"
 

@@ -10,7 +10,8 @@ import sqlalchemy as sa
 from app.store.log import Store
 from app.world.chunks import FLAGS, ChunkKnowledge, KnowledgeConflict, StoredChunk, chunk_of, index
 from app.world.records import (
-    Move,
+    ChunkRace,
+    MoveRecord,
     NoSuchPlayer,
     NoSuchWorld,
     WorldExists,
@@ -124,7 +125,7 @@ def play(store: WorldStore, player: str, team: str, colour: int, cells, outcome=
     with store.team("main", team) as tx:
         tx.knowledge.apply(colour, cells)
         x, y, _ = cells[0] if cells else (0, 0, "")
-        tx.record(player, Move("reveal", x, y, outcome, colour, tuple(cells)))
+        tx.record(player, MoveRecord("reveal", x, y, outcome, colour, tuple(cells)))
         return tx.finish()
 
 
@@ -158,13 +159,34 @@ def test_an_exception_in_a_team_transaction_writes_nothing(store: WorldStore) ->
     p = store.add_player("main", "Ada", "red", 1).player
     with pytest.raises(RuntimeError), store.team("main", "red") as tx:
         tx.knowledge.apply(1, [(0, 0, "0")])
-        tx.record(p.id, Move("reveal", 0, 0, "revealed", 1, ((0, 0, "0"),)))
+        tx.record(p.id, MoveRecord("reveal", 0, 0, "revealed", 1, ((0, 0, "0"),)))
         tx.finish()
         raise RuntimeError("engine failed")
     assert store.events("main") == []
     assert store.head("main") == 0
     with store.engine.connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(chunks)).scalar_one() == 0
+
+
+def test_a_chunk_moved_meanwhile_aborts_the_raft_on_either_database(store: WorldStore) -> None:
+    """The chunks' versions are checked by ``finish`` (one executemany for all the changed
+    chunks; SQLite's path, PostgreSQL's flight checks them in SQL: ``test_world_flight``): a
+    chunk that moved since it was read rolls the whole raft back."""
+    p = store.add_player("main", "Ada", "red", 1).player
+    with store.team("main", "red") as tx:
+        tx.knowledge.apply(1, [(0, 0, "1"), (70, 0, "2")])
+        tx.record(p.id, MoveRecord("reveal", 0, 0, "revealed", 1, ((0, 0, "1"), (70, 0, "2"))))
+        assert tx.finish() == [1]
+    with pytest.raises(ChunkRace, match="changed under its lock"), store.team("main", "red") as tx:
+        tx.knowledge.apply(1, [(1, 0, "2"), (71, 0, "3")])
+        tx.record(p.id, MoveRecord("reveal", 1, 0, "revealed", 1, ((1, 0, "2"), (71, 0, "3"))))
+        # what a writer that bypassed the team's lock (a bug) would leave: one chunk moved on
+        tx.conn.execute(chunks.update().where(chunks.c.cx == 1).values(version=9))
+        tx.finish()
+    assert [e.seq for e in store.team_events("main", "red", 0, 10)] == [1]
+    assert store.team_head("main", "red") == 1
+    _, k = store.region("main", "red", (1,), 0, 0, 72, 1)
+    assert [k.symbol(1, x, 0) for x in (0, 1, 70, 71)] == ["1", ".", "2", "."]
 
 
 def test_unknown_team_or_foreign_player_is_refused(store: WorldStore) -> None:
@@ -231,7 +253,9 @@ def test_threads_on_one_team_never_lose_or_double_a_reveal(store: WorldStore, db
                 with (store if i % 2 else other).team("main", "red") as tx:
                     x, y = next(c for c in cells if tx.knowledge.symbol(0, *c) == ".")
                     tx.knowledge.apply(0, [(x, y, "1")])
-                    tx.record(people[i].id, Move("reveal", x, y, "revealed", 0, ((x, y, "1"),)))
+                    tx.record(
+                        people[i].id, MoveRecord("reveal", x, y, "revealed", 0, ((x, y, "1"),))
+                    )
                     tx.finish()
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)

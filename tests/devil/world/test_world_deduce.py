@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from devil.world import deduce
 from devil.world.component import InconsistentKnowledge
 from devil.world.knowledge import KnowledgeError
-from tests.devil.world.worlds import Scene, answer, oracle, scenes
 from tests.helpers.strategies import profile
+from tests.helpers.worlds import Scene, answer, oracle, scenes
 
 
 @profile()

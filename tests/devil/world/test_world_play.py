@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from devil.world import Colouring, MemoryKnowledge, MoveResult, drop, flag, reveal
 from devil.world.play import CASCADE_LIMIT, UnsoundKnowledge, ring
-from tests.devil.world.worlds import XY, Scene, around, scenes
 from tests.helpers.strategies import profile
+from tests.helpers.worlds import XY, Scene, around, scenes
 
 
 class Truth:

@@ -19,7 +19,8 @@ from devil.world import (
 )
 from devil.world.component import InconsistentKnowledge
 from devil.world.rule import WINDOW_RADIUS, WorldVerdict
-from tests.devil.world.worlds import (
+from tests.helpers.strategies import profile
+from tests.helpers.worlds import (
     XY,
     Scene,
     answer,
@@ -30,7 +31,6 @@ from tests.devil.world.worlds import (
     oracle,
     scenes,
 )
-from tests.helpers.strategies import profile
 
 
 @profile()

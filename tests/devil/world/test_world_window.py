@@ -17,7 +17,8 @@ from devil.world import MemoryKnowledge, judge_flag, judge_reveal
 from devil.world.play import reveal
 from devil.world.rule import WINDOW_RADIUS, WorldVerdict
 from devil.world.shares import Share
-from tests.devil.world.worlds import (
+from tests.helpers.strategies import profile
+from tests.helpers.worlds import (
     XY,
     Scene,
     answer,
@@ -27,7 +28,6 @@ from tests.devil.world.worlds import (
     oracle,
     scenes,
 )
-from tests.helpers.strategies import profile
 
 Judge = Callable[[MemoryKnowledge, int, int, int, Budget | None], WorldVerdict]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -44,9 +43,9 @@ class Subscription:
     """One waiter on one topic. ``wait`` returns True when the topic was published since
     the last ``wait`` (or since subscribing); use it as a context manager or ``close`` it."""
 
-    def __init__(self, board: Board, topic: str, entry: Topic):
+    def __init__(self, registry: TopicRegistry, topic: str, entry: Topic):
         self.topic = topic
-        self._board = board
+        self._registry = registry
         self._entry = entry
         with entry.cond:
             self._seen = entry.version
@@ -67,13 +66,9 @@ class Subscription:
 
     def wait(self, timeout: float) -> bool:
         entry = self._entry
-        deadline = time.monotonic() + max(0.0, timeout)
         with entry.cond:
-            while entry.version == self._seen:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                entry.cond.wait(remaining)
+            if not entry.cond.wait_for(lambda: entry.version != self._seen, max(0.0, timeout)):
+                return False
             since, self._seen = self._seen, entry.version
             batch = [p for v, p in entry.recent if v > since]
             if len(batch) < self._seen - since:
@@ -84,7 +79,7 @@ class Subscription:
     def close(self) -> None:
         if not self._closed:
             self._closed = True
-            self._board.release(self.topic)
+            self._registry.release(self.topic)
 
     def __enter__(self) -> Subscription:
         return self
@@ -115,13 +110,9 @@ class AnySubscription:
             self._cond.notify_all()
 
     def wait(self, timeout: float) -> bool:
-        deadline = time.monotonic() + max(0.0, timeout)
         with self._cond:
-            while self._version == self._seen:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._cond.wait(remaining)
+            if not self._cond.wait_for(lambda: self._version != self._seen, max(0.0, timeout)):
+                return False
             self._seen = self._version
             return True
 
@@ -140,7 +131,7 @@ class AnySubscription:
         self.close()
 
 
-class Board:
+class TopicRegistry:
     """Topics with at least one subscriber; a topic nobody waits on costs nothing."""
 
     def __init__(self) -> None:

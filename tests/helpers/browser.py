@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from playwright.sync_api import Page
+
 from devil import oracle
 from devil.analysis import Verdict
-from devil.board import Cell
+from devil.board import Cell, Topology
 from devil.game import Game, GameParams, Move, Status
 from devil.position import Position
 from devil.rules import Count, Rules
+from devil.solver import classify
 
 # -- reading and driving the board -----------------------------------------------------
 
@@ -124,3 +127,62 @@ def classic_counted_seed() -> tuple[int, list[tuple[int, int]], tuple[int, int]]
             clicks.append((row, col))
             game = game.play(Move.reveal(row, col))
     raise AssertionError("no seed reaches a cell only the total proves safe")
+
+
+DESKTOP = {"width": 1280, "height": 900}
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def visible(page: Page, mines: int | None = None, grid: str = "board") -> Position:
+    rows, topology = read_rows(page, grid)
+    return Position.from_rows(rows, Topology(topology), mines)
+
+
+def cell_selector(position: Position, cell: Cell, prefix: str = "") -> str:
+    row, col = position.board.coord(cell)
+    return f"#{prefix}c-{row}-{col}"
+
+
+def click(page: Page, selector: str, button: str = "left") -> None:
+    act(page, lambda: page.click(selector, button=button))  # type: ignore[arg-type]
+
+
+def safe_covered(position: Position, count: Count = Count.CLASSIC) -> list[Cell]:
+    verdicts = classify(position, count).verdicts
+    return sorted(
+        c for c, v in verdicts.items() if v is Verdict.SAFE and not position.is_flagged(c)
+    )
+
+
+def risky_covered(position: Position) -> list[Cell]:
+    verdicts = classify(position).verdicts
+    return sorted(
+        c for c, v in verdicts.items() if v is not Verdict.SAFE and not position.is_flagged(c)
+    )
+
+
+def status_text(page: Page) -> str:
+    return (page.text_content("#status .pill") or "").strip()
+
+
+def open_first(page: Page, row: int, col: int) -> Position:
+    click(page, f"#c-{row}-{col}")
+    return visible(page)
+
+
+def focused_id(page: Page) -> str:
+    return str(page.evaluate("() => document.activeElement && document.activeElement.id"))
+
+
+def walk_to(page: Page, target: tuple[int, int]) -> None:
+    row, col = (int(x) for x in focused_id(page).split("-")[1:])
+    keys = ["ArrowDown" if target[0] > row else "ArrowUp"] * abs(target[0] - row)
+    keys += ["ArrowRight" if target[1] > col else "ArrowLeft"] * abs(target[1] - col)
+    for key in keys:
+        page.keyboard.press(key)
+    assert focused_id(page) == f"c-{target[0]}-{target[1]}"
+
+
+LINE = "1110/1..1/1..1/0111"

@@ -65,19 +65,24 @@ def wait_for(port: int, process: subprocess.Popen[bytes], what: str, seconds: fl
     pytest.fail(f"{what} did not answer /healthz on port {port} within {seconds:g} s")
 
 
-@contextmanager
-def mine_devil(
+def start_server(
     data: Path, port: int, env: Mapping[str, str] | None = None, workers: int = 1
-) -> Iterator[subprocess.Popen[bytes]]:
-    """``python -m app.serve`` on ``port``; ``env`` adds to (or, with "", removes from) ours."""
+) -> subprocess.Popen[bytes]:
+    """``python -m app.serve`` on ``port`` in a session of its own (not waited for); ``env``
+    adds to (or, with "", removes from) ours.
+
+    Its Prometheus folder (``PROMETHEUS_MULTIPROC_DIR``) is ``metrics-<port>`` beside
+    ``data``, in the test's own temporary folder: a server left to make its own in ``/tmp``
+    removes it when it stops cleanly, and the tests stop theirs with ``kill -9``."""
     environ = {**os.environ, "MINE_DEVIL_RATELIMIT": "0"}
     environ.pop("MINE_DEVIL_DATABASE_URL", None)
+    environ["PROMETHEUS_MULTIPROC_DIR"] = str(data.parent / f"metrics-{port}")
     for key, value in (env or {}).items():
         if value:
             environ[key] = value
         else:
             environ.pop(key, None)
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [
             *(sys.executable, "-m", "app.serve", "--port", str(port), "--data", str(data)),
             *("--workers", str(workers), "--log-level", "warning"),
@@ -88,6 +93,14 @@ def mine_devil(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
+
+
+@contextmanager
+def mine_devil(
+    data: Path, port: int, env: Mapping[str, str] | None = None, workers: int = 1
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``start_server``, waited for until it answers, stopped at the end."""
+    process = start_server(data, port, env, workers)
     try:
         wait_for(port, process, "mine-devil")
         yield process

@@ -1,0 +1,136 @@
+"""A graph game's board as inline SVG: one ``<g>`` per cell (its polygon and its text), for the
+game page and its replays.
+
+Each cell is ``<g id="c-<row>-<col>">`` (its slot on the board's virtual grid, the same ids
+and ``at=row,col`` values as grid cells, so the move form and replays need nothing new),
+``data-cell`` its id, ``data-x``/``data-y`` its centre and ``data-near`` its neighbours'
+element ids (``static/graph-game.js`` moves the cursor to the neighbour nearest an arrow's
+direction). Its ``aria-label`` says its label and state as grid cells do (``cell t17,
+covered``; a number says what it means now, ``devil.teach.number_words``).
+
+As everywhere on the game page, a running game's board is a pure function of the visible
+position; the layouts enter only through ``Ending`` once the game has ended. Every text that
+comes from a custom board file (ids, labels) is escaped.
+"""
+
+from __future__ import annotations
+
+import statistics
+from html import escape
+
+from markupsafe import Markup
+
+from app.graphs.drawing import Shape, shapes
+from app.play.cells import Ending, cell_id, ending_marks
+from devil.board import Board, Cell
+from devil.position import Position
+from devil.teach.number_words import number_meaning
+
+FIT_CELLS = 300
+"""Boards up to this many cells shrink to fit the page's width (a 390 px phone); bigger ones
+are drawn at a readable size and scroll (with zoom buttons)."""
+
+CELL_PX = 46
+"""A typical cell's width on screen, in CSS pixels, at zoom 1."""
+
+
+def _bounds(items: list[Shape]) -> tuple[float, float, float, float]:
+    xs = [p[0] for s in items for p in (s.points or (s.centre,))]
+    ys = [p[1] for s in items for p in (s.points or (s.centre,))]
+    pad = 0.1
+    return min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+
+
+def _cell_size(items: list[Shape]) -> float:
+    """The median cell's width in drawing units (circles: 0.9)."""
+    widths = [
+        max(p[0] for p in s.points) - min(p[0] for p in s.points) if s.points else 0.9
+        for s in items
+    ]
+    return statistics.median(widths) if widths else 1.0
+
+
+def graph_caption(board: Board) -> str:
+    layout = board.graph
+    assert layout is not None
+    degrees = sorted({len(n) for n in layout.graph.neighbours})
+    touch = f"{degrees[0]} others" if len(degrees) == 1 else f"{degrees[0]} to {degrees[-1]} others"
+    return f"graph board of {board.cell_count} cells: each cell touches {touch}"
+
+
+def _label(position: Position, cell: Cell) -> tuple[str, str, str]:
+    """(classes, text drawn, accessible name) of a cell while nothing is hidden from it."""
+    where = position.where(cell)
+    number = position.number(cell)
+    if number is not None:
+        text = str(number) if number else ""
+        return f"gcell open n{min(number, 8)}", text, f"{where}, {number_meaning(position, cell)}"
+    if position.is_flagged(cell):
+        return "gcell covered flag", "\u2691", f"{where}, flagged"
+    return "gcell covered", "", f"{where}, covered"
+
+
+def graph_board_svg(
+    position: Position,
+    *,
+    interactive: bool,
+    ending: Ending | None = None,
+    prefix: str = "",
+    focus: Cell | None = None,
+) -> Markup:
+    """The board as an ``<svg>`` (see the module doc); ``focus``: the cell holding the single
+    tab stop (default the first cell in the file)."""
+    board = position.board
+    layout = board.graph
+    assert layout is not None
+    items = shapes(position)
+    x, y, w, h = _bounds(items)
+    unit = _cell_size(items)
+    fit = len(items) <= FIT_CELLS
+    px = CELL_PX / unit
+    size = f'width="{w * px:.0f}" height="{h * px:.0f}"'  # attributes: CSP forbids style=""
+    first = layout.slots[0] if focus is None else focus
+    font = f'font-size="{0.5 * unit:.3f}"'  # on each text: page styles must not size it
+    centre_of = {s.cell: s.centre for s in items}
+    classes = "graph-game " + ("fit" if fit else "big") + (" live" if interactive else "")
+    caption = escape(graph_caption(board))
+    out = [
+        f'<svg class="{classes}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" {size} '
+        f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="{caption}" '
+        f'data-prefix="{prefix}">'
+    ]
+    for shape in items:
+        cell = shape.cell
+        row, col = board.coord(cell)
+        classes, text, name = _label(position, cell)
+        extra = ""
+        if ending is not None and position.is_covered(cell):
+            marks, name = ending_marks(cell, position.is_flagged(cell), ending, [], name)
+            extra = "".join(" " + m for m in marks)
+            if cell in (ending.witness if ending.witness is not None else ending.layout):
+                extra += " m-shown"
+            if ending.witness is not None and cell in ending.layout:
+                extra += " m-real"
+        cx, cy = centre_of[cell]
+        near = " ".join(prefix + cell_id(*board.coord(n)) for n in board.neighbours(cell))
+        tab = "0" if cell == first else "-1"
+        out.append(
+            f'<g id="{prefix}{cell_id(row, col)}" class="{classes}{extra}" '
+            f'data-cell="{escape(layout.id(cell))}" data-at="{row},{col}" '
+            f'data-x="{cx:.3f}" data-y="{cy:.3f}" data-near="{near}" tabindex="{tab}" '
+            f'role="button" aria-label="{escape(name)}">'
+        )
+        if shape.points:
+            pts = " ".join(f"{px_:.3f},{py:.3f}" for px_, py in shape.points)
+            out.append(f'<polygon points="{pts}"/>')
+        else:
+            out.append(f'<circle cx="{cx:.3f}" cy="{cy:.3f}" r="0.45"/>')
+        if text:
+            out.append(f'<text x="{cx:.3f}" y="{cy:.3f}" {font} aria-hidden="true">{text}</text>')
+        if ending is not None and position.is_covered(cell) and not text:
+            out.append(
+                f'<text class="m" x="{cx:.3f}" y="{cy:.3f}" {font} aria-hidden="true">\u25cf</text>'
+            )
+        out.append("</g>")
+    out.append("</svg>")
+    return Markup("".join(out))

@@ -1,0 +1,107 @@
+"""Game parameters for a graph board (a built-in tiling or a custom graph-board file), from a
+JSON body or the new-game form.
+
+Fields: ``tiling`` (any of ``devil.graphs.tilings.TILINGS``), ``preset`` (the tiling's
+beginner / intermediate / expert), ``size`` (the tiling's own numbers: rows and columns,
+cells for Penrose, squares per edge for the cube, the frequency for the sphere), ``sides``
+(neighbours share a side rather than a corner), or ``graph`` (a custom board: a
+``mine-devil-graph`` file, its states and total ignored but for the default mines);
+``mines`` (default: the preset's density, else the file's ``mines``, else expert density),
+``count``, ``mercy``, ``no_guess``, ``seed`` as on grids. Errors name the field or JSON path.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from app.errors import InputError
+from app.fields import bounded, choice, present, true_or_false
+from devil.game import GameParams, GraphSpec, GraphSpecError, ParamsError, keep_free
+from devil.graphs.tilings import TILINGS, tiling
+from devil.rules import Count, Mercy, Rules
+
+GRID_ONLY = ("width", "height", "topology", "holes")
+"""Fields of a grid game that a graph game refuses (its size is ``size``)."""
+
+EXPERT_DENSITY = 99 / 480
+
+MAX_SEED = 2**63 - 1
+
+
+def is_graph_request(data: Mapping[str, Any]) -> bool:
+    return present(data, "tiling") or data.get("graph") is not None
+
+
+def _spec(data: Mapping[str, Any]) -> tuple[GraphSpec, float | None, int | None]:
+    """The board, the preset's density (None: no preset) and the file's total."""
+    if data.get("graph") is not None:
+        if present(data, "tiling"):
+            raise InputError("tiling", "give a tiling or a custom graph board, not both")
+        raw = data["graph"]
+        try:
+            spec = GraphSpec.custom(raw, "graph")
+        except GraphSpecError as exc:
+            raise InputError(exc.path, str(exc)) from None
+        total = raw.get("mines") if isinstance(raw, dict) else None
+        return spec, None, total if isinstance(total, int) else None
+    name = choice(data["tiling"], "tiling", TILINGS)
+    spec_of = tiling(name)
+    density: float | None = None
+    size: tuple[int, ...]
+    if present(data, "size"):
+        raw_size = data["size"]
+        if not isinstance(raw_size, list):
+            raise InputError("size", f"size must be a list of whole numbers, not {raw_size!r}")
+        if len(raw_size) != len(spec_of.size_names):
+            names = ", ".join(spec_of.size_names)
+            raise InputError(
+                "size", f"{name} takes {len(spec_of.size_names)} size numbers ({names})"
+            )
+        size = tuple(bounded(v, f"size[{i}]", 1, 10_000) for i, v in enumerate(raw_size))
+    else:
+        preset_name = choice(data.get("preset") or "beginner", "preset",
+                             (p.name for p in spec_of.presets))  # fmt: skip
+        preset = spec_of.preset(preset_name)
+        size, density = preset.size, preset.density
+    sides = true_or_false(data["sides"], "sides") if "sides" in data else False
+    try:
+        return GraphSpec(name, size, sides), density, None
+    except GraphSpecError as exc:
+        raise InputError(exc.path.replace("graph.", "", 1), str(exc)) from None
+
+
+def parse_graph_params(data: Mapping[str, Any]) -> GameParams:
+    """Game parameters of a graph game (``is_graph_request(data)``); InputError names the
+    field or JSON path."""
+    for name in GRID_ONLY:
+        if present(data, name):
+            raise InputError(name, f"{name} is for grid boards: a graph board's size is 'size'")
+    spec, density, total = _spec(data)
+    board = spec.board()
+    room = board.cell_count - keep_free(board)
+    if present(data, "mines"):
+        mines = bounded(data["mines"], "mines", 0, 10**9)
+    elif total is not None:
+        mines = total
+    else:
+        mines = round(board.cell_count * (density or EXPERT_DENSITY))
+        mines = min(room, max(1, mines))
+    count = Count.CLASSIC
+    if present(data, "count"):
+        count = Count(choice(data["count"], "count", (c.value for c in Count)))
+    mercy = Mercy.STRICT
+    if present(data, "mercy"):
+        mercy = Mercy(choice(data["mercy"], "mercy", (m.value for m in Mercy)))
+    no_guess = true_or_false(data["no_guess"], "no_guess") if "no_guess" in data else True
+    if present(data, "seed"):
+        seed = bounded(data["seed"], "seed", 0, MAX_SEED)
+    else:
+        seed = secrets.randbelow(MAX_SEED)
+    try:
+        return GameParams(
+            mines=mines, rules=Rules(count, mercy), no_guess=no_guess, seed=seed, graph=spec
+        )
+    except ParamsError as exc:
+        raise InputError("mines", str(exc)) from None

@@ -1,0 +1,237 @@
+/* A game on a graph board (app/play/graph_board.py): the board is one SVG, each cell a
+   <g id="c-R-C" data-at="R,C" data-x data-y data-near="ids of its neighbours">.
+
+   - click (or Enter / Space) opens a covered cell or chords a number; right click,
+     a long press or F flags; the same two hidden forms as the grid game (templates/_board.html)
+     carry the move, so htmx sends it with the CSRF header and swaps the answer.
+   - arrows move the cursor to the neighbour nearest the arrow's direction (by centres);
+     one tab stop (roving tabindex); after a move swaps the board the cursor stays put.
+   - big boards (more than 300 cells) scroll; the zoom buttons scale them. */
+(function () {
+  "use strict";
+
+  var LONG_PRESS_MS = 450;
+  var ZOOM_KEY = "mine-devil-graph-zoom";
+
+  function cellOf(el) {
+    if (!el || !el.closest) return null;
+    var cell = el.closest("g[data-at]");
+    return cell && cell.closest("svg.graph-game") ? cell : null;
+  }
+
+  function isLive(cell) {
+    var svg = cell.closest("svg.graph-game");
+    return !!svg && svg.classList.contains("live");
+  }
+
+  function send(formId, cell) {
+    var form = document.getElementById(formId);
+    if (!form) return;
+    form.elements.at.value = cell.getAttribute("data-at");
+    if (form.requestSubmit) form.requestSubmit();
+    else form.submit();
+  }
+
+  function open(cell) {
+    if (!isLive(cell) || cell.classList.contains("n0")) return;
+    send("board-form", cell);
+  }
+
+  function flag(cell) {
+    if (!isLive(cell) || !cell.classList.contains("covered")) return;
+    send("flag-form", cell);
+  }
+
+  function makeCurrent(cell) {
+    var svg = cell.closest("svg");
+    var stops = svg.querySelectorAll('g[tabindex="0"]');
+    for (var i = 0; i < stops.length; i++) {
+      if (stops[i] !== cell) stops[i].setAttribute("tabindex", "-1");
+    }
+    cell.setAttribute("tabindex", "0");
+    lastFocus = cell.id;
+  }
+
+  /* the neighbour whose direction from this cell is nearest (dx, dy); screen y grows down */
+  function step(cell, dx, dy) {
+    var x = parseFloat(cell.dataset.x), y = parseFloat(cell.dataset.y);
+    var best = null, bestScore = -Infinity;
+    (cell.dataset.near || "").split(" ").forEach(function (id) {
+      var n = id && document.getElementById(id);
+      if (!n) return;
+      var vx = parseFloat(n.dataset.x) - x, vy = parseFloat(n.dataset.y) - y;
+      var len = Math.hypot(vx, vy) || 1;
+      var cos = (vx * dx + vy * dy) / len;
+      if (cos < 0.35) return; // not that way at all
+      var score = cos - 0.02 * len;
+      if (score > bestScore) { bestScore = score; best = n; }
+    });
+    return best;
+  }
+
+  var lastFocus = null;
+
+  document.addEventListener("click", function (e) {
+    var cell = cellOf(e.target);
+    if (!cell || e.button !== 0) return;
+    if (Date.now() < suppressClickUntil) { suppressClickUntil = 0; return; }
+    makeCurrent(cell);
+    open(cell);
+  });
+
+  document.addEventListener("contextmenu", function (e) {
+    var cell = cellOf(e.target);
+    if (!cell || !isLive(cell)) return;
+    e.preventDefault();
+    if (Date.now() < suppressClickUntil) return; // the long press already flagged it
+    flag(cell);
+  });
+
+  var press = null;
+  var suppressClickUntil = 0;
+  document.addEventListener("pointerdown", function (e) {
+    if (e.pointerType !== "touch") return;
+    var cell = cellOf(e.target);
+    if (!cell || !isLive(cell)) return;
+    var p = { x: e.clientX, y: e.clientY };
+    p.timer = setTimeout(function () {
+      press = null;
+      suppressClickUntil = Date.now() + 800;
+      flag(cell);
+      if (navigator.vibrate) navigator.vibrate(25);
+    }, LONG_PRESS_MS);
+    press = p;
+  });
+  function cancel() { if (press) clearTimeout(press.timer); press = null; }
+  document.addEventListener("pointermove", function (e) {
+    if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 10) cancel();
+  });
+  document.addEventListener("pointerup", cancel);
+  document.addEventListener("pointercancel", cancel);
+
+  var DIRS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+  document.addEventListener("keydown", function (e) {
+    var cell = cellOf(e.target);
+    if (!cell || e.altKey || e.metaKey || e.ctrlKey) return;
+    var dir = DIRS[e.key];
+    if (dir) {
+      var next = step(cell, dir[0], dir[1]);
+      if (next) { makeCurrent(next); next.focus(); }
+    } else if (e.key === "Enter" || e.key === " ") {
+      open(cell);
+    } else if (e.key === "f" || e.key === "F") {
+      flag(cell);
+    } else {
+      return;
+    }
+    e.preventDefault();
+  });
+
+  document.addEventListener("focusin", function (e) {
+    var cell = cellOf(e.target);
+    if (cell) makeCurrent(cell);
+  });
+
+  /* pointing at a cell (or the cursor on it) marks its neighbours: on a cube's or a sphere's
+     net they show which edges of the net meet */
+  function markNear(cell, on) {
+    (cell.dataset.near || "").split(" ").forEach(function (id) {
+      var n = id && document.getElementById(id);
+      if (n) n.classList.toggle("near", on);
+    });
+  }
+  document.addEventListener("mouseover", function (e) { var c = cellOf(e.target); if (c) markNear(c, true); });
+  document.addEventListener("mouseout", function (e) { var c = cellOf(e.target); if (c) markNear(c, false); });
+  document.addEventListener("focusin", function (e) { var c = cellOf(e.target); if (c) markNear(c, true); });
+  document.addEventListener("focusout", function (e) { var c = cellOf(e.target); if (c) markNear(c, false); });
+
+  /* "cell k24" in a panel's text becomes a link that shows the cell on the board (game.js
+     handles the links' hover and click: .cell-ref with data-cell = the element's id) */
+  var CELL_WORD = /\b[Cc]ell ([A-Za-z0-9_.:\-]+)/g;
+
+  function linkCells() {
+    var svg = document.querySelector("svg.graph-game");
+    if (!svg) return;
+    var boxes = document.querySelectorAll("[data-cells]:not([data-graph-linked])");
+    for (var i = 0; i < boxes.length; i++) {
+      var box = boxes[i];
+      box.setAttribute("data-graph-linked", "1");
+      var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      var nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      nodes.forEach(function (node) {
+        var parent = node.parentNode;
+        if (!parent || parent.closest("a, button, textarea, script, svg")) return;
+        var text = node.nodeValue, last = 0, m, frag = null;
+        CELL_WORD.lastIndex = 0;
+        while ((m = CELL_WORD.exec(text))) {
+          var id = m[1].replace(/[.:]+$/, "");
+          var cell = svg.querySelector('g[data-cell="' + (window.CSS && CSS.escape ? CSS.escape(id) : id) + '"]');
+          if (!cell) continue;
+          frag = frag || document.createDocumentFragment();
+          frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+          var link = document.createElement("a");
+          link.className = "cell-ref";
+          link.href = "#" + cell.id;
+          link.dataset.cell = cell.id;
+          link.title = "Show this cell on the board";
+          link.textContent = m[0].slice(0, 5) + id;
+          frag.appendChild(link);
+          last = m.index + 5 + id.length;
+        }
+        if (!frag) return;
+        frag.appendChild(document.createTextNode(text.slice(last)));
+        parent.replaceChild(frag, node);
+      });
+    }
+  }
+
+  /* cells a teaching panel marks (static/analyse.js) come to the front, so their outline is
+     not hidden under their neighbours' */
+  function raiseMarked() {
+    var marked = document.querySelectorAll("svg.graph-game g.teach-hl");
+    for (var i = 0; i < marked.length; i++) marked[i].parentNode.appendChild(marked[i]);
+  }
+
+  /* after htmx swapped the game: the cursor stays on the same cell */
+  document.addEventListener("htmx:afterSettle", function () {
+    applyZoom();
+    linkCells();
+    setTimeout(raiseMarked, 0);
+    if (!lastFocus) return;
+    var cell = document.getElementById(lastFocus);
+    if (!cell || !cellOf(cell)) return;
+    makeCurrent(cell);
+    var active = document.activeElement;
+    if (!active || active === document.body || !document.contains(active)) cell.focus({ preventScroll: true });
+  });
+
+  // -- zoom for big boards -----------------------------------------------------------------
+
+  function zoom() {
+    var z = parseFloat(localStorage.getItem(ZOOM_KEY) || "1");
+    return z >= 0.3 && z <= 3 ? z : 1;
+  }
+
+  function applyZoom() {
+    var boards = document.querySelectorAll("svg.graph-game.big");
+    for (var i = 0; i < boards.length; i++) {
+      boards[i].style.width = parseFloat(boards[i].getAttribute("width")) * zoom() + "px";
+    }
+    var levels = document.querySelectorAll("[data-graph-zoom-level]");
+    for (var j = 0; j < levels.length; j++) levels[j].textContent = Math.round(zoom() * 100) + "%";
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target && e.target.closest ? e.target.closest("[data-graph-zoom]") : null;
+    if (!button) return;
+    var z = zoom() * (button.dataset.graphZoom === "in" ? 1.25 : 0.8);
+    try { localStorage.setItem(ZOOM_KEY, String(Math.max(0.3, Math.min(3, z)))); } catch (err) { /* private mode */ }
+    applyZoom();
+  });
+
+  function ready() { applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
+})();

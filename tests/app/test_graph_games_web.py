@@ -1,0 +1,243 @@
+"""Games on graph boards through the web app: the new-game form (every tiling, a pasted board),
+``POST /api/games`` with a tiling or a custom file, moves by cell id, 400s naming the field or
+JSON path, the SVG game page and its replay, records per tiling, the ledger's views.
+
+Which cells are safe is asked of the solver on the board file the API serves (public
+knowledge only); these tests never read the hidden layout while a game runs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from devil.analysis import Verdict
+from devil.graphs.fileformat import from_json
+from devil.solver import classify
+
+HX = {"HX-Request": "true"}
+META_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+
+
+def csrf(client: FlaskClient) -> str:
+    match = META_CSRF.search(client.get("/").get_data(as_text=True))
+    assert match
+    return match.group(1)
+
+
+def create(client: FlaskClient, expect: int = 201, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == expect, response.get_data(as_text=True)
+    out: dict[str, Any] = response.get_json()
+    return out
+
+
+def api_move(client: FlaskClient, game: dict[str, Any], action: str, body: Any) -> Any:
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    return client.post(f"/api/games/{game['id']}/{action}", json=body, headers=headers)
+
+
+def safe_ids(client: FlaskClient, game_id: str) -> list[str]:
+    position = from_json(client.get(f"/api/games/{game_id}/graph").get_json())
+    layout = position.board.graph
+    assert layout is not None
+    verdicts = classify(position).verdicts
+    return [layout.id(c) for c, v in verdicts.items() if v is Verdict.SAFE]
+
+
+def win_by_api(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
+    state = api_move(client, game, "reveal", {"cell": game["state"]["cells"][0]["id"]}).get_json()
+    while state["status"] == "playing":
+        state = api_move(client, game, "reveal", {"cell": safe_ids(client, game["id"])[0]})
+        state = state.get_json()
+    out: dict[str, Any] = state
+    return out
+
+
+def test_a_penrose_game_through_the_api(client: FlaskClient) -> None:
+    game = create(client, tiling="penrose", preset="beginner", seed=4)
+    state = game["state"]
+    assert state["topology"] == "graph" and "board" not in state
+    assert state["graph"] == {"tiling": "penrose", "size": [80], "sides": False, "cells": 80}
+    assert len(state["cells"]) == 80 and {c["state"] for c in state["cells"]} == {"."}
+    assert state["mines"] == 10
+    won = win_by_api(client, game)
+    assert won["status"] == "won"
+    assert len(won["layout_cells"]) == 10 and "witness_cells" not in won
+    log = client.get(f"/api/games/{game['id']}/moves").get_json()["moves"]
+    assert log[0]["cell"] == state["cells"][0]["id"]
+    replayed = client.get(f"/api/games/{game['id']}/replay/1").get_json()
+    assert replayed["cells"] != state["cells"]
+    records = client.get("/api/records?preset=penrose").get_json()["records"]
+    assert [r["game_id"] for r in records] == [game["id"]]
+    replay = client.get(f"/g/{game['id']}/replay/2").get_data(as_text=True)
+    assert 'id="move-note"' in replay and "analyse?p=" not in replay  # grid links: none
+    notes = client.get(f"/api/games/{game['id']}/annotations").get_json()
+    assert notes["moves"][0]["cell"] == state["cells"][0]["id"]
+    assert state["cells"][0]["id"] in notes["moves"][0]["opened_cells"]
+
+
+def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
+    game = create(client, tiling="cube", preset="beginner", seed=1)
+    api_move(client, game, "reveal", {"cell": game["state"]["cells"][0]["id"]})
+    position = from_json(client.get(f"/api/games/{game['id']}/graph").get_json())
+    layout = position.board.graph
+    assert layout is not None
+    risky = next(c for c, v in classify(position).verdicts.items() if v is not Verdict.SAFE)
+    lost = api_move(client, game, "reveal", {"cell": layout.id(risky)}).get_json()
+    assert lost["status"] == "lost" and lost["loss_cell"] == layout.id(risky)
+    assert layout.id(risky) in lost["witness_cells"]
+    page = client.get(f"/g/{game['id']}").get_data(as_text=True)
+    assert f"cell {layout.id(risky)}" in page and "EVF replay" not in page
+    assert re.search(r'class="gcell covered[^"]*\bboom\b', page)  # the ended board's marks
+    assert re.search(r'class="gcell covered[^"]*\bwm\b', page) and 'class="m"' in page
+
+
+def test_a_custom_board_is_stored_with_the_game(client: FlaskClient) -> None:
+    ids = [f"v{i}" for i in range(12)]
+    board = {
+        "format": "mine-devil-graph",
+        "version": 1,
+        "cells": [{"id": i, "state": ".", "label": f"Node {i}"} for i in ids],
+        "edges": [[ids[i], ids[i + 1]] for i in range(11)],
+        "mines": 3,
+    }
+    game = create(client, graph=board, seed=2)
+    assert game["state"]["graph"] == {"custom": True, "cells": 12}
+    assert game["state"]["mines"] == 3
+    served = client.get(f"/api/games/{game['id']}/graph").get_json()
+    assert [c["label"] for c in served["cells"]] == [f"Node {i}" for i in ids]
+    assert client.get(f"/g/{game['id']}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"tiling": "hexagonal"}, "tiling"),
+        ({"tiling": "cube", "size": [2, 3]}, "size"),
+        ({"tiling": "cube", "size": [0]}, "size[0]"),
+        ({"tiling": "penrose", "size": [9000]}, "size"),
+        ({"tiling": "cube", "width": 4}, "width"),
+        ({"tiling": "cube", "preset": "beginner", "mines": 500}, "mines"),
+        ({"tiling": "cube", "sides": "maybe"}, "sides"),
+        ({"graph": {"format": "other"}}, "graph.format"),
+        ({"graph": {"format": "mine-devil-graph", "version": 1, "cells": []}}, "graph.cells"),
+        (
+            {
+                "graph": {
+                    "format": "mine-devil-graph",
+                    "version": 1,
+                    "cells": [{"id": "a", "state": "."}, {"id": "a", "state": "."}],
+                }
+            },
+            "graph.cells[1].id",
+        ),
+        (
+            {
+                "graph": {
+                    "format": "mine-devil-graph",
+                    "version": 1,
+                    "cells": [{"id": "a", "state": "."}],
+                    "edges": [["a", "zz"]],
+                }
+            },
+            "graph.edges[0]",
+        ),
+        ({"graph": [1, 2]}, "graph"),
+    ],
+)
+def test_bad_graph_games_are_400s_naming_the_path(
+    client: FlaskClient, body: dict[str, Any], field: str
+) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400, response.get_data(as_text=True)
+    assert response.get_json()["field"] == field
+
+
+def test_moves_name_cells_by_id_on_graphs_and_by_row_col_on_grids(client: FlaskClient) -> None:
+    game = create(client, tiling="triangle", preset="beginner", seed=3)
+    for body, field in (
+        ({"row": 0}, "row"),
+        ({}, "cell"),
+        ({"cell": "nope"}, "cell"),
+        ({"cell": 7}, "cell"),
+    ):
+        response = api_move(client, game, "reveal", body)
+        assert response.status_code == 400 and response.get_json()["field"] == field
+    grid = create(client, preset="beginner")
+    response = api_move(client, grid, "reveal", {"cell": "t1"})
+    assert response.status_code == 400 and response.get_json()["field"] == "cell"
+    assert api_move(client, grid, "reveal", {"row": 0, "col": 0}).status_code == 200
+    assert client.get(f"/api/games/{grid['id']}/graph").status_code == 404
+
+
+@pytest.mark.parametrize("tiling", ["triangle", "truncated-square", "rhombille", "cairo",
+                                    "snub-square", "penrose", "cube", "geodesic"])  # fmt: skip
+def test_the_form_offers_every_tiling(client: FlaskClient, tiling: str) -> None:
+    home = client.get("/").get_data(as_text=True)
+    assert f'name="topology" value="{tiling}"' in home
+    form = {"preset": "beginner", "topology": tiling, "count": "classic", "mercy": "strict",
+            "no_guess": "on", "seed": "5", "csrf_token": csrf(client)}  # fmt: skip
+    response = client.post("/new", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert '<svg class="graph-game fit live"' in page
+    assert re.search(r'<g id="c-\d+-\d+" class="gcell covered" data-cell="[^"]+"', page)
+    assert 'aria-label="cell ' in page and "graph-game.js" in page
+    # nothing about mines while the game runs: no layout marks, no mine glyphs
+    assert not re.search(r'class="gcell[^"]*\b(rm|wm|boom|m-shown|m-real)\b', page)
+    assert 'class="m"' not in page
+
+
+def test_the_form_takes_a_custom_size_and_a_pasted_board(client: FlaskClient) -> None:
+    form = {"preset": "custom", "topology": "cube", "size": "3", "mines": "6",
+            "csrf_token": csrf(client)}  # fmt: skip
+    response = client.post("/new", data=form)
+    assert response.status_code == 303
+    bad = {"preset": "custom", "graph": '{"format": "mine-devil-graph", "version": 1}',
+           "csrf_token": csrf(client)}  # fmt: skip
+    response = client.post("/new", data=bad)
+    assert response.status_code == 400
+    assert "graph.cells: must be a non-empty list" in response.get_data(as_text=True)
+    missing = {"preset": "custom", "topology": "penrose", "csrf_token": csrf(client)}
+    response = client.post("/new", data=missing)
+    assert response.status_code == 400 and "size is missing" in response.get_data(as_text=True)
+
+
+def test_a_page_click_answers_with_the_whole_svg_and_the_replay_draws_it(
+    client: FlaskClient,
+) -> None:
+    game = create(client, tiling="geodesic", preset="beginner", seed=6)
+    page = client.get(f"/g/{game['id']}").get_data(as_text=True)
+    # the API made the game: its page is watch-only here (no move form)
+    assert '<svg class="graph-game fit"' in page
+    form = {"preset": "beginner", "topology": "geodesic", "seed": "6", "csrf_token": csrf(client)}
+    location = client.post("/new", data=form).headers["Location"]
+    page = client.get(location).get_data(as_text=True)
+    first = re.search(r'data-at="(\d+,\d+)"', page)
+    assert first
+    headers = {"X-CSRFToken": csrf(client), **HX}
+    answer = client.post(f"{location}/move", data={"kind": "open", "at": first.group(1)},
+                         headers=headers).get_data(as_text=True)  # fmt: skip
+    assert 'id="game"' in answer and "hx-swap-oob" in answer and "gcell open" in answer
+    replay = client.get(f"{location}/replay/1").get_data(as_text=True)
+    assert '<g id="rp-c-' in replay and "gcell open" in replay
+    replay0 = client.get(f"{location}/replay/0").get_data(as_text=True)
+    assert "gcell open" not in replay0
+
+
+def test_the_hint_ladder_names_cells_by_label(client: FlaskClient) -> None:
+    form = {"preset": "beginner", "topology": "penrose", "seed": "3", "no_guess": "on",
+            "csrf_token": csrf(client)}  # fmt: skip
+    location = client.post("/new", data=form).headers["Location"]
+    first = re.search(r'data-at="(\d+,\d+)"', client.get(location).get_data(as_text=True))
+    assert first
+    headers = {"X-CSRFToken": csrf(client), **HX}
+    client.post(f"{location}/move", data={"kind": "open", "at": first.group(1)}, headers=headers)
+    text = ""
+    for _ in range(4):
+        text = client.post(f"{location}/hint", headers=headers).get_data(as_text=True)
+    assert "highlighted cells" in text and re.search(r"Cell [\w-]+ is safe\.", text)
+    assert "row" not in re.sub(r"<[^>]+>", " ", text).lower().replace("arrow", "")

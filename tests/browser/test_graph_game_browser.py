@@ -1,0 +1,153 @@
+"""Games on graph boards in Chromium: a Penrose game and a cube game started from the home
+page's form and won by proofs alone through real clicks on the SVG board (the test asks the
+engine which cells the player's public knowledge proves safe, read from ``/api/games/<id>/graph``,
+and clicks only those); the keyboard cursor; a flag; the replay page. Screenshots on desktop
+(1366x768) and phone (390x844), light and dark, in ``shots``."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, ViewportSize, expect
+
+from devil.analysis import Verdict
+from devil.graphs.fileformat import read_graph
+from devil.rules import Count
+from devil.solver import classify
+from tests.helpers.accessibility import audit
+from tests.helpers.browser import act
+
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def _board_file(live_server: str, game_id: str) -> str:
+    with urllib.request.urlopen(f"{live_server}/api/games/{game_id}/graph", timeout=30) as r:
+        text: str = r.read().decode()
+    return text
+
+
+def _proved(live_server: str, game_id: str) -> tuple[list[str], list[str]]:
+    """(safe ids, mine ids) that the visible position proves (the classic rule)."""
+    position = read_graph(_board_file(live_server, game_id))
+    layout = position.board.graph
+    assert layout is not None
+    verdicts = classify(position, Count.CLASSIC).verdicts
+    safe = [layout.id(c) for c, v in verdicts.items() if v is Verdict.SAFE]
+    mines = [layout.id(c) for c, v in verdicts.items() if v is Verdict.MINE]
+    return safe, mines
+
+
+def _start(page: Page, live_server: str, tiling: str, seed: int) -> str:
+    page.goto(f"{live_server}/")
+    page.check("input[name=preset][value=beginner]")
+    page.check(f"input[name=topology][value={tiling}]")
+    page.set_checked("input[name=no_guess]", True)
+    page.fill("input[name=seed]", str(seed))
+    page.click("button[type=submit]:has-text('Start')")
+    page.wait_for_url("**/g/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def _click(page: Page, cell_id: str, button: str = "left") -> None:
+    cell = page.locator(f'svg.graph-game g[data-cell="{cell_id}"]')
+    act(page, lambda: cell.click(button=button))  # type: ignore[arg-type]
+
+
+def _win(page: Page, live_server: str, game_id: str, shots: Path, name: str) -> None:
+    first = page.locator("svg.graph-game g[data-cell]").first
+    _click(page, str(first.get_attribute("data-cell")))
+    flagged = False
+    for _ in range(200):
+        if page.locator("#game.won").count():
+            return
+        expect(page.locator("#game.lost")).to_have_count(0)
+        safe, mines = _proved(live_server, game_id)
+        if not flagged and mines:
+            _click(page, mines[0], "right")  # a flag: a mark only, the count goes down
+            expect(page.locator(f'g[data-cell="{mines[0]}"]')).to_have_class("gcell covered flag")
+            flagged = True
+            page.screenshot(path=str(shots / f"graph-game-{name}-midgame.png"), full_page=True)
+            continue
+        assert safe, "a no-guess board always has a proved-safe cell until it is won"
+        _click(page, safe[0])
+    raise AssertionError("the game was not won in 200 clicks")
+
+
+@pytest.mark.parametrize(("tiling", "seed"), [("penrose", 11), ("cube", 7)])
+def test_win_a_graph_game_by_proofs(
+    page: Page, live_server: str, shots: Path, tiling: str, seed: int
+) -> None:
+    page.set_viewport_size(DESKTOP)
+    game_id = _start(page, live_server, tiling, seed)
+    expect(page.locator("svg.graph-game.live")).to_be_visible()
+    _win(page, live_server, game_id, shots, tiling)
+    expect(page.locator("#game.won")).to_be_visible()
+    expect(page.locator("#announce")).to_contain_text("You won")
+    state = json.loads(urllib.request.urlopen(f"{live_server}/api/games/{game_id}").read())
+    assert state["status"] == "won" and state["graph"]["tiling"] == tiling
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            page.screenshot(
+                path=str(shots / f"graph-game-{tiling}-won-{label}-{scheme}.png"), full_page=True
+            )
+    page.goto(f"{live_server}/g/{game_id}/replay/1")
+    expect(page.locator("svg.graph-game g[data-cell]")).not_to_have_count(0)
+    page.screenshot(path=str(shots / f"graph-game-{tiling}-replay.png"), full_page=True)
+
+
+def test_keyboard_moves_to_the_nearest_neighbour(page: Page, live_server: str) -> None:
+    page.set_viewport_size(PHONE)
+    _start(page, live_server, "cube", 3)
+    board = page.locator("svg.graph-game")
+    # the phone fits a small board: no sideways scrolling
+    assert board.bounding_box()["width"] <= PHONE["width"]  # type: ignore[index]
+    first = page.locator('svg.graph-game g[tabindex="0"]')
+    first.focus()
+    start = first.get_attribute("id")
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate("() => document.activeElement.id")
+    near = str(page.locator(f"#{start}").get_attribute("data-near")).split()
+    assert moved != start and moved in near
+    act(page, lambda: page.keyboard.press("Enter"))
+    label = page.locator(f"#{moved}").get_attribute("aria-label")
+    assert label is not None and "covered" not in label
+    assert page.evaluate("() => document.activeElement.id") == moved
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_graph_game_passes_axe(page: Page, live_server: str, scheme: str) -> None:
+    """axe at WCAG 2.2 AA (``test_accessibility.audit``) on a running and a lost Penrose game."""
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    page.set_viewport_size(DESKTOP)
+    game_id = _start(page, live_server, "penrose", 5)
+    first = page.locator("svg.graph-game g[data-cell]").first
+    _click(page, str(first.get_attribute("data-cell")))
+    problems = [audit(page, f"a running Penrose game ({scheme})")]
+    position = read_graph(_board_file(live_server, game_id))
+    layout = position.board.graph
+    assert layout is not None
+    risky = next(c for c, v in classify(position).verdicts.items() if v is not Verdict.SAFE)
+    _click(page, layout.id(risky))
+    expect(page.locator("#game.lost")).to_be_visible()
+    problems.append(audit(page, f"a lost Penrose game ({scheme})"))
+    assert not any(problems), "\n".join(problems)
+
+
+def test_cells_named_in_a_hint_link_to_the_board(page: Page, live_server: str) -> None:
+    page.set_viewport_size(DESKTOP)
+    _start(page, live_server, "penrose", 5)
+    _click(page, str(page.locator("svg.graph-game g[data-cell]").first.get_attribute("data-cell")))
+    for _ in range(3):  # is there a safe cell, where, which one
+        act(page, lambda: page.click("#hints button[type=submit]"), "answered")
+    link = page.locator("#hints a.cell-ref").first
+    expect(link).to_be_visible()
+    target = str(link.get_attribute("data-cell"))
+    link.hover()
+    expect(page.locator(f"#{target}")).to_have_class(re.compile(r"\bhl-ref\b"))
