@@ -23,9 +23,26 @@ from devil.graphs.tilings import tiling_board
 from devil.position import Position
 from devil.rules import Count
 from devil.teach.levels import deduction_steps
-from tests.app.teach.test_graph_analysis import SMALL, _classes
 
 _STEP_HEAD = re.compile(r"Step (\d+) of (\d+)")
+_CELL = re.compile(r'<(?:polygon|circle) class="([^"]*)" data-cell="([^"]*)"')
+
+SMALL = {  # a 10 with ten covered neighbours: one step finds them all mines
+    "format": "mine-devil-graph",
+    "version": 1,
+    "cells": [
+        {"id": "hub", "state": 10, "label": "the hub", "at": [0, 0]},
+        *({"id": f"s{i}", "state": ".", "at": [i, 1]} for i in range(10)),
+        {"id": "far", "state": ".", "polygon": [[5, 3], [6, 3], [5.5, 4]]},
+    ],
+    "edges": [*(["hub", f"s{i}"] for i in range(10)), ["s9", "far"]],
+    "mines": 11,
+}
+
+
+def _classes(body: str) -> dict[str, set[str]]:
+    """Each drawn cell's classes, by id."""
+    return {html.unescape(cid): set(cls.split()) for cls, cid in _CELL.findall(body)}
 
 
 def _positions() -> list[tuple[str, Position]]:
