@@ -28,7 +28,7 @@ from devil.solve._search import Backbone, TotalWindow
 from devil.solve._small import SMALL_LAYOUTS, SmallEngine, layouts_at_most
 from devil.solve._wide import SweptEngine, WideEngine
 
-__all__ = ["PieceCache", "PieceInfo", "choose"]
+__all__ = ["PieceCache", "PieceInfo", "choose", "piece_from"]
 
 CACHE_LIMIT = 50_000
 """Pieces a cache holds before it starts again (a bound on memory)."""
@@ -156,6 +156,13 @@ class PieceInfo:
     ) -> list[int] | None:
         """A solution within the domains with exactly ``total`` mines, or None."""
         return self.engine.solve_total(lo, hi, total, rng)
+
+
+def piece_from(constraints: Sequence[tuple[frozenset[Cell], int]], width: int = 0) -> PieceInfo:
+    """A piece made of ``(cells, mines among them)`` constraints that share cells (a
+    proof's bounds, ``devil.teach.bounds``), with its engine."""
+    cons = dict(enumerate(constraints))
+    return PieceInfo(make_piece(list(cons), cons), width)
 
 
 class PieceCache:
