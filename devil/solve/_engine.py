@@ -28,6 +28,7 @@ __all__ = [
     "learnt_within",
     "lone_solution",
     "make_plan",
+    "plain_within",
     "unpinned",
     "wide_within",
 ]
@@ -74,6 +75,16 @@ def learnt_within(problem: GroupProblem, lo: Sequence[int], hi: Sequence[int]) -
 
 def unpinned(sizes: Sequence[int], lo: Sequence[int], hi: Sequence[int]) -> bool:
     return not any(lo) and list(hi) == list(sizes)
+
+
+def plain_within(
+    problem: GroupProblem, lo: Sequence[int], hi: Sequence[int], rng: random.Random | None
+) -> list[int] | None:
+    """A solution within the domains by the plain search (its choices for a given ``rng``
+    are what stored games replay), or None."""
+    if problem.n == 1:
+        return lone_solution(problem, lo, hi)
+    return Search(problem).solve(lo, hi, None, None, rng)
 
 
 def wide_within(
@@ -172,10 +183,7 @@ class Engine:
     ) -> list[int] | None:
         """A solution within the domains (witnesses pin at most one group), or None; the
         plain search's choices for a given ``rng`` are what stored games replay."""
-        problem = self.piece.problem
-        if problem.n == 1:
-            return lone_solution(problem, lo, hi)
-        return Search(problem).solve(lo, hi, None, None, rng)
+        return plain_within(self.piece.problem, lo, hi, rng)
 
     def solve_total(
         self, lo: Sequence[int], hi: Sequence[int], total: int, rng: random.Random | None

@@ -28,6 +28,7 @@ from devil.solve._engine import (
     Engine,
     Moved,
     learnt_within,
+    plain_within,
     unpinned,
     wide_within,
 )
@@ -382,7 +383,7 @@ class SweptEngine(WideEngine):
     def solve_within(
         self, lo: Sequence[int], hi: Sequence[int], rng: random.Random | None
     ) -> list[int] | None:
-        return Engine.solve_within(self, lo, hi, rng)
+        return plain_within(self.piece.problem, lo, hi, rng)
 
     def solve_total(
         self, lo: Sequence[int], hi: Sequence[int], total: int, rng: random.Random | None
