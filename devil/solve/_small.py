@@ -1,20 +1,25 @@
 """Small pieces: every solution by visiting every group assignment.
 
 A piece whose groups have at most ``SMALL_LAYOUTS`` assignments (``prod(size + 1)``; most
-pieces of an ordinary game) gets its facts (``devil.solve.piece_facts.PieceInfo``: backbone,
-totals, windows, layout counts) from the list of its solutions: a few microseconds, less
-than setting up one search or one programme.
+pieces of an ordinary game) gets its engine here (``SmallEngine``): its facts (backbone,
+totals, windows, layout counts) come from the list of its solutions, a few microseconds,
+less than setting up one search or one programme.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
+from devil.solve import bits
 from devil.solve._count import PieceCounts, Tally
-from devil.solve._search import Backbone, GroupProblem
+from devil.solve._engine import Engine, unpinned, wide_within
+from devil.solve._pieces import Piece
+from devil.solve._search import Backbone, GroupProblem, TotalWindow
 
 __all__ = [
     "SMALL_LAYOUTS",
+    "SmallEngine",
     "bounds_of",
     "layouts_at_most",
     "small_backbone",
@@ -108,3 +113,66 @@ def small_counts(problem: GroupProblem, solutions: list[list[int]] | None = None
     for sol in small_solutions(problem) if solutions is None else solutions:
         tally.add(sol)
     return tally.counts()
+
+
+class SmallEngine(Engine):
+    """A piece answered from the list of its solutions (``devil.solve._small``)."""
+
+    def __init__(self, piece: Piece, width: int, wide: bool) -> None:
+        super().__init__(piece, width)
+        self._solutions = small_solutions(piece.problem)
+        self._wide = wide
+        """Its plan keeps too many constraints open (only with more constraints than any
+        small piece of a game has): witnesses as a wide piece's."""
+
+    def wide(self) -> bool:
+        return self._wide
+
+    def backbone(self) -> Backbone | None:
+        if self._backbone is None:
+            self._backbone = bounds_of(self._solutions, None)
+        return self._backbone
+
+    def windowed(self, window: TotalWindow) -> Backbone | None:
+        if window not in self._windowed:
+            self._windowed[window] = bounds_of(self._solutions, window.mask())
+        return self._windowed[window]
+
+    def cheap_totals(self) -> int | None:
+        return self.totals()
+
+    def totals(self) -> int:
+        if self._totals is None:
+            mask = 0
+            for sol in self._solutions:
+                mask |= 1 << sum(sol)
+            self._totals = mask
+        return self._totals
+
+    def mine_range(self) -> tuple[int, int]:
+        mask = self.totals()
+        return (bits.lowest(mask), mask.bit_length() - 1)
+
+    def has_total(self, low: int, high: int) -> bool:
+        return high >= low and bool(self.totals() & bits.interval(low, high))
+
+    def totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int:
+        if unpinned(self.piece.problem.sizes, lo, hi):
+            return self.totals()
+        mask = 0
+        for sol in self._solutions:
+            if all(lo[g] <= a <= hi[g] for g, a in enumerate(sol)):
+                mask |= 1 << sum(sol)
+        return mask
+
+    def solve_within(
+        self, lo: Sequence[int], hi: Sequence[int], rng: random.Random | None
+    ) -> list[int] | None:
+        if self._wide:
+            return wide_within(self.piece.problem, lo, hi, rng)
+        return super().solve_within(lo, hi, rng)
+
+    def counts(self) -> PieceCounts:
+        if self._counts is None:
+            self._counts = small_counts(self.piece.problem, self._solutions)
+        return self._counts

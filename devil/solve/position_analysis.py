@@ -143,7 +143,7 @@ class PositionAnalysis:
         high = sum(info.piece.cell_count for info in self._infos)
         if not (m - high >= 1 and m - low <= d - 1):
             if len(self._infos) > 1 and not all(
-                info.dp_totals() is not None for info in self._infos
+                info.cheap_totals() is not None for info in self._infos
             ):
                 self._merge_pieces()  # some piece is too wide for exact totals
             if len(self._infos) == 1:
@@ -291,7 +291,7 @@ class PositionAnalysis:
                     for g in range(len(sizes))
                 ]
         # partial: what the numbers alone force stays forced under any total
-        base = info._backbone
+        base = info.known_backbone()
         if base is None:
             return None
         out: list[Verdict | None] = []

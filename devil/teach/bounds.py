@@ -1,17 +1,19 @@
-"""Bounds on mines and the exact search over them: the logic core of proofs and levels.
+"""Bounds on mines and the exact questions asked of them: the logic core of proofs and levels.
 
-A ``Bound`` says "between ``lo`` and ``hi`` of these covered cells are mines": one per
-revealed number (``number_bounds``, exact); the counted rule adds the total (``Totals``).
-A small exact search (``_System``: depth-first with unit propagation) sees only the bounds it
-is given, which is what a proof needs: ``forces(bounds, cell, mine)`` asks whether those
-bounds alone decide the cell.
+A ``Bound`` says "between ``lo`` and ``hi`` of these covered cells are mines" (every bound
+here is exact, ``lo == hi``): one per revealed number (``number_bounds``); the counted rule
+adds the total (``Totals``). The questions go to the solver's engines (``devil.solve``):
+the bounds a proof chose are made into the solver's problem (``_Problem``: one piece per
+connected set of bounds, each with the engine that fits it), which sees only those bounds,
+which is what a proof needs: ``forces(bounds, cell, mine)`` asks whether they alone decide
+the cell, ``count_mask`` which totals they allow.
 
 Finding minimal proofs: ``smallest_forcing_set`` tries every connected set of one, two and
 three numbers around the cell (``BoundGraph``: bounds that share a cell touch), then grows a
 ball of numbers and shrinks the first one that works (``shrink``); ``smallest_counted_set``
-does the same with the total count kept (``count_mask``: which totals a set of bounds
-allows, by a dynamic programme). ``devil.teach.proof`` builds proofs and their levels from these,
-``devil.teach.levels`` the step-by-step deducer; ``devil.teach.wording`` puts both into English.
+does the same with the total count kept (``count_mask``). ``devil.teach.proof`` builds proofs
+and their levels from these, ``devil.teach.levels`` the step-by-step deducer;
+``devil.teach.wording`` puts both into English.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from devil.board import Cell
-from devil.budget import current
 from devil.errors import InconsistentPosition
 from devil.position import Position
+from devil.solve.bits import sumset
+from devil.solve.piece_facts import PieceInfo, piece_from
 
 __all__ = [
     "EXHAUSTIVE_SIZE",
@@ -116,133 +119,116 @@ class Totals:
         return cls(position.mines - len(known), covered - len(known))
 
 
-class _System:
-    """Bounds indexed for a depth-first search with unit propagation."""
+class _Problem:
+    """The bounds as the solver's problem (``devil.solve``): one piece per connected set of
+    bounds, in group form (cells in exactly the same bounds form one group), each asked
+    of the one engine that fits it (``devil.solve.piece_facts.PieceInfo``). Fixed cells
+    narrow their group's domain: its fixed mines are its lowest count, its fixed safe
+    cells take room off its highest.
+
+    The engines see only these bounds, which is what a proof needs. Bounds are exact (a
+    revealed number's count): the solver's constraints are."""
 
     def __init__(self, bounds: Sequence[Bound]) -> None:
-        order: list[Cell] = []
-        seen: set[Cell] = set()
-        for bound in bounds:  # bound order keeps neighbouring cells close: early conflicts
-            for c in sorted(bound.cells):
-                if c not in seen:
-                    seen.add(c)
-                    order.append(c)
-        self.cells = order
-        self.index = {c: i for i, c in enumerate(order)}
-        self.bound_vars = [tuple(self.index[c] for c in r.cells) for r in bounds]
-        self.lo = [r.lo for r in bounds]
-        self.hi = [r.hi for r in bounds]
-        self.var_bounds: list[list[int]] = [[] for _ in order]
-        for bi, vs in enumerate(self.bound_vars):
-            for v in vs:
-                self.var_bounds[v].append(bi)
+        for bound in bounds:
+            if bound.lo != bound.hi:
+                raise ValueError(f"a bound must be exact for the solver, not {bound}")
+        self.cells = frozenset(c for r in bounds for c in r.cells)
+        self.pieces: list[PieceInfo] = []
+        for comp in _components(bounds):
+            self.pieces.append(piece_from([(bounds[i].cells, bounds[i].lo) for i in comp]))
+
+    def _domains(
+        self, info: PieceInfo, fixed: Mapping[Cell, bool]
+    ) -> tuple[list[int], list[int]] | None:
+        """Each group's count within its fixed cells; None when they contradict."""
+        lo = [0] * len(info.piece.groups)
+        hi = list(info.piece.problem.sizes)
+        if fixed:
+            index = info.group_index()
+            for cell, mine in fixed.items():
+                g = index.get(cell)
+                if g is None:
+                    continue
+                if mine:
+                    lo[g] += 1
+                else:
+                    hi[g] -= 1
+                if lo[g] > hi[g]:
+                    return None
+        return lo, hi
 
     def solve(self, fixed: Mapping[Cell, bool]) -> dict[Cell, bool] | None:
         """A mine assignment of every cell satisfying all bounds and ``fixed``, or None."""
-        n = len(self.cells)
-        value = [-1] * n
-        ones = [0] * len(self.bound_vars)
-        free = [len(vs) for vs in self.bound_vars]
-        trail: list[int] = []
-        lo, hi, bound_vars, var_bounds = self.lo, self.hi, self.bound_vars, self.var_bounds
-
-        def assign(v: int, val: int, queue: list[int]) -> bool:
-            value[v] = val
-            trail.append(v)
-            ok = True
-            for r in var_bounds[v]:
-                free[r] -= 1
-                ones[r] += val
-                if ones[r] > hi[r] or ones[r] + free[r] < lo[r]:
-                    ok = False
-                elif free[r] and (ones[r] == hi[r] or ones[r] + free[r] == lo[r]):
-                    queue.append(r)
-            return ok
-
-        def propagate(queue: list[int]) -> bool:
-            while queue:
-                r = queue.pop()
-                if not free[r]:
-                    continue
-                val = 0 if ones[r] == hi[r] else 1 if ones[r] + free[r] == lo[r] else -1
-                if val < 0:
-                    continue
-                for v in bound_vars[r]:
-                    if value[v] < 0 and not assign(v, val, queue):
-                        return False
-            return True
-
-        def undo(to: int) -> None:
-            while len(trail) > to:
-                v = trail.pop()
-                val = value[v]
-                value[v] = -1
-                for r in var_bounds[v]:
-                    free[r] += 1
-                    ones[r] -= val
-
-        queue: list[int] = []
-        for r in range(len(bound_vars)):
-            if lo[r] > free[r] or hi[r] < 0:
+        out: dict[Cell, bool] = {}
+        for info in self.pieces:
+            domains = self._domains(info, fixed)
+            if domains is None:
                 return None
-            if free[r] and (hi[r] == 0 or free[r] == lo[r]):
-                queue.append(r)
+            sol = info.solve_within(*domains, None)
+            if sol is None:
+                return None
+            for cells, k in zip(info.piece.groups, sol, strict=True):
+                mined = [c for c in cells if fixed.get(c) is True]  # fixed mines first
+                free = [c for c in cells if c not in fixed]
+                mined.extend(free[: k - len(mined)])
+                out.update((c, c in mined) for c in cells)
+        return out
+
+    def totals(self, fixed: Mapping[Cell, bool]) -> int:
+        """Bitmask of the mine totals over the bounds' cells (and ``fixed``) of the
+        assignments satisfying every bound and ``fixed``."""
+        total = 1
+        for info in self.pieces:
+            domains = self._domains(info, fixed)
+            if domains is None:
+                return 0
+            total = sumset(total, info.totals_within(*domains))
+            if not total:
+                return 0
         for cell, mine in fixed.items():
-            v = self.index.get(cell)
-            if v is None:
-                continue
-            if value[v] >= 0:
-                if value[v] != int(mine):
-                    return None
-                continue
-            if not assign(v, int(mine), queue):
-                return None
-        if not propagate(queue):
-            return None
+            if mine and cell not in self.cells:
+                total <<= 1
+        return total
 
-        stack: list[tuple[int, int, int]] = []  # (trail length, var, value still to try or -1)
-        cursor = 0
-        meter = current()  # a caller's devil.budget (the web pages bound proofs and steps)
-        while True:
-            if meter is not None:
-                meter.charge()
-            while cursor < n and value[cursor] >= 0:
-                cursor += 1
-            if cursor == n:
-                return {self.cells[i]: bool(value[i]) for i in range(n)}
-            v = cursor
-            stack.append((len(trail), v, 1))
-            q: list[int] = []
-            ok = assign(v, 0, q) and propagate(q)
-            while not ok:
-                if not stack:
-                    return None
-                mark, v2, alt = stack.pop()
-                undo(mark)
-                cursor = min(cursor, v2)
-                if alt < 0:
-                    continue
-                stack.append((mark, v2, -1))
-                q = []
-                ok = assign(v2, alt, q) and propagate(q)
-            cursor = 0
+
+def _components(bounds: Sequence[Bound]) -> list[list[int]]:
+    """The bounds' indices by connected set (bounds that share a cell), each sorted."""
+    parent = list(range(len(bounds)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[Cell, int] = {}
+    for i, bound in enumerate(bounds):
+        for c in bound.cells:
+            j = owner.setdefault(c, i)
+            if j != i:
+                parent[find(i)] = find(j)
+    comps: dict[int, list[int]] = {}
+    for i in range(len(bounds)):
+        comps.setdefault(find(i), []).append(i)
+    return list(comps.values())
 
 
 def feasible(bounds: Sequence[Bound], fixed: Mapping[Cell, bool] | None = None) -> bool:
     """Whether some assignment satisfies every bound and ``fixed``."""
-    return _System(bounds).solve(fixed or {}) is not None
+    return _Problem(bounds).solve(fixed or {}) is not None
 
 
 def solve(
     bounds: Sequence[Bound], fixed: Mapping[Cell, bool] | None = None
 ) -> dict[Cell, bool] | None:
     """One assignment of the cells the bounds touch satisfying them and ``fixed``, or None."""
-    return _System(bounds).solve(fixed or {})
+    return _Problem(bounds).solve(fixed or {})
 
 
 def forces(bounds: Sequence[Bound], cell: Cell, mine: bool) -> bool:
     """Whether ``bounds`` alone force ``cell`` to be a mine (``mine``) or safe (not ``mine``)."""
-    return _System(bounds).solve({cell: not mine}) is None
+    return _Problem(bounds).solve({cell: not mine}) is None
 
 
 class BoundGraph:
@@ -343,87 +329,9 @@ def smallest_forcing_set(
 
 def count_mask(bounds: Sequence[Bound], fixed: Mapping[Cell, bool]) -> int:
     """Which totals of mines, over the cells ``bounds`` (and ``fixed``) touch, some assignment
-    allows: bit ``k`` is set when some assignment satisfying every bound and ``fixed`` has ``k``.
-
-    A dynamic programme along the cells in breadth-first order: the state is how many mines each
-    bound that is still open (some cells decided, some not) has received, so a long thin frontier
-    costs time linear in its length.
-    """
-    order: list[Cell] = []
-    seen: set[Cell] = set()
-    by_cell: dict[Cell, list[int]] = {}
-    for i, r in enumerate(bounds):
-        for c in r.cells:
-            by_cell.setdefault(c, []).append(i)
-    for start in sorted(by_cell):
-        if start in seen:
-            continue
-        seen.add(start)
-        queue = [start]
-        while queue:
-            c = queue.pop(0)
-            order.append(c)
-            for bi in by_cell[c]:
-                for d in sorted(bounds[bi].cells):
-                    if d not in seen:
-                        seen.add(d)
-                        queue.append(d)
-    extra = sorted(c for c in fixed if c not in by_cell)
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    for pos, c in enumerate(order):
-        for bi in by_cell[c]:
-            first.setdefault(bi, pos)
-            last[bi] = pos
-    for bi in range(len(bounds)):
-        if bounds[bi].lo > len(bounds[bi].cells) or bounds[bi].hi < 0:
-            return 0
-    left = [len(r.cells) for r in bounds]
-
-    open_bounds: list[int] = []
-    states: dict[tuple[int, ...], int] = {(): 1}
-    meter = current()
-    for pos, c in enumerate(order):
-        if meter is not None:
-            meter.charge(len(states))
-        touching = by_cell[c]
-        new_open = open_bounds + [bi for bi in touching if first[bi] == pos]
-        slot = {bi: k for k, bi in enumerate(new_open)}
-        for bi in touching:
-            left[bi] -= 1
-        keep = [bi for bi in new_open if last[bi] != pos]
-        keep_slots = [slot[bi] for bi in keep]
-        values = (0, 1) if c not in fixed else (int(fixed[c]),)
-        nxt: dict[tuple[int, ...], int] = {}
-        grow = len(new_open) - len(open_bounds)
-        for state, mask in states.items():
-            base = list(state) + [0] * grow
-            for v in values:
-                cur = base
-                if v:
-                    cur = base.copy()
-                    for bi in touching:
-                        cur[slot[bi]] += 1
-                ok = True
-                for bi in touching:
-                    got = cur[slot[bi]]
-                    if got > bounds[bi].hi or got + left[bi] < bounds[bi].lo:
-                        ok = False
-                        break
-                if not ok:
-                    continue
-                key = tuple(cur[k] for k in keep_slots)
-                nxt[key] = nxt.get(key, 0) | (mask << v)
-        states = nxt
-        open_bounds = keep
-        if not states:
-            return 0
-    total = 0
-    for mask in states.values():
-        total |= mask
-    for c in extra:
-        total = total << 1 if fixed[c] else total
-    return total
+    allows: bit ``k`` is set when some assignment satisfying every bound and ``fixed`` has ``k``
+    (the solver's engines: a long thin frontier costs time linear in its length)."""
+    return _Problem(bounds).totals(fixed)
 
 
 def mask_counts(mask: int) -> list[int]:

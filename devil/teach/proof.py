@@ -19,9 +19,9 @@ For a cell that could be either, the proof is two consistent layouts, one with a
 one without (found by ``devil.solver.witness``).
 
 The pieces: ``devil.teach.bounds`` is the logic (bounds ``lo <= mines among cells <= hi`` over
-covered cells, the exact search that sees only the bounds it is given, the minimal forcing
-sets); ``devil.teach.wording`` is the English of the steps; this module puts them together into
-``Proof`` values and levels.
+covered cells, the exact questions asked of the bounds it is given, by the solver's engines,
+the minimal forcing sets); ``devil.teach.wording`` is the English of the steps; this module
+puts them together into ``Proof`` values and levels.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from devil import oracle, solver
 from devil.analysis import Verdict
 from devil.rules import Count
-from devil.solve import _cut, piece_facts
+from devil.solve import _cut, _wide, piece_facts
 from devil.solve._cdcl import CdclBackbone
 from devil.solve._search import GroupProblem, TotalWindow
 from tests.helpers.problems import problems, solutions
@@ -52,7 +52,7 @@ def answering_alone(monkeypatch: pytest.MonkeyPatch, band: int, wide: bool = Tru
     monkeypatch.setattr(piece_facts, "SMALL_LAYOUTS", 0)
     if wide:
         monkeypatch.setattr(piece_facts, "WIDE_OPEN", 0)
-    monkeypatch.setattr(piece_facts, "ASK_GROUPS", 0)
+    monkeypatch.setattr(_wide, "ASK_GROUPS", 0)
     monkeypatch.setattr(_cut, "BAND", band)
     monkeypatch.setattr(_cut, "_CUTS", {})
 

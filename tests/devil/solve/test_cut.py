@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from devil import oracle, solver
 from devil.analysis import Verdict
 from devil.rules import Count
-from devil.solve import _cut, piece_facts
+from devil.solve import _cut, _wide
 from devil.solve._pieces import Piece
 from devil.solve._search import Backbone, GroupProblem
 from tests.helpers.problems import problems, solutions
@@ -102,7 +102,7 @@ def test_solve_returns_solutions_within_domains_and_allowed_totals(
 def wide_everywhere(monkeypatch: pytest.MonkeyPatch, band: int) -> None:
     """Every piece too wide for the programme: the solver takes the cuts (bands of
     ``band`` lines), then its exact fallback."""
-    monkeypatch.setattr(piece_facts, "DP_LIMIT", 0)
+    monkeypatch.setattr(_wide, "DP_LIMIT", 0)
     monkeypatch.setattr(_cut, "BAND", band)
     monkeypatch.setattr(_cut, "_CUTS", {})
 
