@@ -166,6 +166,11 @@ class Engine:
         """Bitmask of the achievable mine totals."""
         raise NotImplementedError
 
+    def cheap_totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int | None:
+        """``totals_within`` when known without a search per total (a solution list, the
+        programme), else None; a swept engine that finds the piece too wide hands it over."""
+        return self.cheap_totals() if unpinned(self.piece.problem.sizes, lo, hi) else None
+
     def mine_range(self) -> tuple[int, int]:
         """The fewest and most mines a solution can have."""
         raise NotImplementedError

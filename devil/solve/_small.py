@@ -156,6 +156,9 @@ class SmallEngine(Engine):
     def has_total(self, low: int, high: int) -> bool:
         return high >= low and bool(self.totals() & bits.interval(low, high))
 
+    def cheap_totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int | None:
+        return self.totals_within(lo, hi)
+
     def totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int:
         if unpinned(self.piece.problem.sizes, lo, hi):
             return self.totals()

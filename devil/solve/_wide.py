@@ -380,6 +380,17 @@ class SweptEngine(WideEngine):
         except _dp.TooWide:
             return self._hand_over().totals_within(lo, hi)
 
+    def cheap_totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int | None:
+        if unpinned(self.piece.problem.sizes, lo, hi):
+            return self.cheap_totals()
+        if not self.plan().steps:
+            return 1
+        try:
+            return self._forward(lo, hi)[-1].get(0, 0)
+        except _dp.TooWide:
+            self._hand_over()
+            return None
+
     def solve_within(
         self, lo: Sequence[int], hi: Sequence[int], rng: random.Random | None
     ) -> list[int] | None:

@@ -133,6 +133,11 @@ class PieceInfo:
         """Whether some solution of the piece has between ``low`` and ``high`` mines."""
         return self.engine.has_total(low, high)
 
+    def cheap_totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int | None:
+        """``totals_within`` when the programme or the solution list answers it, else None
+        (the piece is too wide: known now, if it was not before)."""
+        return self.engine.cheap_totals_within(lo, hi)
+
     def totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int:
         """Bitmask of the totals of the solutions with ``lo[g] <= value[g] <= hi[g]``
         (witnesses: the clicked cell's group pinned)."""

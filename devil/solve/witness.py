@@ -189,11 +189,18 @@ class _Builder:
         """``_exact``; under the classic rule (the total is only a preference) with a piece
         too wide for the programme, within ``CLASSIC_EXACT_NODES`` units of work, else None:
         a 2-D lattice with no deep cells would otherwise spend seconds matching the total.
-        A node count, not a clock, so a replayed game makes the same choice (and games
-        without such a piece, all ordinary ones, are not bounded at all)."""
+        A node count, not a clock, so a replayed game makes the same choice. Games whose
+        pieces the programme answers (all ordinary ones) are not bounded at all: a piece found
+        too wide only here used to search once per total without a bound, for minutes."""
         pieces = range(len(self.a.pieces))
-        if self.a.count is Count.COUNTED or not any(self.a.facts(i).wide() for i in pieces):
+        if self.a.count is Count.COUNTED:
             return self._exact(domains, m, d_lo, d_hi)
+        if not any(self.a.facts(i).wide() for i in pieces):
+            # a piece the programme finds too wide only now (12-neighbour triangles) is
+            # handed over here, and bounded below like one known wide from the start
+            cheap = [self.a.facts(i).cheap_totals_within(*domains[i]) for i in pieces]
+            if all(t is not None for t in cheap):
+                return self._exact(domains, m, d_lo, d_hi)
         with bounded(CLASSIC_EXACT_NODES) as meter:
             try:
                 return self._exact(domains, m, d_lo, d_hi)

@@ -203,3 +203,24 @@ def test_game_witnesses_do_not_favour_the_top_rows() -> None:
     assert games >= 20
     stat = chi_square(rows, shares)
     assert stat < CHI2_999[15], f"chi-square {stat:.1f} over {games} games"
+
+
+def test_a_classic_witness_on_a_piece_found_too_wide_late_is_bounded() -> None:
+    """On a geodesic sphere's 12-neighbour triangles the programme finds a piece too wide
+    only while the witness matches the total (its plan keeps few numbers open): it used to
+    search once per total without a bound, for minutes. Now it is bounded like a piece known
+    wide, and the witness still fits every number and mines the click."""
+    from random import Random
+
+    from devil.graphs.positions import midgame
+    from devil.graphs.tilings import tiling_board
+
+    position = midgame(tiling_board("geodesic", (5,)), 103, 5)
+    assert position.board.graph is not None
+    cell = position.board.graph.cell("f11-17")
+    witness = Solver().analyse(position).witness(cell, True, Random(cell), nearest_total=True)
+    assert witness is not None and cell in witness
+    for shown in position.revealed_cells():
+        assert shown not in witness
+        mined = sum(n in witness for n in position.board.neighbours(shown))
+        assert mined == position.number(shown), position.board.graph.id(shown)
