@@ -12,22 +12,19 @@ cells for Penrose, squares per edge for the cube, the frequency for the sphere),
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from app.errors import InputError
 from app.fields import bounded, choice, present, true_or_false
+from app.play.dials import game_dials
 from devil.game import GameParams, GraphSpec, GraphSpecError, ParamsError, keep_free
 from devil.graphs.tilings import TILINGS, tiling
-from devil.rules import Count, Mercy, Rules
 
 GRID_ONLY = ("width", "height", "topology", "holes")
 """Fields of a grid game that a graph game refuses (its size is ``size``)."""
 
 EXPERT_DENSITY = 99 / 480
-
-MAX_SEED = 2**63 - 1
 
 
 def is_graph_request(data: Mapping[str, Any]) -> bool:
@@ -88,20 +85,8 @@ def parse_graph_params(data: Mapping[str, Any]) -> GameParams:
     else:
         mines = round(board.cell_count * (density or EXPERT_DENSITY))
         mines = min(room, max(1, mines))
-    count = Count.CLASSIC
-    if present(data, "count"):
-        count = Count(choice(data["count"], "count", (c.value for c in Count)))
-    mercy = Mercy.STRICT
-    if present(data, "mercy"):
-        mercy = Mercy(choice(data["mercy"], "mercy", (m.value for m in Mercy)))
-    no_guess = true_or_false(data["no_guess"], "no_guess") if "no_guess" in data else True
-    if present(data, "seed"):
-        seed = bounded(data["seed"], "seed", 0, MAX_SEED)
-    else:
-        seed = secrets.randbelow(MAX_SEED)
+    rules, no_guess, seed = game_dials(data)
     try:
-        return GameParams(
-            mines=mines, rules=Rules(count, mercy), no_guess=no_guess, seed=seed, graph=spec
-        )
+        return GameParams(mines=mines, rules=rules, no_guess=no_guess, seed=seed, graph=spec)
     except ParamsError as exc:
         raise InputError("mines", str(exc)) from None

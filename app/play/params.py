@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from app.errors import InputError
-from app.fields import bounded, choice, present, true_or_false
-from app.play.graph_params import MAX_SEED as MAX_SEED
+from app.fields import bounded, choice, present
+from app.play.dials import MAX_SEED as MAX_SEED
+from app.play.dials import game_dials
 from app.play.graph_params import is_graph_request, parse_graph_params
 from devil.board import Board, BoardError, Topology
 from devil.game import GameParams, ParamsError
-from devil.rules import Count, Mercy, Rules
 
 BROWSER_MAX_SIDE = 200
 """Largest width or height of a game created from the web page."""
@@ -101,17 +100,7 @@ def parse_params(data: Mapping[str, Any], max_side: int = API_MAX_SIDE) -> GameP
         mines = min(limit, max(1, round(board.cell_count * DEFAULT_DENSITY)))
     if mines > limit:
         raise InputError("mines", too_many_mines(height, width, mines, topology, holes, limit))
-    count = Count.CLASSIC
-    if present(data, "count"):
-        count = Count(choice(data["count"], "count", (c.value for c in Count)))
-    mercy = Mercy.STRICT
-    if present(data, "mercy"):
-        mercy = Mercy(choice(data["mercy"], "mercy", (m.value for m in Mercy)))
-    no_guess = true_or_false(data["no_guess"], "no_guess") if "no_guess" in data else True
-    if present(data, "seed"):
-        seed = bounded(data["seed"], "seed", 0, MAX_SEED)
-    else:
-        seed = secrets.randbelow(MAX_SEED)
+    rules, no_guess, seed = game_dials(data)
     try:
         return GameParams(
             height=height,
@@ -119,7 +108,7 @@ def parse_params(data: Mapping[str, Any], max_side: int = API_MAX_SIDE) -> GameP
             mines=mines,
             topology=topology,
             holes=holes,
-            rules=Rules(count, mercy),
+            rules=rules,
             no_guess=no_guess,
             seed=seed,
         )

@@ -66,6 +66,21 @@ def _require_int(name: str, value: object) -> int:
     return value
 
 
+def _check_room(mines: int, board: Board, name: str) -> None:
+    """``ParamsError`` unless ``mines`` fit on ``board`` (named ``name`` in the message) with
+    the first click and its neighbours kept free."""
+    if mines < 0:
+        raise ParamsError(f"mines {mines} is negative")
+    keep = keep_free(board)
+    room = board.cell_count - keep
+    if mines > room:
+        raise ParamsError(
+            f"{mines} mines do not fit on the {name} board: the first click and its neighbours "
+            f"(up to {keep} cells) are always kept free of mines, so its {board.cell_count} "
+            f"cells hold at most {room} mines"
+        )
+
+
 @dataclass(frozen=True)
 class GameParams:
     """What a player chooses when starting a game. Validated on construction.
@@ -112,16 +127,7 @@ class GameParams:
             board = self.board()
         except BoardError as e:
             raise ParamsError(str(e)) from None
-        if mines < 0:
-            raise ParamsError(f"mines {mines} is negative")
-        keep = keep_free(board)
-        room = board.cell_count - keep
-        if mines > room:
-            raise ParamsError(
-                f"{mines} mines do not fit on the {height}x{width} board: the first click and "
-                f"its neighbours (up to {keep} cells) are always kept free of mines, so its "
-                f"{board.cell_count} cells hold at most {room} mines"
-            )
+        _check_room(mines, board, f"{height}x{width}")
 
     def _graph_post_init(self, graph: GraphSpec) -> None:
         if not isinstance(graph, GraphSpec):
@@ -137,16 +143,7 @@ class GameParams:
         object.__setattr__(self, "width", board.width)
         object.__setattr__(self, "topology", Topology.GRAPH)
         object.__setattr__(self, "holes", frozenset())
-        if mines < 0:
-            raise ParamsError(f"mines {mines} is negative")
-        keep = keep_free(board)
-        room = board.cell_count - keep
-        if mines > room:
-            raise ParamsError(
-                f"{mines} mines do not fit on the {graph.name} board: the first click and its "
-                f"neighbours (up to {keep} cells) are always kept free of mines, so its "
-                f"{board.cell_count} cells hold at most {room} mines"
-            )
+        _check_room(mines, board, graph.name)
 
     def board(self) -> Board:
         return self._board

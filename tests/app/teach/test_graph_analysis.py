@@ -13,24 +13,7 @@ from flask.testing import FlaskClient
 from devil import oracle
 from devil.graphs.fileformat import read_graph
 from devil.rules import Count
-
-_CELL = re.compile(r'<(?:polygon|circle) class="([^"]*)" data-cell="([^"]*)"')
-
-SMALL = {
-    "format": "mine-devil-graph",
-    "version": 1,
-    "cells": [
-        {"id": "hub", "state": 10, "label": "the hub", "at": [0, 0]},
-        *({"id": f"s{i}", "state": ".", "at": [i, 1]} for i in range(10)),
-        {"id": "far", "state": ".", "polygon": [[5, 3], [6, 3], [5.5, 4]]},
-    ],
-    "edges": [*(["hub", f"s{i}"] for i in range(10)), ["s9", "far"]],
-    "mines": 11,
-}
-
-
-def _classes(body: str) -> dict[str, set[str]]:
-    return {html.unescape(cid): set(cls.split()) for cls, cid in _CELL.findall(body)}
+from tests.helpers.graph_boards import HUB_BOARD, drawn_classes
 
 
 def _check_against_oracle(body: str, text: str, count: str) -> None:
@@ -38,7 +21,7 @@ def _check_against_oracle(body: str, text: str, count: str) -> None:
     layout = position.board.graph
     assert layout is not None
     truth = oracle.classify(position, Count(count))
-    shown = _classes(body)
+    shown = drawn_classes(body)
     assert len(shown) == position.board.cell_count
     for cell in position.covered_cells():
         assert truth.verdict(cell).value in shown[layout.id(cell)]
@@ -46,7 +29,7 @@ def _check_against_oracle(body: str, text: str, count: str) -> None:
 
 @pytest.mark.parametrize("count", ["classic", "counted"])
 def test_a_pasted_graph_is_coloured_like_the_oracle(client: FlaskClient, count: str) -> None:
-    text = json.dumps(SMALL)
+    text = json.dumps(HUB_BOARD)
     response = client.post("/analyse/graph", data={"graph": text, "count": count})
     assert response.status_code == 200
     _check_against_oracle(response.get_data(as_text=True), text, count)
@@ -61,7 +44,7 @@ def test_a_small_tiling_is_coloured_like_the_oracle(client: FlaskClient) -> None
 
 
 def test_choosing_a_cell_explains_it_by_label(client: FlaskClient) -> None:
-    text = json.dumps(SMALL)
+    text = json.dumps(HUB_BOARD)
     response = client.post("/analyse/graph", data={"graph": text, "cell": "s3"})
     body = html.unescape(response.get_data(as_text=True))
     assert response.status_code == 200
@@ -80,13 +63,13 @@ def test_choosing_a_cell_explains_it_by_label(client: FlaskClient) -> None:
 def test_a_bad_file_is_a_400_naming_where(
     client: FlaskClient, change: dict[str, object], message: str
 ) -> None:
-    response = client.post("/analyse/graph", data={"graph": json.dumps({**SMALL, **change})})
+    response = client.post("/analyse/graph", data={"graph": json.dumps({**HUB_BOARD, **change})})
     assert response.status_code == 400
     assert message in response.get_data(as_text=True)
 
 
 def test_an_impossible_number_is_a_400_naming_the_cell(client: FlaskClient) -> None:
-    bad = {**SMALL, "cells": [{"id": "x", "state": 2}, {"id": "y", "state": "."}],
+    bad = {**HUB_BOARD, "cells": [{"id": "x", "state": 2}, {"id": "y", "state": "."}],
            "edges": [["x", "y"]]}  # fmt: skip
     response = client.post("/analyse/graph", data={"graph": json.dumps(bad)})
     assert response.status_code == 400
@@ -102,7 +85,7 @@ def test_bad_queries_are_400s(client: FlaskClient) -> None:
 
 
 def test_export_json_and_svg(client: FlaskClient) -> None:
-    text = json.dumps(SMALL)
+    text = json.dumps(HUB_BOARD)
     got = client.post("/analyse/graph/export", data={"graph": text, "kind": "json"})
     assert got.status_code == 200
     assert read_graph(got.get_data(as_text=True)) == read_graph(text)
@@ -117,4 +100,4 @@ def test_export_json_and_svg(client: FlaskClient) -> None:
 def test_every_preset_page_draws(client: FlaskClient, name: str) -> None:
     response = client.get("/analyse/graph", query_string={"tiling": name})
     assert response.status_code == 200
-    assert len(_classes(response.get_data(as_text=True))) > 50
+    assert len(drawn_classes(response.get_data(as_text=True))) > 50

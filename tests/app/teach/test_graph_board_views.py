@@ -23,26 +23,9 @@ from devil.graphs.tilings import tiling_board
 from devil.position import Position
 from devil.rules import Count
 from devil.teach.levels import deduction_steps
+from tests.helpers.graph_boards import HUB_BOARD, drawn_classes
 
 _STEP_HEAD = re.compile(r"Step (\d+) of (\d+)")
-_CELL = re.compile(r'<(?:polygon|circle) class="([^"]*)" data-cell="([^"]*)"')
-
-SMALL = {  # a 10 with ten covered neighbours: one step finds them all mines
-    "format": "mine-devil-graph",
-    "version": 1,
-    "cells": [
-        {"id": "hub", "state": 10, "label": "the hub", "at": [0, 0]},
-        *({"id": f"s{i}", "state": ".", "at": [i, 1]} for i in range(10)),
-        {"id": "far", "state": ".", "polygon": [[5, 3], [6, 3], [5.5, 4]]},
-    ],
-    "edges": [*(["hub", f"s{i}"] for i in range(10)), ["s9", "far"]],
-    "mines": 11,
-}
-
-
-def _classes(body: str) -> dict[str, set[str]]:
-    """Each drawn cell's classes, by id."""
-    return {html.unescape(cid): set(cls.split()) for cls, cid in _CELL.findall(body)}
 
 
 def _positions() -> list[tuple[str, Position]]:
@@ -67,13 +50,13 @@ def test_every_step_agrees_with_the_oracle(name: str, position: Position, count:
 
 
 def test_the_page_steps_through_naming_cells_by_label(client: FlaskClient) -> None:
-    text = json.dumps(SMALL)
+    text = json.dumps(HUB_BOARD)
     first = client.post("/analyse/graph", data={"graph": text, "to_step": "1"})
     body = html.unescape(first.get_data(as_text=True))
     assert first.status_code == 200
     assert _STEP_HEAD.search(body).groups() == ("1", "1")  # type: ignore[union-attr]
     assert "The 10 at cell the hub (id hub)" in body
-    classes = _classes(first.get_data(as_text=True))
+    classes = drawn_classes(first.get_data(as_text=True))
     assert "hl-number" in classes["hub"]
     assert all("hl-new-mine" in classes[f"s{i}"] for i in range(10))
     hidden = client.post("/analyse/graph", data={"graph": text, "step": "1", "to_step": "0"})
@@ -86,7 +69,7 @@ def test_a_tiling_page_marks_earlier_steps_as_known(client: FlaskClient) -> None
     body = got.get_data(as_text=True)
     assert got.status_code == 200
     assert _STEP_HEAD.search(body).group(1) == "3"  # type: ignore[union-attr]
-    classes = _classes(body)
+    classes = drawn_classes(body)
     assert any({"known-safe", "known-mine"} & c for c in classes.values())
     assert any({"hl-new-safe", "hl-new-mine"} & c for c in classes.values())
     assert client.get("/analyse/graph", query_string={**query, "step": "x"}).status_code == 400
@@ -103,7 +86,7 @@ def test_the_sphere_is_drawn_turnable_and_coloured_like_the_oracle(client: Flask
     layout = position.board.graph
     assert layout is not None
     truth = oracle.classify(position, Count.CLASSIC)
-    shown = _classes(body)
+    shown = drawn_classes(body)
     for cell in position.covered_cells():
         assert truth.verdict(cell).value in shown[layout.id(cell)]
     back = sum("back" in c for c in shown.values())
@@ -137,7 +120,7 @@ def test_png_uses_the_svg_colours(view: str) -> None:
 
 
 def test_png_export_and_its_bound(client: FlaskClient) -> None:
-    text = json.dumps(SMALL)
+    text = json.dumps(HUB_BOARD)
     got = client.post("/analyse/graph/export", data={"graph": text, "kind": "png"})
     assert got.status_code == 200 and got.headers["Content-Type"] == "image/png"
     assert Image.open(io.BytesIO(got.data)).size[0] > 100
