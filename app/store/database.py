@@ -36,7 +36,9 @@ def _begin_immediate(conn: Connection) -> None:
     ``time.sleep``, which gevent makes cooperative; within the transaction SQLite's own
     timeout applies again (the write lock is ours by then).
     """
-    conn.exec_driver_sql("PRAGMA busy_timeout = 0")
+    raw = conn.connection.dbapi_connection  # settings, not statements of the transaction
+    assert raw is not None
+    raw.execute("PRAGMA busy_timeout = 0")
     try:
         deadline = time.monotonic() + BUSY_SECONDS
         pause = 0.001
@@ -50,7 +52,7 @@ def _begin_immediate(conn: Connection) -> None:
             time.sleep(pause)
             pause = min(2 * pause, LONGEST_PAUSE)
     finally:
-        conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        raw.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
 
 
 def _configure_sqlite(engine: Engine) -> None:

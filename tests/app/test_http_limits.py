@@ -12,6 +12,7 @@ import pytest
 from flask import Flask, request
 
 from app.hooks import BODY_LIMIT_ATTR, body_limit
+from app.play.routes import NEW_GAME_FORM_MAX
 from app.retry_after import RetryAfterFloor, retry_after_floor
 from app.security import _LIMIT_ATTR
 from tests.helpers.web import HX, chunked_post, csrf_token, new_game
@@ -22,10 +23,13 @@ LARGER_BODIES = {
     "teach.analyse_paste": 1024 * 1024,
     "graphs.analyse_graph_paste": 6 * 1024 * 1024,
     "graphs.export_graph": 6 * 1024 * 1024,
+    "api.create": 2 * 1024 * 1024,
+    "play.new_game": 6 * 1024 * 1024,
 }
 """Views allowed a larger body than ``MAX_CONTENT_LENGTH`` and the most each may declare: the
 analysis paste (a 10,000-cell position, form-encoded; ``ui`` sets it with ``body_limit``) and the
-graph board's paste and export (a 5,000-cell graph file with polygons, form-encoded)."""
+graph board's paste and export (a 5,000-cell graph file with polygons, form-encoded), and a new
+game, which may carry such a file (JSON for the API, form-encoded for the page)."""
 
 
 def test_no_429_of_any_limiter_says_retry_after_0(make_app: Callable[..., Flask]) -> None:
@@ -137,25 +141,27 @@ def test_a_view_marked_with_a_larger_limit_takes_it_and_no_more(
     assert over.status_code == 413
     # every other view keeps the app's limit
     limit = app.config["MAX_CONTENT_LENGTH"]
-    assert client.post("/new", data={"preset": "x" * (limit + 10)}).status_code == 413
+    over_app = client.post("/api/worlds", data=b" " * (limit + 1), content_type="application/json")
+    assert over_app.status_code == 413
 
 
 def test_the_body_limit_error_is_clear_json_and_a_clear_page(app: Flask) -> None:
     client = app.test_client()
     limit = app.config["MAX_CONTENT_LENGTH"]
-    api = client.post("/api/games", data=b" " * (limit + 1), content_type="application/json")
+    api = client.post("/api/worlds", data=b" " * (limit + 1), content_type="application/json")
     assert api.status_code == 413
     assert api.json == {"error": f"the request body is larger than {limit} bytes"}
+    form = NEW_GAME_FORM_MAX  # a new game's form may carry a graph file: its own limit
     token = csrf_token(client)
-    page = client.post("/new", data={"preset": "x" * (limit + 10), "csrf_token": token})
+    page = client.post("/new", data={"preset": "x" * (form + 10), "csrf_token": token})
     assert page.status_code == 413
     assert page.mimetype == "text/html"
-    assert f"more than this page takes ({limit:,} bytes)" in page.get_data(as_text=True)
+    assert f"more than this page takes ({form:,} bytes)" in page.get_data(as_text=True)
     toast = client.post(
-        "/new", data={"preset": "x" * (limit + 10)}, headers={"X-CSRFToken": token, **HX}
+        "/new", data={"preset": "x" * (form + 10)}, headers={"X-CSRFToken": token, **HX}
     )
     assert toast.status_code == 413
-    assert f"({limit:,} bytes)" in toast.get_data(as_text=True)
+    assert f"({form:,} bytes)" in toast.get_data(as_text=True)
 
 
 def test_rate_limited_views_are_all_known(app: Flask) -> None:

@@ -81,7 +81,7 @@ def test_expected_answers_log_nothing(
             f"/api/games/{game['id']}/chord", json={"row": 1, "col": 1}, headers=auth
         )
         assert chord.status_code == 409
-        big = client.post("/api/games", data=b" " * 20_000, content_type="application/json")
+        big = client.post("/api/worlds", data=b" " * 20_000, content_type="application/json")
         assert big.status_code == 413
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
 

@@ -45,6 +45,7 @@ def _proved(live_server: str, game_id: str) -> tuple[list[str], list[str]]:
 def _start(page: Page, live_server: str, tiling: str, seed: int) -> str:
     page.goto(f"{live_server}/")
     page.check("input[name=preset][value=beginner]")
+    page.click("details.tilings > summary")  # the tilings are folded away on the home page
     page.check(f"input[name=topology][value={tiling}]")
     page.set_checked("input[name=no_guess]", True)
     page.fill("input[name=seed]", str(seed))

@@ -125,13 +125,13 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
     survivor = start(tmp_path / "b", other, db_url)
     acknowledged: list[tuple[str, dict[str, Any]]] = []
     lock = threading.Lock()
-    stop = threading.Event()
+    halt = threading.Event()
     try:
         tokens = [join(port, f"p{i}", f"team{i % 3}", i % 6) for i in range(6)]
 
         def player(i: int) -> None:
             n = 0
-            while not stop.is_set():
+            while not halt.is_set():
                 raft = [{"kind": "reveal", "x": 10_000 * i + n + j, "y": 77} for j in range(5)]
                 raft.append({"kind": "drop", "x": 10_000 * i + n, "y": -500})
                 n += 50
@@ -150,7 +150,7 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
             thread.start()
         time.sleep(3.0)
         stop(victim)  # SIGKILL mid-load
-        stop.set()
+        halt.set()
         for thread in threads:
             thread.join(30)
         assert len(acknowledged) > 20
@@ -174,6 +174,6 @@ def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, db_url: st
                             {"moves": [{"kind": "reveal", "x": 1, "y": 1}]}, token)  # fmt: skip
         assert status == 200 and body["results"][0]["seq"] == len(seqs["team0"]) + 1
     finally:
-        stop.set()
+        halt.set()
         stop(victim)
         stop(survivor, signal.SIGTERM)
