@@ -661,19 +661,21 @@ def world_server(
 
 def seed_log(database_url: str, events: int) -> None:
     """The bystanders' log grown by ``events`` events (for ``who``), straight into the
-    database: no-op flags of the bystander, seqs taken from the world's head."""
+    database: no-op flags of the bystander, seqs taken from the team's head (the log is
+    numbered per team)."""
     import sqlalchemy as sa
 
     from app.world.records import utcnow
     from app.world.schema import events as log
-    from app.world.schema import players, worlds
+    from app.world.schema import players, teams
 
     engine = sa.create_engine(database_url)
     with engine.begin() as conn:
         player = conn.execute(
             sa.select(players.c.id).where(players.c.world == WORLD, players.c.team == "bystanders")
         ).scalar_one()
-        head = conn.execute(sa.select(worlds.c.last_seq).where(worlds.c.id == WORLD)).scalar_one()
+        bystanders = (teams.c.world == WORLD) & (teams.c.name == "bystanders")
+        head = conn.execute(sa.select(teams.c.last_seq).where(bystanders)).scalar_one()
         now = utcnow()
         for start in range(0, events, 10_000):
             rows = [
@@ -694,7 +696,7 @@ def seed_log(database_url: str, events: int) -> None:
                 for i in range(start, min(events, start + 10_000))
             ]
             conn.execute(log.insert(), rows)
-        conn.execute(worlds.update().where(worlds.c.id == WORLD).values(last_seq=head + events))
+        conn.execute(teams.update().where(bystanders).values(last_seq=head + events))
     engine.dispose()
 
 
