@@ -373,22 +373,25 @@ class SweptEngine(WideEngine):
     def totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int:
         if unpinned(self.piece.problem.sizes, lo, hi):
             return self.totals()  # no group pinned: the piece's own totals, cached
-        if not self.plan().steps:
-            return 1
-        try:
-            return self._forward(lo, hi)[-1].get(0, 0)
-        except _dp.TooWide:
-            return self._hand_over().totals_within(lo, hi)
+        found = self._swept_within(lo, hi)
+        return found if found is not None else self._hand_over().totals_within(lo, hi)
 
     def cheap_totals_within(self, lo: Sequence[int], hi: Sequence[int]) -> int | None:
         if unpinned(self.piece.problem.sizes, lo, hi):
             return self.cheap_totals()
+        found = self._swept_within(lo, hi)
+        if found is None:
+            self._hand_over()
+        return found
+
+    def _swept_within(self, lo: Sequence[int], hi: Sequence[int]) -> int | None:
+        """The totals within the domains (a group pinned) by the programme; None when it
+        finds the piece too wide (the caller hands it over)."""
         if not self.plan().steps:
             return 1
         try:
             return self._forward(lo, hi)[-1].get(0, 0)
         except _dp.TooWide:
-            self._hand_over()
             return None
 
     def solve_within(

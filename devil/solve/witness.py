@@ -199,8 +199,9 @@ class _Builder:
             # a piece the programme finds too wide only now (12-neighbour triangles) is
             # handed over here, and bounded below like one known wide from the start
             cheap = [self.a.facts(i).cheap_totals_within(*domains[i]) for i in pieces]
-            if all(t is not None for t in cheap):
-                return self._exact(domains, m, d_lo, d_hi)
+            known = [t for t in cheap if t is not None]
+            if len(known) == len(cheap):
+                return self._exact(domains, m, d_lo, d_hi, known)
         with bounded(CLASSIC_EXACT_NODES) as meter:
             try:
                 return self._exact(domains, m, d_lo, d_hi)
@@ -210,14 +211,20 @@ class _Builder:
                 return None
 
     def _exact(
-        self, domains: list[tuple[list[int], list[int]]], m: int, d_lo: int, d_hi: int
+        self,
+        domains: list[tuple[list[int], list[int]]],
+        m: int,
+        d_lo: int,
+        d_hi: int,
+        totals: list[int] | None = None,
     ) -> list[list[int]] | None:
         """Solutions per piece whose totals plus some deep count make exactly ``m``.
 
         None when no totals do; with ``nearest`` (classic rule), the pieces' total nearest
         to the range the deep cells can make up (fewer mines on a tie)."""
         facts = [self.a.facts(i) for i in range(len(self.a.pieces))]
-        totals = [info.totals_within(*domains[i]) for i, info in enumerate(facts)]
+        if totals is None:  # else the pieces' totals within the domains, known already
+            totals = [info.totals_within(*domains[i]) for i, info in enumerate(facts)]
         reach = [1]
         for mask in totals:
             reach.append(sumset(reach[-1], mask))
