@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -149,43 +150,52 @@ def channel() -> str:
     return f"test_notify_{os.getpid()}_{time.monotonic_ns() % 10**9}"
 
 
-@pytest.mark.postgres
-def test_a_notify_in_one_transaction_wakes_the_other_process_at_commit(
-    pg_engines: tuple[sa.Engine, sa.Engine],
-) -> None:
+@contextmanager
+def sender_and_receiver(
+    engines: tuple[sa.Engine, sa.Engine], poll_seconds: float = 1.0
+) -> Iterator[tuple[PostgresNotifier, PostgresNotifier, str]]:
+    """Two notifiers on a fresh channel, as two processes would have (the receiver on the
+    second engine, polling every ``poll_seconds``), closed afterwards; and the channel."""
     name = channel()
-    sender = PostgresNotifier(pg_engines[0], channel=name)
-    receiver = PostgresNotifier(pg_engines[1], channel=name)
+    sender = PostgresNotifier(engines[0], channel=name)
+    receiver = PostgresNotifier(engines[1], channel=name, poll_seconds=poll_seconds)
     try:
-        with receiver.subscribe("world:w:t:0") as sub:
-            assert receiver.listening
-            with sender.outbox() as box, pg_engines[0].begin() as conn:
-                box.add(conn, "world:w:t:0", {"seq": 5})
-                assert not sub.wait(0.3)  # PostgreSQL holds it until the commit
-            assert sub.wait(5.0)
-            assert sub.payload == {"seq": 5}
-            # a rolled-back transaction notifies nobody
-            with pytest.raises(RuntimeError), sender.outbox() as box, pg_engines[0].begin() as conn:
-                box.add(conn, "world:w:t:0", {"seq": 6})
-                raise RuntimeError("rollback")
-            assert not sub.wait(0.5)
-            # outside a transaction
-            sender.publish("world:w:t:0", {"seq": 7})
-            assert sub.wait(5.0)
-            assert sub.payload == {"seq": 7}
+        yield sender, receiver, name
     finally:
         sender.close()
         receiver.close()
 
 
 @pytest.mark.postgres
+def test_a_notify_in_one_transaction_wakes_the_other_process_at_commit(
+    pg_engines: tuple[sa.Engine, sa.Engine],
+) -> None:
+    with (
+        sender_and_receiver(pg_engines) as (sender, receiver, _),
+        receiver.subscribe("world:w:t:0") as sub,
+    ):
+        assert receiver.listening
+        with sender.outbox() as box, pg_engines[0].begin() as conn:
+            box.add(conn, "world:w:t:0", {"seq": 5})
+            assert not sub.wait(0.3)  # PostgreSQL holds it until the commit
+        assert sub.wait(5.0)
+        assert sub.payload == {"seq": 5}
+        # a rolled-back transaction notifies nobody
+        with pytest.raises(RuntimeError), sender.outbox() as box, pg_engines[0].begin() as conn:
+            box.add(conn, "world:w:t:0", {"seq": 6})
+            raise RuntimeError("rollback")
+        assert not sub.wait(0.5)
+        # outside a transaction
+        sender.publish("world:w:t:0", {"seq": 7})
+        assert sub.wait(5.0)
+        assert sub.payload == {"seq": 7}
+
+
+@pytest.mark.postgres
 def test_one_listening_connection_serves_many_waiters(
     pg_engines: tuple[sa.Engine, sa.Engine],
 ) -> None:
-    name = channel()
-    sender = PostgresNotifier(pg_engines[0], channel=name)
-    receiver = PostgresNotifier(pg_engines[1], channel=name)
-    try:
+    with sender_and_receiver(pg_engines) as (sender, receiver, name):
         with receiver.subscribe("warm"):
             pass  # the listener is up before the waiters race
         with pg_engines[0].connect() as conn:
@@ -195,9 +205,6 @@ def test_one_listening_connection_serves_many_waiters(
         assert max(delays) < 5.0
         with pg_engines[0].connect() as conn:
             assert listeners(conn, name) == before == 1
-    finally:
-        sender.close()
-        receiver.close()
 
 
 def listeners(conn: sa.Connection, name: str) -> int:
@@ -210,31 +217,25 @@ def listeners(conn: sa.Connection, name: str) -> int:
 def test_a_broken_listener_reconnects_and_wakes_everyone(
     pg_engines: tuple[sa.Engine, sa.Engine],
 ) -> None:
-    name = channel()
-    sender = PostgresNotifier(pg_engines[0], channel=name)
-    receiver = PostgresNotifier(pg_engines[1], channel=name, poll_seconds=0.2)
-    try:
-        with receiver.subscribe("t") as sub:
-            with pg_engines[0].connect() as conn:
-                conn.execute(
-                    sa.text(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = :q"
-                    ),
-                    {"q": f"LISTEN {name}"},
-                )
-                conn.commit()
-            # notifications may have been missed while it was down: everyone re-reads
-            assert sub.wait(10.0)
-            assert receiver.reconnects >= 1
-            deadline = time.monotonic() + 10
-            while not receiver.listening and time.monotonic() < deadline:
-                time.sleep(0.05)
-            sender.publish("t", {"seq": 9})
-            assert sub.wait(5.0)
-            assert sub.payload == {"seq": 9}
-    finally:
-        sender.close()
-        receiver.close()
+    with (
+        sender_and_receiver(pg_engines, poll_seconds=0.2) as (sender, receiver, name),
+        receiver.subscribe("t") as sub,
+    ):
+        with pg_engines[0].connect() as conn:
+            conn.execute(
+                sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = :q"),
+                {"q": f"LISTEN {name}"},
+            )
+            conn.commit()
+        # notifications may have been missed while it was down: everyone re-reads
+        assert sub.wait(10.0)
+        assert receiver.reconnects >= 1
+        deadline = time.monotonic() + 10
+        while not receiver.listening and time.monotonic() < deadline:
+            time.sleep(0.05)
+        sender.publish("t", {"seq": 9})
+        assert sub.wait(5.0)
+        assert sub.payload == {"seq": 9}
 
 
 # -- gevent ----------------------------------------------------------------------------
