@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +55,24 @@ def errors_of(base: str, world: str, name: str) -> int:
 def dismiss_guide(page: Page) -> None:
     if page.locator("#guide").is_visible():
         page.click("#guide-close")
+
+
+@contextmanager
+def newcomer(
+    browser: Browser, live_server: str, name: str, team: str, colour: int
+) -> Iterator[tuple[Page, str]]:
+    """A stranger's page on a new world, its guide dismissed, joined as ``name`` of ``team``
+    on board ``colour``; (the page, the world). The browser context is closed afterwards."""
+    world = new_world(live_server)
+    ctx = stranger(browser)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/world/{world}")
+        dismiss_guide(page)
+        join(page, live_server, world, name, team, colour=colour)
+        yield page, world
+    finally:
+        ctx.close()
 
 
 def board_centre(page: Page) -> tuple[float, float]:
@@ -144,13 +164,7 @@ def flagged_mine(page: Page, base: str, world: str, team: str, colour: int) -> t
 
 
 def test_switching_colour_says_what_the_board_holds(browser: Browser, live_server: str) -> None:
-    world = new_world(live_server)
-    ctx = stranger(browser)
-    try:
-        page = ctx.new_page()
-        page.goto(f"{live_server}/world/{world}")
-        dismiss_guide(page)
-        join(page, live_server, world, "Dana", "painters", colour=0)
+    with newcomer(browser, live_server, "Dana", "painters", colour=0) as (page, world):
         mx, my = flagged_mine(page, live_server, world, "painters", 0)
         # the picker counts the team's cells and flags per board
         page.wait_for_function(
@@ -175,18 +189,10 @@ def test_switching_colour_says_what_the_board_holds(browser: Browser, live_serve
         click_cell(page, cursor["x"], cursor["y"])
         wait_symbol(page, cursor["x"], cursor["y"], "012345678")
         assert errors_of(live_server, world, "Dana") == 0
-    finally:
-        ctx.close()
 
 
 def test_the_minimap_moves_the_view(browser: Browser, live_server: str) -> None:
-    world = new_world(live_server)
-    ctx = stranger(browser)
-    try:
-        page = ctx.new_page()
-        page.goto(f"{live_server}/world/{world}")
-        dismiss_guide(page)
-        join(page, live_server, world, "Eve", "mappers", colour=1)
+    with newcomer(browser, live_server, "Eve", "mappers", colour=1) as (page, _):
         expect(page.locator("#minimap")).to_be_visible()
         before = page.evaluate("() => window.worldBoard.centre()")
         box = page.locator("#minimap-canvas").bounding_box()
@@ -199,8 +205,6 @@ def test_the_minimap_moves_the_view(browser: Browser, live_server: str) -> None:
         page.click("#back-to-team")
         back = page.evaluate("() => window.worldBoard.centre()")
         assert abs(back["x"] - before["x"]) <= 64 and abs(back["y"] - before["y"]) <= 64
-    finally:
-        ctx.close()
 
 
 def test_a_teammates_presence_appears_and_disappears(browser: Browser, live_server: str) -> None:
@@ -251,13 +255,7 @@ def frontier_risk(
 
 
 def test_the_next_click_closes_the_witness_and_plays(browser: Browser, live_server: str) -> None:
-    world = new_world(live_server)
-    ctx = stranger(browser)
-    try:
-        page = ctx.new_page()
-        page.goto(f"{live_server}/world/{world}")
-        dismiss_guide(page)
-        join(page, live_server, world, "Hal", "testers", colour=0)
+    with newcomer(browser, live_server, "Hal", "testers", colour=0) as (page, world):
         _, _, safe, _ = drop_with_mine(page, live_server, world, "testers", 0, want="safe")
         sx, sy = sorted(safe)[0]
         risky = frontier_risk(live_server, world, "testers", 0, sx, sy) or (sx + 400, sy)
@@ -282,18 +280,10 @@ def test_the_next_click_closes_the_witness_and_plays(browser: Browser, live_serv
             else:
                 page.click(".wclose")
             expect(page.locator(".wwitness")).to_have_count(0)
-    finally:
-        ctx.close()
 
 
 def test_the_time_lapse_plays_from_empty_to_now(browser: Browser, live_server: str) -> None:
-    world = new_world(live_server)
-    ctx = stranger(browser)
-    try:
-        page = ctx.new_page()
-        page.goto(f"{live_server}/world/{world}")
-        dismiss_guide(page)
-        join(page, live_server, world, "Ivy", "lapsers", colour=0)
+    with newcomer(browser, live_server, "Ivy", "lapsers", colour=0) as (page, world):
         x, y, safe, _ = drop_with_mine(page, live_server, world, "lapsers", 0)
         for cell in sorted(safe)[:3]:
             page.evaluate("([x, y]) => window.worldBoard.move('reveal', x, y)", list(cell))
@@ -329,8 +319,6 @@ def test_the_time_lapse_plays_from_empty_to_now(browser: Browser, live_server: s
             assert watcher.evaluate("() => window.timelapse.rows()") == view
         finally:
             other.close()
-    finally:
-        ctx.close()
 
 
 def test_screenshots_of_the_first_minutes(browser: Browser, live_server: str, shots: Path) -> None:
@@ -394,13 +382,7 @@ def test_screenshots_of_the_first_minutes(browser: Browser, live_server: str, sh
 
 def test_presence_reports_are_coalesced(browser: Browser, live_server: str) -> None:
     """Panning a whole second sends a few presence reports, not one per frame."""
-    world = new_world(live_server)
-    ctx = stranger(browser)
-    try:
-        page = ctx.new_page()
-        page.goto(f"{live_server}/world/{world}")
-        dismiss_guide(page)
-        join(page, live_server, world, "Ola", "panners", colour=0)
+    with newcomer(browser, live_server, "Ola", "panners", colour=0) as (page, _):
         page.wait_for_timeout(500)
         sent: list[Any] = []
         page.on(
@@ -421,5 +403,3 @@ def test_presence_reports_are_coalesced(browser: Browser, live_server: str) -> N
         assert 1 <= len(sent) <= seconds / 1.0 + 1, (len(sent), seconds)
         assert len(sent) < 30
         assert all("cells" not in s for s in sent)
-    finally:
-        ctx.close()
