@@ -1,5 +1,6 @@
 """Games played by a random player (reveals, flags, unflags and chords), for the ledger and
-replay tests: ``random_game`` and the hypothesis strategy ``small_games``."""
+replay tests: ``random_game`` and the hypothesis strategy ``small_games``; and the cascade
+check ``covered_zero_neighbours``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 from devil.analysis import Verdict
 from devil.errors import IllegalMove
 from devil.game import Game, GameParams, Move
-from devil.position import COVERED, FLAG
+from devil.position import COVERED, FLAG, Position
 from devil.rules import Count, Mercy, Rules
 
 
@@ -70,3 +71,17 @@ def small_games(draw: st.DrawFn) -> Game:
         seed=draw(st.integers(0, 99)),
     )
     return random_game(params, random.Random(draw(st.integers(0, 10**6))))
+
+
+def covered_zero_neighbours(after: Position, before: Position | None = None) -> list[int]:
+    """Covered, unflagged cells next to a 0 that ``after`` shows and ``before`` did not: a
+    finished cascade leaves none. Zeros revealed earlier are skipped: a cell flagged while
+    its zero cascaded, and unflagged since, rightly stays covered."""
+    board = after.board
+    return [
+        n
+        for c in board.cells()
+        if after.number(c) == 0 and (before is None or before.number(c) != 0)
+        for n in board.neighbours(c)
+        if after.is_covered(n) and not after.is_flagged(n)
+    ]
