@@ -11,7 +11,8 @@
   (``devil.solve._cdcl``), conditioning on cuts (``devil.solve._cut``) and, when a click
   asks one cell, one group at a time (``devil.solve._ask``).
 
-Both decide the backbone by the searches (the programme is no faster at it).
+Both decide the backbone by the searches (the programme is no faster at it): the plain search,
+clause learning when it thrashes, or clause learning at once on a dense big piece (``learns``).
 """
 
 from __future__ import annotations
