@@ -9,8 +9,10 @@ mid-game positions (``devil.graphs.positions.midgame``: about 40% of the safe ce
 - **classify p50**: ``devil.solver.classify`` of the whole position (classic rule), ms;
 - **click p99**: a click as the devil rule needs it, from a fresh ``Solver``: the analysis,
   the cell's verdict and, when it could be a mine, a witness (random covered cells), ms;
-- **no-guess**: ``devil.generate.no_guess_layout`` (redraw, 200 tries) from a random first
-  cell at the beginner preset: the share of boards guaranteed and the time per board;
+- **no-guess**: ``devil.generate.no_guess_layout`` as a game on that board draws it (the
+  method and tries of ``devil.game.params``: perturbation, at most 300 tries on graph boards)
+  from a random first cell at the beginner preset (``--no-guess-preset``): the share of
+  boards guaranteed and the time per board;
 
 then the classification of 10,000-cell Penrose and triangle boards (cells with 12 or more
 neighbours), and reading 100,000-cell graph files (``devil.graphs.fileformat.read_graph``):
@@ -39,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from devil import native
 from devil.board import Cell
 from devil.budget import Budget, BudgetExceeded
+from devil.game.params import no_guess_method, no_guess_tries
 from devil.generate import no_guess_layout
 from devil.graphs import _fast
 from devil.graphs.fileformat import read_graph, write_graph
@@ -70,7 +73,9 @@ def _mark(value: float, target: float) -> str:
     return f"{value:.1f} {'ok' if value < target else 'MISS'}"
 
 
-def per_tiling(name: str, positions: int, clicks: int, boards: int) -> list[str]:
+def per_tiling(
+    name: str, positions: int, clicks: int, boards: int, no_guess: str = "beginner"
+) -> list[str]:
     spec = tiling(name)
     expert = spec.preset("expert")
     board = tiling_board(name, expert.size)
@@ -97,9 +102,10 @@ def per_tiling(name: str, positions: int, clicks: int, boards: int) -> list[str]
             except BudgetExceeded:
                 click_ms.append(CLICK_CAP * 1000)
                 stuck.append(f"{name} seed {seed} cell {layout.id(cell)}")
-    beginner = spec.preset("beginner")
-    small = tiling_board(name, beginner.size)
-    small_mines = beginner.mines(small.cell_count)
+    chosen = spec.preset(no_guess)
+    small = tiling_board(name, chosen.size)
+    small_mines = chosen.mines(small.cell_count)
+    tries, method = no_guess_tries(small), no_guess_method(small)
     made = 0
     gen_ms: list[float] = []
     cells = list(small.cells())
@@ -109,7 +115,8 @@ def per_tiling(name: str, positions: int, clicks: int, boards: int) -> list[str]
         got: list[bool] = []
 
         def generate(r: random.Random = gen_rng, f: Cell = first, out: list[bool] = got) -> None:
-            out.append(no_guess_layout(small, small_mines, f, Rules(), r, 200).guaranteed)
+            made = no_guess_layout(small, small_mines, f, Rules(), r, tries, method)
+            out.append(made.guaranteed)
 
         gen_ms.append(_ms(generate))
         made += got[0]
@@ -178,6 +185,7 @@ def main() -> None:
     parser.add_argument("--tilings", nargs="*", default=list(TILINGS))
     parser.add_argument("--positions", type=int, default=0, help="mid-game positions per tiling")
     parser.add_argument("--skip-big", action="store_true", help="only the per-tiling table")
+    parser.add_argument("--no-guess-preset", default="beginner", help="preset of no-guess boards")
     args = parser.parse_args()
     positions, clicks, boards = (2, 5, 2) if args.quick else (20, 20, 20)
     decoder = "msgspec" if _fast.available() else "json (install the fast extra for msgspec)"
@@ -188,7 +196,7 @@ def main() -> None:
     widths = [16, 5, 5, 15, 22, 14, 10, 8]
     print("  ".join(cell.rjust(w) for cell, w in zip(head, widths, strict=True)), flush=True)
     for name in args.tilings:  # row by row: a slow tiling does not hide the others
-        row = per_tiling(name, args.positions or positions, clicks, boards)
+        row = per_tiling(name, args.positions or positions, clicks, boards, args.no_guess_preset)
         print("  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)), flush=True)
     for where in STUCK:
         print(f"stuck past {CLICK_CAP:.0f} s: {where}")

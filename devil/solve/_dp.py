@@ -183,11 +183,21 @@ def forward_masks(
     for step in p.steps:
         nxt: dict[int, int] = {}
         values = _values(step, domains)
+        add, unit, checks = step.add, step.unit, step.checks
         for state, got in prev.items():
-            for a in values:
-                q = _advance(step, state, a, mask)
-                if q >= 0:
-                    nxt[q] = nxt.get(q, 0) | (got << a)
+            # the values ``_advance`` accepts, at once: a <= r and a >= r - rest per check
+            q = state + add
+            low, high = values.start, values.stop - 1
+            for shift, rest in checks:
+                r = (q >> shift) & mask
+                if r < high:
+                    high = r
+                if r - rest > low:
+                    low = r - rest
+            q -= low * unit
+            for a in range(low, high + 1):
+                nxt[q] = nxt.get(q, 0) | (got << a)
+                q -= unit
         _charge(meter, len(prev), len(nxt), limit)
         layers.append(nxt)
         prev = nxt

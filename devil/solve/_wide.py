@@ -11,7 +11,8 @@
   (``devil.solve._cdcl``), conditioning on cuts (``devil.solve._cut``) and, when a click
   asks one cell, one group at a time (``devil.solve._ask``).
 
-Both decide the backbone by the searches (the programme is no faster at it).
+Both decide the backbone by the searches (the programme is no faster at it): the plain search,
+clause learning when it thrashes, or clause learning at once on a dense big piece (``learns``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from devil.solve._engine import (
     wide_within,
 )
 from devil.solve._pieces import Piece
-from devil.solve._search import Backbone, Search, TooHard, TotalWindow
+from devil.solve._search import Backbone, GroupProblem, Search, TooHard, TotalWindow
 from devil.solve._search import backbone as search_backbone
 
 __all__ = ["DP_LIMIT", "SweptEngine", "WideEngine"]
@@ -44,6 +45,13 @@ the wide engine (whose searches decide wide pieces faster than the programme cou
 
 SEARCH_BUDGET = 3_000
 """Values the plain search may try per query before a piece goes to clause learning."""
+
+LEARN_GROUPS = 96
+"""Groups from which a dense piece (``learns``) decides its backbone by clause learning at
+once rather than after the plain search's budget runs out."""
+
+LEARN_CELLS = 6.0
+"""Covered cells per number (on average over the piece) from which a piece is dense."""
 
 ASK_GROUPS = 128
 """Groups from which a piece answers a click's question under a window on its total
@@ -63,6 +71,20 @@ conflicts the position goes to ``devil.cpsat`` when it is installed. Without it 
 pure-Python search carries on to the exact answer, however long it takes."""
 
 
+def learns(problem: GroupProblem) -> bool:
+    """Whether the plain search would thrash on the piece, so clause learning decides its
+    backbone and answers a click's question: a big piece whose numbers each see many
+    cells (a geodesic sphere's 12-neighbour triangles wrap the frontier round the sphere;
+    the plain search spent 20-70 ms there before clause learning took over, which then
+    decides the piece in 3-20 ms). On squares and other sparse lattices the plain search
+    is as fast and stays."""
+    if problem.n < LEARN_GROUPS:
+        return False
+    sizes = problem.sizes
+    cells = sum(sum(sizes[g] for g in groups) for groups, _ in problem.cons)
+    return cells >= LEARN_CELLS * len(problem.cons)
+
+
 class WideEngine(Engine):
     """A piece too wide for the programme: searches, clause learning, cuts, and one group
     at a time when a click asks one cell (``devil.solve._ask``)."""
@@ -73,6 +95,8 @@ class WideEngine(Engine):
         """The piece's groups, decided one at a time when asked."""
         self._first: tuple[list[int] | None] | None = None
         """A big piece's first solution (or None), when asked before its backbone."""
+        self._learns = learns(piece.problem)
+        """Whether clause learning decides the backbone at once (``learns``)."""
 
     def adopt(self, other: WideEngine) -> None:
         """Keep what ``other`` (the engine handing the piece over) learnt."""
@@ -84,6 +108,7 @@ class WideEngine(Engine):
         self._counts = other._counts
         self._asked = other._asked
         self._first = other._first
+        self._learns = other._learns
 
     def wide(self) -> bool:
         return True
@@ -96,8 +121,10 @@ class WideEngine(Engine):
         total), also a piece of ``ASK_GROUPS`` groups or more whose totals the programme
         found, which would decide all its groups at once in two more sweeps."""
         if self._asked is None:
-            big = windowed and self.piece.problem.n >= ASK_GROUPS and self._totals is not None
-            if not big and (self._backbone is not None or not self.wide()):
+            n = self.piece.problem.n
+            big = windowed and n >= ASK_GROUPS and self._totals is not None
+            alone = self.wide() or (self._learns and n >= ASK_GROUPS)
+            if not big and (self._backbone is not None or not alone):
                 return None
             self._asked = Questions(self.piece, self.width)
         return self._asked
@@ -175,11 +202,13 @@ class WideEngine(Engine):
             sizes = problem.sizes
             lo = [sizes[g] if base.low[g] == sizes[g] else 0 for g in range(problem.n)]
             hi = [0 if base.high[g] == 0 else sizes[g] for g in range(problem.n)]
-        try:
-            return search_backbone(problem, window, lo, hi, budget=SEARCH_BUDGET)
-        except TooHard:
-            got = cdcl_backbone(problem, window, lo, hi, max_conflicts)
-            return None if got is None else Backbone(*got)
+        if window is not None or not self._learns:
+            try:
+                return search_backbone(problem, window, lo, hi, budget=SEARCH_BUDGET)
+            except TooHard:
+                pass
+        got = cdcl_backbone(problem, window, lo, hi, max_conflicts)
+        return None if got is None else Backbone(*got)
 
     def windowed(self, window: TotalWindow) -> Backbone | None:
         """Conditioning on cuts first (``devil.solve._cut``), else one search per run of
