@@ -1,7 +1,8 @@
 """A graph game's board as inline SVG: one ``<g>`` per cell (its polygon and its text), for the
 game page and its replays.
 
-Each cell is ``<g id="c-<row>-<col>">`` (its slot on the board's virtual grid, the same ids
+The cells sit in one ``<g class="cells">`` (``static/graph-game.js`` turns it a quarter on
+narrow portrait screens when the board is much wider than tall). Each cell is ``<g id="c-<row>-<col>">`` (its slot on the board's virtual grid, the same ids
 and ``at=row,col`` values as grid cells, so the move form and replays need nothing new),
 ``data-cell`` its id, ``data-x``/``data-y`` its centre and ``data-near`` its neighbours'
 element ids (``static/graph-game.js`` moves the cursor to the neighbour nearest an arrow's
@@ -97,7 +98,8 @@ def graph_board_svg(
     out = [
         f'<svg class="{classes}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" {size} '
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="{caption}" '
-        f'data-prefix="{prefix}">'
+        f'data-prefix="{prefix}">',
+        '<g class="cells">',
     ]
     for shape in items:
         cell = shape.cell
@@ -132,5 +134,5 @@ def graph_board_svg(
                 f'<text class="m" x="{cx:.3f}" y="{cy:.3f}" {font} aria-hidden="true">\u25cf</text>'
             )
         out.append("</g>")
-    out.append("</svg>")
+    out.append("</g></svg>")
     return Markup("".join(out))
