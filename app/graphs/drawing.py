@@ -2,6 +2,7 @@
 only), numbers and flags written at the centre, covered cells coloured by verdict.
 
 Cells the file does not draw are placed on the board's virtual grid (``devil.graphs.layout``).
+A cell drawn as a dot (no polygon) is joined to its neighbours by lines (``edge_lines``).
 Every cell carries its id (``data-cell``) and an accessible name: its label and state.
 
 A board on a solid (every cell has ``polygon3d``: the cube, the geodesic sphere) can be drawn
@@ -60,6 +61,34 @@ def shapes(position: Position) -> list[Shape]:
             centre = (col * 1.2, row * 1.2)
         out.append(Shape(slot, info.polygon, centre))
     return out
+
+
+MAX_EDGE_LINES = 20_000
+"""Most edges drawn as lines (a pasted board's cells drawn as dots)."""
+
+
+def dot_edges(position: Position, items: list[Shape]) -> list[tuple[int, int]]:
+    """The neighbour pairs (indices into ``items``, the file's order as ``shapes`` gives)
+    with a cell drawn as a dot (a file without polygons): the dots alone do not show which
+    cells are neighbours, so a line joins them. Empty when every cell has its polygon, or
+    when there are more than ``MAX_EDGE_LINES``."""
+    layout = position.board.graph
+    assert layout is not None
+    edges = [(i, j) for i, j in layout.graph.edges if not (items[i].points and items[j].points)]
+    return edges if len(edges) <= MAX_EDGE_LINES else []
+
+
+def edge_lines(position: Position, items: list[Shape]) -> str:
+    """``dot_edges`` as SVG lines between the cells' centres ("" when there are none)."""
+    edges = dot_edges(position, items)
+    if not edges:
+        return ""
+    lines = "".join(
+        f'<line x1="{items[i].centre[0]:.3f}" y1="{items[i].centre[1]:.3f}" '
+        f'x2="{items[j].centre[0]:.3f}" y2="{items[j].centre[1]:.3f}"/>'
+        for i, j in edges
+    )
+    return f'<g class="edges" aria-hidden="true">{lines}</g>'
 
 
 def _bounds(items: list[Shape]) -> tuple[float, float, float, float]:
@@ -153,6 +182,8 @@ def board_svg(
         f'<svg class="graph-board{size}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" '
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="{board_name}"{extra}>'
     ]
+    if not solid:
+        out.append(edge_lines(position, items))
     outlined = set(highlight) | set(marks or ()) | {selected}
     order = sorted(range(len(items)), key=lambda k: items[k].cell in outlined)
     for k in order:  # outlined cells last: their thick outlines are drawn over the others

@@ -315,5 +315,6 @@ EXPORT_STYLE = (
     f".mine{{fill:{COLOURS['mine']}}}.either{{fill:{COLOURS['either']}}}"
     "text{font:.5px sans-serif;text-anchor:middle;dominant-baseline:central}"
     ".back{visibility:hidden}"
+    f".edges line{{stroke:{COLOURS['line']};stroke-width:.04}}"
 )
 """The exported SVG's own colours, the PNG's (the page's come from ``static/graph.css``)."""

@@ -2,8 +2,10 @@
 game page and its replays.
 
 The cells sit in one ``<g class="cells">`` (``static/graph-game.js`` turns it a quarter on
-narrow portrait screens when the board is much wider than tall). Each cell is ``<g id="c-<row>-<col>">`` (its slot on the board's virtual grid, the same ids
-and ``at=row,col`` values as grid cells, so the move form and replays need nothing new),
+narrow portrait screens when the board is much wider than tall), after the lines joining
+cells drawn as dots (``app.graphs.drawing.edge_lines``). Each cell is
+``<g id="c-<row>-<col>">`` (its slot on the board's virtual grid, the same ids and
+``at=row,col`` values as grid cells, so the move form and replays need nothing new),
 ``data-cell`` its id, ``data-x``/``data-y`` its centre and ``data-near`` its neighbours'
 element ids (``static/graph-game.js`` moves the cursor to the neighbour nearest an arrow's
 direction). Its ``aria-label`` says its label and state as grid cells do (``cell t17,
@@ -21,7 +23,7 @@ from html import escape
 
 from markupsafe import Markup
 
-from app.graphs.drawing import Shape, shapes
+from app.graphs.drawing import Shape, edge_lines, shapes
 from app.play.cells import Ending, cell_id, ending_marks
 from devil.board import Board, Cell
 from devil.position import Position
@@ -100,6 +102,7 @@ def graph_board_svg(
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="{caption}" '
         f'data-prefix="{prefix}">',
         '<g class="cells">',
+        edge_lines(position, items),
     ]
     for shape in items:
         cell = shape.cell
