@@ -61,13 +61,33 @@ def graph_caption(board: Board) -> str:
     return f"graph board of {board.cell_count} cells: each cell touches {touch}"
 
 
+NAMED_AROUND = 6
+"""A number's accessible name lists its covered, unflagged neighbours when there are at most
+this many (arrow keys reach only the nearest neighbour each way, and on an odd tiling a
+screen reader's user cannot see which cells touch)."""
+
+
+def _open_around(position: Position, cell: Cell) -> str:
+    """`` (cell k12, cell k13)``: the covered, unflagged cells a number touches ("" for none
+    or more than ``NAMED_AROUND``)."""
+    around = [
+        n
+        for n in position.board.neighbours(cell)
+        if position.is_covered(n) and not position.is_flagged(n)
+    ]
+    if not 0 < len(around) <= NAMED_AROUND:
+        return ""
+    return " (" + ", ".join(position.where(n) for n in around) + ")"
+
+
 def _label(position: Position, cell: Cell) -> tuple[str, str, str]:
     """(classes, text drawn, accessible name) of a cell while nothing is hidden from it."""
     where = position.where(cell)
     number = position.number(cell)
     if number is not None:
         text = str(number) if number else ""
-        return f"gcell open n{min(number, 8)}", text, f"{where}, {number_meaning(position, cell)}"
+        name = f"{where}, {number_meaning(position, cell)}"
+        return f"gcell open n{min(number, 8)}", text, name + _open_around(position, cell)
     if position.is_flagged(cell):
         return "gcell covered flag", "\u2691", f"{where}, flagged"
     return "gcell covered", "", f"{where}, covered"
