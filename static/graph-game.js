@@ -232,7 +232,22 @@
       svg.classList.toggle("turned", want);
     }
   }
-  document.addEventListener("htmx:load", turnBoards); // before the new board is painted
+  // a swapped-in board is turned before it is painted (htmx's own events come after a
+  // settle delay, long enough to flash the unturned board)
+  if (window.MutationObserver) {
+    new MutationObserver(function (records) {
+      for (var i = 0; i < records.length; i++) {
+        var added = records[i].addedNodes;
+        for (var j = 0; j < added.length; j++) {
+          var node = added[j];
+          if (node.nodeType === 1 && (node.matches("svg.graph-game") || node.querySelector("svg.graph-game"))) {
+            turnBoards();
+            return;
+          }
+        }
+      }
+    }).observe(document.documentElement, { childList: true, subtree: true });
+  }
   var turnTimer = null;
   window.addEventListener("resize", function () {
     clearTimeout(turnTimer);
