@@ -114,6 +114,7 @@ def graph_board_svg(
     size = f'width="{w * px:.0f}" height="{h * px:.0f}"'  # attributes: CSP forbids style=""
     first = layout.slots[0] if focus is None else focus
     font = f'font-size="{0.5 * unit:.3f}"'  # on each text: page styles must not size it
+    small = f'font-size="{0.36 * unit:.3f}"'  # two digits (10 to 12 on triangles) fit too
     centre_of = {s.cell: s.centre for s in items}
     classes = "graph-game " + ("fit" if fit else "big") + (" live" if interactive else "")
     caption = escape(graph_caption(board))
@@ -151,7 +152,8 @@ def graph_board_svg(
         else:
             out.append(f'<circle cx="{cx:.3f}" cy="{cy:.3f}" r="0.45"/>')
         if text:
-            out.append(f'<text x="{cx:.3f}" y="{cy:.3f}" {font} aria-hidden="true">{text}</text>')
+            size = font if len(text) < 2 else small
+            out.append(f'<text x="{cx:.3f}" y="{cy:.3f}" {size} aria-hidden="true">{text}</text>')
         if ending is not None and position.is_covered(cell) and not text:
             out.append(
                 f'<text class="m" x="{cx:.3f}" y="{cy:.3f}" {font} aria-hidden="true">\u25cf</text>'
