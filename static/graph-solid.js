@@ -90,6 +90,16 @@
       matrix = multiply(r, matrix);
     }
 
+    /* the board's one tab stop among its cells stays on a face turned to the viewer */
+    function keepTabStop() {
+      var stop = svg.querySelector('[data-p3][tabindex="0"]');
+      if (stop && !stop.classList.contains("back")) { return; }
+      var front = svg.querySelector("[data-p3]:not(.back)");
+      if (!front) { return; }
+      if (stop) { stop.setAttribute("tabindex", "-1"); }
+      front.setAttribute("tabindex", "0");
+    }
+
     function draw() {
       cells.forEach(function (cell) {
         var tilt = apply(matrix, cell.normal)[2];
@@ -112,6 +122,7 @@
           cell.label.setAttribute("y", (sy / points.length).toFixed(3));
         }
       });
+      keepTabStop();
       try { sessionStorage.setItem(key, JSON.stringify(matrix)); } catch (e) { /* ignore */ }
     }
     function by(aboutX, aboutY) {
@@ -149,6 +160,7 @@
     var keys = { ArrowLeft: [0, -STEP], ArrowRight: [0, STEP], ArrowUp: [-STEP, 0],
                  ArrowDown: [STEP, 0] };
     svg.addEventListener("keydown", function (event) {
+      if (event.target !== svg) { return; }  // on a cell the arrows move (static/graph.js)
       var k = keys[event.key];
       if (!k) { return; }
       event.preventDefault();

@@ -133,6 +133,18 @@ def solid_shapes(position: Position) -> tuple[list[Shape], list[str], list[float
     return items, p3, front, radius(cells)
 
 
+def _tab_stop(items: list[Shape], tilt: list[float], selected: Cell | None) -> Cell:
+    """The one cell Tab reaches (arrow keys move on, ``static/graph.js``): the chosen cell,
+    else the first; on a solid, a cell facing the viewer (the one facing it most)."""
+    if not tilt:
+        cells = [s.cell for s in items]
+        return selected if selected in cells else items[0].cell
+    facing = {s.cell: t for s, t in zip(items, tilt, strict=True) if t > FACING}
+    if selected in facing or not facing:
+        return selected if selected is not None else items[0].cell
+    return max(facing, key=lambda c: facing[c])
+
+
 def solid_controls(label: str = "Turn the board") -> str:
     """The buttons that turn a solid board (touch screens; the script wires them up)."""
     turns = (("left", "←", "Turn left"), ("up", "↑", "Turn up"),
@@ -184,6 +196,7 @@ def board_svg(
     ]
     if not solid:
         out.append(edge_lines(position, items))
+    stop = _tab_stop(items, tilt, selected)
     outlined = set(highlight) | set(marks or ()) | {selected}
     order = sorted(range(len(items)), key=lambda k: items[k].cell in outlined)
     for k in order:  # outlined cells last: their thick outlines are drawn over the others
@@ -215,7 +228,7 @@ def board_svg(
                 classes.append("back")
         attrs = (
             f'class="{" ".join(classes)}" data-cell="{escape(layout.id(cell))}"{where} '
-            f'tabindex="0" role="button" aria-label="{escape(name)}"'
+            f'tabindex="{0 if cell == stop else -1}" role="button" aria-label="{escape(name)}"'
         )
         if shape.points:
             pts = " ".join(f"{px:.3f},{py:.3f}" for px, py in shape.points)
