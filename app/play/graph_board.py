@@ -24,6 +24,7 @@ from html import escape
 from markupsafe import Markup
 
 from app.graphs.drawing import Shape, edge_lines, shapes
+from app.graphs.projection import is_solid, solid_corners
 from app.play.cells import Ending, cell_id, ending_marks
 from devil.board import Board, Cell
 from devil.position import Position
@@ -80,6 +81,21 @@ def _open_around(position: Position, cell: Cell) -> str:
     return " (" + ", ".join(position.where(n) for n in around) + ")"
 
 
+def box_faces(position: Position) -> list[str] | None:
+    """Per cell in the file's order, ``fx``, ``fy`` or ``fz``: the axis its face of a box
+    looks along, when every cell lies on a face of a box (the cube), else None. Faces that
+    meet never share an axis, so three shades tell a cube's net's faces apart."""
+    if not is_solid(position):
+        return None
+    out = []
+    for solid in solid_corners(position):
+        axis = max(range(3), key=lambda d: abs(solid.normal[d]))
+        if abs(solid.normal[axis]) < 0.99:
+            return None
+        out.append("f" + "xyz"[axis])
+    return out
+
+
 def _label(position: Position, cell: Cell) -> tuple[str, str, str]:
     """(classes, text drawn, accessible name) of a cell while nothing is hidden from it."""
     where = position.where(cell)
@@ -125,11 +141,12 @@ def graph_board_svg(
         '<g class="cells">',
         edge_lines(position, items),
     ]
-    for shape in items:
+    faces = box_faces(position)
+    for k, shape in enumerate(items):
         cell = shape.cell
         row, col = board.coord(cell)
         classes, text, name = _label(position, cell)
-        extra = ""
+        extra = "" if faces is None else " " + faces[k]
         if ending is not None and position.is_covered(cell):
             marks, name = ending_marks(cell, position.is_flagged(cell), ending, [], name)
             extra = "".join(" " + m for m in marks)

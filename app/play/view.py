@@ -173,8 +173,8 @@ def plural(n: int, noun: str) -> str:
 
 
 _SHAPE_NOTES = {
-    "cube": "The surface of a cube, unfolded: where edges of the net meet on the cube, "
-    "their cells touch.",
+    "cube": "The surface of a cube, unfolded (three shades tell its six faces apart): where "
+    "edges of the net meet on the cube, their cells touch.",
     "geodesic": "A ball of triangles, unfolded: where edges of the net meet on the ball, "
     "their cells touch.",
     "penrose": "Penrose rhombs: a tiling that never repeats.",

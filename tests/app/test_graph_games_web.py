@@ -187,7 +187,7 @@ def test_the_form_offers_every_tiling(client: FlaskClient, tiling: str) -> None:
     assert response.status_code == 303, response.get_data(as_text=True)
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert '<svg class="graph-game fit live"' in page
-    assert re.search(r'<g id="c-\d+-\d+" class="gcell covered" data-cell="[^"]+"', page)
+    assert re.search(r'<g id="c-\d+-\d+" class="gcell covered(?: f[xyz])?" data-cell="[^"]+"', page)
     assert 'aria-label="cell ' in page and "graph-game.js" in page
     # nothing about mines while the game runs: no layout marks, no mine glyphs
     assert not re.search(r'class="gcell[^"]*\b(rm|wm|boom|m-shown|m-real)\b', page)
