@@ -248,11 +248,7 @@
       }
     }).observe(document.documentElement, { childList: true, subtree: true });
   }
-  var turnTimer = null;
-  window.addEventListener("resize", function () {
-    clearTimeout(turnTimer);
-    turnTimer = setTimeout(turnBoards, 150);
-  });
+  window.addEventListener("resize", turnBoards); // cheap: a board is redrawn only on a flip
 
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
