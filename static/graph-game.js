@@ -6,7 +6,11 @@
      carry the move, so htmx sends it with the CSRF header and swaps the answer.
    - arrows move the cursor to the neighbour nearest the arrow's direction (by centres);
      one tab stop (roving tabindex); after a move swaps the board the cursor stays put.
-   - big boards (more than 300 cells) scroll; the zoom buttons scale them. */
+   - big boards (more than 300 cells) scroll; the zoom buttons scale them.
+   - on a narrow portrait screen a board much wider than tall (the cube's and the sphere's
+     nets) is drawn turned a quarter (its numbers upright), so its cells are bigger to tap:
+     the cells sit in one <g class="cells">, which gets the turn; the arrows follow the
+     screen. */
 (function () {
   "use strict";
 
@@ -54,6 +58,7 @@
 
   /* the neighbour whose direction from this cell is nearest (dx, dy); screen y grows down */
   function step(cell, dx, dy) {
+    if (cell.closest("svg.turned")) { var t = dx; dx = dy; dy = -t; } // into the drawing's frame
     var x = parseFloat(cell.dataset.x), y = parseFloat(cell.dataset.y);
     var best = null, bestScore = -Infinity;
     (cell.dataset.near || "").split(" ").forEach(function (id) {
@@ -136,6 +141,7 @@
   /* pointing at a cell (or the cursor on it) marks its neighbours: on a cube's or a sphere's
      net they show which edges of the net meet */
   function markNear(cell, on) {
+    cell.classList.toggle("near-of", on);
     (cell.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
       if (n) n.classList.toggle("near", on);
@@ -194,8 +200,59 @@
     for (var i = 0; i < marked.length; i++) marked[i].parentNode.appendChild(marked[i]);
   }
 
+  // -- a quarter turn for wide boards on narrow portrait screens ----------------------------
+
+  var TURN_BELOW_PX = 600;
+  var TURN_RATIO = 1.15;
+
+  function turnBoards() {
+    var portrait = window.innerWidth < TURN_BELOW_PX && window.innerHeight > window.innerWidth;
+    var boards = document.querySelectorAll("svg.graph-game.fit");
+    for (var i = 0; i < boards.length; i++) {
+      var svg = boards[i], cells = svg.querySelector(":scope > g.cells");
+      if (!cells) continue;
+      var view = svg.dataset.view || svg.getAttribute("viewBox");
+      svg.dataset.view = view;
+      var b = view.split(" ").map(Number); // x y w h
+      var want = portrait && b[2] > TURN_RATIO * b[3];
+      if (want === svg.classList.contains("turned")) continue;
+      var w = svg.getAttribute("width"), h = svg.getAttribute("height");
+      svg.setAttribute("width", h);
+      svg.setAttribute("height", w);
+      // rotate(90) takes (x, y) to (-y, x)
+      svg.setAttribute("viewBox", want ? [-(b[1] + b[3]), b[0], b[3], b[2]].join(" ") : view);
+      if (want) cells.setAttribute("transform", "rotate(90)");
+      else cells.removeAttribute("transform");
+      var texts = cells.querySelectorAll("text");
+      for (var j = 0; j < texts.length; j++) {
+        var t = texts[j];
+        if (want) t.setAttribute("transform", "rotate(-90 " + t.getAttribute("x") + " " + t.getAttribute("y") + ")");
+        else t.removeAttribute("transform");
+      }
+      svg.classList.toggle("turned", want);
+    }
+  }
+  // a swapped-in board is turned before it is painted (htmx's own events come after a
+  // settle delay, long enough to flash the unturned board)
+  if (window.MutationObserver) {
+    new MutationObserver(function (records) {
+      for (var i = 0; i < records.length; i++) {
+        var added = records[i].addedNodes;
+        for (var j = 0; j < added.length; j++) {
+          var node = added[j];
+          if (node.nodeType === 1 && (node.matches("svg.graph-game") || node.querySelector("svg.graph-game"))) {
+            turnBoards();
+            return;
+          }
+        }
+      }
+    }).observe(document.documentElement, { childList: true, subtree: true });
+  }
+  window.addEventListener("resize", turnBoards); // cheap: a board is redrawn only on a flip
+
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
+    turnBoards();
     applyZoom();
     linkCells();
     setTimeout(raiseMarked, 0);
@@ -231,7 +288,7 @@
     applyZoom();
   });
 
-  function ready() { applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
+  function ready() { turnBoards(); applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

@@ -3,7 +3,10 @@
 // Each cell carries its 3-D corners (data-p3); the view is an orthographic projection of
 // them after the turn (data-turn, a 3x3 matrix row by row), faces turned away are hidden.
 // A drag is not a click: a cell chosen by the pointer is only one it did not drag.
-// The turn is remembered for the page (sessionStorage), so choosing a cell keeps the view.
+// The turn is remembered for the page (sessionStorage), so choosing a cell keeps the view;
+// but when the cells a deduction step or a choice marks are turned away (or at the rim), the
+// board first turns the least it must to face them (a stranger stepping through a cube's
+// proof otherwise saw no marks at all).
 (function () {
   "use strict";
   var STEP = Math.PI / 12;  // one key press or button: 15 degrees
@@ -58,6 +61,45 @@
                label: labels[el.getAttribute("data-cell")] };
     });
 
+    /* the least turn taking the marked cells' mean normal to face the viewer, when one of
+       them is hidden or near the rim */
+    function faceMarked() {
+      var marked = cells.filter(function (c) {
+        return /\b(hl-[a-z-]+|selected|used)\b/.test(c.el.getAttribute("class") || "");
+      });
+      if (!marked.length) { return; }
+      var hidden = marked.some(function (c) { return apply(matrix, c.normal)[2] < LABEL_TILT; });
+      if (!hidden) { return; }
+      var n = [0, 0, 0];
+      marked.forEach(function (c) { n[0] += c.normal[0]; n[1] += c.normal[1]; n[2] += c.normal[2]; });
+      var v = apply(matrix, n), len = Math.hypot(v[0], v[1], v[2]);
+      if (len < 1e-6) { return; } // marks all round the solid: no one best side
+      v = [v[0] / len, v[1] / len, v[2] / len];
+      // Rodrigues: the rotation about v x z by the angle between v and z
+      var axis = [v[1], -v[0], 0], s = Math.hypot(axis[0], axis[1]), c = v[2];
+      if (s < 1e-9) {
+        if (c > 0) { return; }
+        axis = [1, 0, 0]; s = 0; c = -1;
+      } else {
+        axis = [axis[0] / s, axis[1] / s, 0];
+      }
+      var x = axis[0], y = axis[1], z = axis[2], t = 1 - c;
+      var r = [t * x * x + c, t * x * y - s * z, t * x * z + s * y,
+               t * x * y + s * z, t * y * y + c, t * y * z - s * x,
+               t * x * z - s * y, t * y * z + s * x, t * z * z + c];
+      matrix = multiply(r, matrix);
+    }
+
+    /* the board's one tab stop among its cells stays on a face turned to the viewer */
+    function keepTabStop() {
+      var stop = svg.querySelector('[data-p3][tabindex="0"]');
+      if (stop && !stop.classList.contains("back")) { return; }
+      var front = svg.querySelector("[data-p3]:not(.back)");
+      if (!front) { return; }
+      if (stop) { stop.setAttribute("tabindex", "-1"); }
+      front.setAttribute("tabindex", "0");
+    }
+
     function draw() {
       cells.forEach(function (cell) {
         var tilt = apply(matrix, cell.normal)[2];
@@ -80,6 +122,7 @@
           cell.label.setAttribute("y", (sy / points.length).toFixed(3));
         }
       });
+      keepTabStop();
       try { sessionStorage.setItem(key, JSON.stringify(matrix)); } catch (e) { /* ignore */ }
     }
     function by(aboutX, aboutY) {
@@ -117,6 +160,7 @@
     var keys = { ArrowLeft: [0, -STEP], ArrowRight: [0, STEP], ArrowUp: [-STEP, 0],
                  ArrowDown: [STEP, 0] };
     svg.addEventListener("keydown", function (event) {
+      if (event.target !== svg) { return; }  // on a cell the arrows move (static/graph.js)
       var k = keys[event.key];
       if (!k) { return; }
       event.preventDefault();
@@ -134,6 +178,7 @@
         if (k) { by(k[0], k[1]); }
       });
     }
+    faceMarked();
     draw();
   }
 

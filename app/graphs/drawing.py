@@ -2,6 +2,7 @@
 only), numbers and flags written at the centre, covered cells coloured by verdict.
 
 Cells the file does not draw are placed on the board's virtual grid (``devil.graphs.layout``).
+A cell drawn as a dot (no polygon) is joined to its neighbours by lines (``edge_lines``).
 Every cell carries its id (``data-cell``) and an accessible name: its label and state.
 
 A board on a solid (every cell has ``polygon3d``: the cube, the geodesic sphere) can be drawn
@@ -62,6 +63,34 @@ def shapes(position: Position) -> list[Shape]:
     return out
 
 
+MAX_EDGE_LINES = 20_000
+"""Most edges drawn as lines (a pasted board's cells drawn as dots)."""
+
+
+def dot_edges(position: Position, items: list[Shape]) -> list[tuple[int, int]]:
+    """The neighbour pairs (indices into ``items``, the file's order as ``shapes`` gives)
+    with a cell drawn as a dot (a file without polygons): the dots alone do not show which
+    cells are neighbours, so a line joins them. Empty when every cell has its polygon, or
+    when there are more than ``MAX_EDGE_LINES``."""
+    layout = position.board.graph
+    assert layout is not None
+    edges = [(i, j) for i, j in layout.graph.edges if not (items[i].points and items[j].points)]
+    return edges if len(edges) <= MAX_EDGE_LINES else []
+
+
+def edge_lines(position: Position, items: list[Shape]) -> str:
+    """``dot_edges`` as SVG lines between the cells' centres ("" when there are none)."""
+    edges = dot_edges(position, items)
+    if not edges:
+        return ""
+    lines = "".join(
+        f'<line x1="{items[i].centre[0]:.3f}" y1="{items[i].centre[1]:.3f}" '
+        f'x2="{items[j].centre[0]:.3f}" y2="{items[j].centre[1]:.3f}"/>'
+        for i, j in edges
+    )
+    return f'<g class="edges" aria-hidden="true">{lines}</g>'
+
+
 def _bounds(items: list[Shape]) -> tuple[float, float, float, float]:
     xs = [p[0] for s in items for p in (s.points or (s.centre,))]
     ys = [p[1] for s in items for p in (s.points or (s.centre,))]
@@ -102,6 +131,18 @@ def solid_shapes(position: Position) -> tuple[list[Shape], list[str], list[float
         p3.append(" ".join(f"{x:g},{y:g},{z:g}" for x, y, z in solid.corners))
         front.append(facing_cosine(DEFAULT_TURN, solid))
     return items, p3, front, radius(cells)
+
+
+def _tab_stop(items: list[Shape], tilt: list[float], selected: Cell | None) -> Cell:
+    """The one cell Tab reaches (arrow keys move on, ``static/graph.js``): the chosen cell,
+    else the first; on a solid, a cell facing the viewer (the one facing it most)."""
+    if not tilt:
+        cells = [s.cell for s in items]
+        return selected if selected in cells else items[0].cell
+    facing = {s.cell: t for s, t in zip(items, tilt, strict=True) if t > FACING}
+    if selected in facing or not facing:
+        return selected if selected is not None else items[0].cell
+    return max(facing, key=lambda c: facing[c])
 
 
 def solid_controls(label: str = "Turn the board") -> str:
@@ -153,6 +194,9 @@ def board_svg(
         f'<svg class="graph-board{size}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" '
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="{board_name}"{extra}>'
     ]
+    if not solid:
+        out.append(edge_lines(position, items))
+    stop = _tab_stop(items, tilt, selected)
     outlined = set(highlight) | set(marks or ()) | {selected}
     order = sorted(range(len(items)), key=lambda k: items[k].cell in outlined)
     for k in order:  # outlined cells last: their thick outlines are drawn over the others
@@ -184,7 +228,7 @@ def board_svg(
                 classes.append("back")
         attrs = (
             f'class="{" ".join(classes)}" data-cell="{escape(layout.id(cell))}"{where} '
-            f'tabindex="0" role="button" aria-label="{escape(name)}"'
+            f'tabindex="{0 if cell == stop else -1}" role="button" aria-label="{escape(name)}"'
         )
         if shape.points:
             pts = " ".join(f"{px:.3f},{py:.3f}" for px, py in shape.points)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
-from app.graphs.drawing import LABEL_TILT, Shape, shapes, solid_shapes
+from app.graphs.drawing import LABEL_TILT, Shape, dot_edges, shapes, solid_shapes
 from app.graphs.projection import FACING
 from devil.analysis import Verdict
 from devil.board import Cell
@@ -90,6 +90,9 @@ def graph_png(position: Position, verdicts: Mapping[Cell, Verdict], view: str = 
         return ((p[0] - left) * scale, (p[1] - top) * scale)
 
     line = max(1, round(scale * 0.04))
+    if tilt is None:  # dots joined to their neighbours, as on the page
+        for i, j in dot_edges(position, items):
+            draw.line([px(items[i].centre), px(items[j].centre)], fill=COLOURS["line"], width=line)
     for shape, t in drawn:
         _cell(draw, position, verdicts, shape, px, scale, line, font(t))
     out = io.BytesIO()

@@ -210,6 +210,8 @@ def _page(req: Request, position: Position | None, error: str | None, code: int)
     layout = position.board.graph if position is not None else None
     selected_name = layout.label(selected) if layout is not None and selected is not None else ""
     verdict = facts.verdicts.get(selected) if facts and selected is not None else None
+    number = position.number(selected) if position is not None and selected is not None else None
+    said = verdict.value if verdict else None if number is None else f"revealed {number}"
 
     def html() -> str:
         return render_template(
@@ -221,7 +223,7 @@ def _page(req: Request, position: Position | None, error: str | None, code: int)
             error=error,
             tilings=TILINGS,
             selected_name=selected_name,
-            verdict=verdict.value if verdict else None,
+            verdict=said,  # a revealed cell has no verdict: its number
             text=req.text if req.text else (write_graph(position) if position else ""),
             max_cells=WEB_MAX_CELLS,
             stepper=stepper,
@@ -315,5 +317,6 @@ EXPORT_STYLE = (
     f".mine{{fill:{COLOURS['mine']}}}.either{{fill:{COLOURS['either']}}}"
     "text{font:.5px sans-serif;text-anchor:middle;dominant-baseline:central}"
     ".back{visibility:hidden}"
+    f".edges line{{stroke:{COLOURS['line']};stroke-width:.04}}"
 )
 """The exported SVG's own colours, the PNG's (the page's come from ``static/graph.css``)."""

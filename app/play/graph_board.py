@@ -1,8 +1,11 @@
 """A graph game's board as inline SVG: one ``<g>`` per cell (its polygon and its text), for the
 game page and its replays.
 
-Each cell is ``<g id="c-<row>-<col>">`` (its slot on the board's virtual grid, the same ids
-and ``at=row,col`` values as grid cells, so the move form and replays need nothing new),
+The cells sit in one ``<g class="cells">`` (``static/graph-game.js`` turns it a quarter on
+narrow portrait screens when the board is much wider than tall), after the lines joining
+cells drawn as dots (``app.graphs.drawing.edge_lines``). Each cell is
+``<g id="c-<row>-<col>">`` (its slot on the board's virtual grid, the same ids and
+``at=row,col`` values as grid cells, so the move form and replays need nothing new),
 ``data-cell`` its id, ``data-x``/``data-y`` its centre and ``data-near`` its neighbours'
 element ids (``static/graph-game.js`` moves the cursor to the neighbour nearest an arrow's
 direction). Its ``aria-label`` says its label and state as grid cells do (``cell t17,
@@ -20,7 +23,8 @@ from html import escape
 
 from markupsafe import Markup
 
-from app.graphs.drawing import Shape, shapes
+from app.graphs.drawing import Shape, edge_lines, shapes
+from app.graphs.projection import is_solid, solid_corners
 from app.play.cells import Ending, cell_id, ending_marks
 from devil.board import Board, Cell
 from devil.position import Position
@@ -58,13 +62,48 @@ def graph_caption(board: Board) -> str:
     return f"graph board of {board.cell_count} cells: each cell touches {touch}"
 
 
+NAMED_AROUND = 6
+"""A number's accessible name lists its covered, unflagged neighbours when there are at most
+this many (arrow keys reach only the nearest neighbour each way, and on an odd tiling a
+screen reader's user cannot see which cells touch)."""
+
+
+def _open_around(position: Position, cell: Cell) -> str:
+    """`` (cell k12, cell k13)``: the covered, unflagged cells a number touches ("" for none
+    or more than ``NAMED_AROUND``)."""
+    around = [
+        n
+        for n in position.board.neighbours(cell)
+        if position.is_covered(n) and not position.is_flagged(n)
+    ]
+    if not 0 < len(around) <= NAMED_AROUND:
+        return ""
+    return " (" + ", ".join(position.where(n) for n in around) + ")"
+
+
+def box_faces(position: Position) -> list[str] | None:
+    """Per cell in the file's order, ``fx``, ``fy`` or ``fz``: the axis its face of a box
+    looks along, when every cell lies on a face of a box (the cube), else None. Faces that
+    meet never share an axis, so three shades tell a cube's net's faces apart."""
+    if not is_solid(position):
+        return None
+    out = []
+    for solid in solid_corners(position):
+        axis = max(range(3), key=lambda d: abs(solid.normal[d]))
+        if abs(solid.normal[axis]) < 0.99:
+            return None
+        out.append("f" + "xyz"[axis])
+    return out
+
+
 def _label(position: Position, cell: Cell) -> tuple[str, str, str]:
     """(classes, text drawn, accessible name) of a cell while nothing is hidden from it."""
     where = position.where(cell)
     number = position.number(cell)
     if number is not None:
         text = str(number) if number else ""
-        return f"gcell open n{min(number, 8)}", text, f"{where}, {number_meaning(position, cell)}"
+        name = f"{where}, {number_meaning(position, cell)}"
+        return f"gcell open n{min(number, 8)}", text, name + _open_around(position, cell)
     if position.is_flagged(cell):
         return "gcell covered flag", "\u2691", f"{where}, flagged"
     return "gcell covered", "", f"{where}, covered"
@@ -91,19 +130,23 @@ def graph_board_svg(
     size = f'width="{w * px:.0f}" height="{h * px:.0f}"'  # attributes: CSP forbids style=""
     first = layout.slots[0] if focus is None else focus
     font = f'font-size="{0.5 * unit:.3f}"'  # on each text: page styles must not size it
+    small = f'font-size="{0.36 * unit:.3f}"'  # two digits (10 to 12 on triangles) fit too
     centre_of = {s.cell: s.centre for s in items}
     classes = "graph-game " + ("fit" if fit else "big") + (" live" if interactive else "")
     caption = escape(graph_caption(board))
     out = [
         f'<svg class="{classes}" viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}" {size} '
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="{caption}" '
-        f'data-prefix="{prefix}">'
+        f'data-prefix="{prefix}">',
+        '<g class="cells">',
+        edge_lines(position, items),
     ]
-    for shape in items:
+    faces = box_faces(position)
+    for k, shape in enumerate(items):
         cell = shape.cell
         row, col = board.coord(cell)
         classes, text, name = _label(position, cell)
-        extra = ""
+        extra = "" if faces is None else " " + faces[k]
         if ending is not None and position.is_covered(cell):
             marks, name = ending_marks(cell, position.is_flagged(cell), ending, [], name)
             extra = "".join(" " + m for m in marks)
@@ -126,11 +169,12 @@ def graph_board_svg(
         else:
             out.append(f'<circle cx="{cx:.3f}" cy="{cy:.3f}" r="0.45"/>')
         if text:
-            out.append(f'<text x="{cx:.3f}" y="{cy:.3f}" {font} aria-hidden="true">{text}</text>')
+            size = font if len(text) < 2 else small
+            out.append(f'<text x="{cx:.3f}" y="{cy:.3f}" {size} aria-hidden="true">{text}</text>')
         if ending is not None and position.is_covered(cell) and not text:
             out.append(
                 f'<text class="m" x="{cx:.3f}" y="{cy:.3f}" {font} aria-hidden="true">\u25cf</text>'
             )
         out.append("</g>")
-    out.append("</svg>")
+    out.append("</g></svg>")
     return Markup("".join(out))

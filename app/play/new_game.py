@@ -24,14 +24,14 @@ TOPOLOGIES = (
 )
 
 GRAPH_TILINGS = (
-    ("triangle", "Triangles", "up to 12 neighbours"),
-    ("truncated-square", "Octagons and squares", "4.8.8"),
-    ("rhombille", "Rhombs", "three to a hexagon"),
-    ("cairo", "Cairo pentagons", "the Cairo tiling"),
-    ("snub-square", "Snub square", "squares and triangles"),
-    ("penrose", "Penrose rhombs", "never repeats"),
-    ("cube", "Cube", "the six faces of a cube"),
-    ("geodesic", "Geodesic sphere", "triangles on a ball"),
+    ("triangle", "Triangles", "12 neighbours"),
+    ("truncated-square", "Octagons and squares", "8 or 4 neighbours"),
+    ("rhombille", "Rhombs", "three to a hexagon, 10 neighbours"),
+    ("cairo", "Cairo pentagons", "7 neighbours"),
+    ("snub-square", "Snub square", "squares and triangles, 9 to 12 neighbours"),
+    ("penrose", "Penrose rhombs", "never repeats, 8 to 11 neighbours"),
+    ("cube", "Cube", "six faces, 8 neighbours, even across an edge"),
+    ("geodesic", "Geodesic sphere", "a ball of triangles, 12 neighbours"),
 )
 """The tilings offered beyond the grid shapes (``devil.graphs.tilings``): graph games."""
 

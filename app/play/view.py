@@ -173,8 +173,8 @@ def plural(n: int, noun: str) -> str:
 
 
 _SHAPE_NOTES = {
-    "cube": "The surface of a cube, unfolded: where edges of the net meet on the cube, "
-    "their cells touch.",
+    "cube": "The surface of a cube, unfolded (three shades tell its six faces apart): where "
+    "edges of the net meet on the cube, their cells touch.",
     "geodesic": "A ball of triangles, unfolded: where edges of the net meet on the ball, "
     "their cells touch.",
     "penrose": "Penrose rhombs: a tiling that never repeats.",
@@ -190,8 +190,13 @@ def shape_note(params: GameParams) -> str:
     note = _SHAPE_NOTES.get(spec.tiling, "")
     if spec.tiling:
         touch = "a side" if spec.sides else "a side or a corner"
-        note += f" Cells that share {touch} are neighbours."
-    return (note + " Point at a cell, or move the cursor onto it, to see its neighbours.").strip()
+        note += f" A number counts the mines in the cells that share {touch} with it."
+    else:
+        note += " A number counts the mines in the cells joined to it."
+    return (
+        note + " To see which, point at a cell or move the cursor onto it (on a phone: tap a "
+        "number): its neighbours are outlined."
+    ).strip()
 
 
 def graph_preset(params: GameParams) -> str:

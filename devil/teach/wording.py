@@ -47,11 +47,13 @@ def at(position: Position, cell: Cell) -> str:
 def cell_list(position: Position, cells: Iterable[Cell], parens: bool = False) -> str:
     """``row 1, col 2`` for one cell; ``(row 1, col 2), (row 1, col 3) and (row 2, col 3)``
     for several, each in brackets so the commas inside a name cannot be misread. ``parens``
-    brackets a single name too (for a list set off by commas in a sentence)."""
+    brackets a single name too (for a list set off by commas in a sentence). Names without a
+    comma (a graph board's ``cell k55``) need no brackets: ``cell k55, cell k65 and cell t75``."""
     names = [at(position, c) for c in sorted(cells)]
     if len(names) == 1 and not parens:
         return names[0]
-    names = [f"({n})" for n in names]
+    if any("," in n for n in names):
+        names = [f"({n})" for n in names]
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]

@@ -109,7 +109,10 @@ def test_a_custom_board_is_stored_with_the_game(client: FlaskClient) -> None:
     assert game["state"]["mines"] == 3
     served = client.get(f"/api/games/{game['id']}/graph").get_json()
     assert [c["label"] for c in served["cells"]] == [f"Node {i}" for i in ids]
-    assert client.get(f"/g/{game['id']}").status_code == 200
+    page = client.get(f"/g/{game['id']}")
+    assert page.status_code == 200
+    # cells without polygons are dots: lines show which are neighbours
+    assert page.get_data(as_text=True).count("<line ") == 11
 
 
 @pytest.mark.parametrize(
@@ -184,7 +187,7 @@ def test_the_form_offers_every_tiling(client: FlaskClient, tiling: str) -> None:
     assert response.status_code == 303, response.get_data(as_text=True)
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert '<svg class="graph-game fit live"' in page
-    assert re.search(r'<g id="c-\d+-\d+" class="gcell covered" data-cell="[^"]+"', page)
+    assert re.search(r'<g id="c-\d+-\d+" class="gcell covered(?: f[xyz])?" data-cell="[^"]+"', page)
     assert 'aria-label="cell ' in page and "graph-game.js" in page
     # nothing about mines while the game runs: no layout marks, no mine glyphs
     assert not re.search(r'class="gcell[^"]*\b(rm|wm|boom|m-shown|m-real)\b', page)
@@ -217,11 +220,14 @@ def test_a_page_click_answers_with_the_whole_svg_and_the_replay_draws_it(
     location = client.post("/new", data=form).headers["Location"]
     page = client.get(location).get_data(as_text=True)
     first = re.search(r'data-at="(\d+,\d+)"', page)
-    assert first
+    assert first and 'id="first-click"' in page  # "your first click is always safe"
     headers = {"X-CSRFToken": csrf(client), **HX}
     answer = client.post(f"{location}/move", data={"kind": "open", "at": first.group(1)},
                          headers=headers).get_data(as_text=True)  # fmt: skip
     assert 'id="game"' in answer and "hx-swap-oob" in answer and "gcell open" in answer
+    assert 'id="first-click"' not in answer
+    # a number's accessible name names the covered cells it touches
+    assert re.search(r'aria-label="cell [^",]+, [1-9][^"]* \(cell [^"]+\)"', answer)
     replay = client.get(f"{location}/replay/1").get_data(as_text=True)
     assert '<g id="rp-c-' in replay and "gcell open" in replay
     replay0 = client.get(f"{location}/replay/0").get_data(as_text=True)

@@ -46,6 +46,14 @@ def test_keyboard_chooses_a_cell(page: Page, live_server: str) -> None:
     mine.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#graph-proof")).to_contain_text(f"{cell_id}: mine")
+    # the board is one tab stop, the chosen cell; the arrow keys move on to another cell
+    stop = page.locator('.graph-board [data-cell][tabindex="0"]')
+    expect(stop).to_have_count(1)
+    assert stop.get_attribute("data-cell") == cell_id
+    stop.focus()
+    page.keyboard.press("ArrowLeft")
+    moved = page.evaluate("() => document.activeElement.dataset.cell")
+    assert moved and moved != cell_id
 
 
 def test_paste_a_bad_file_names_the_path(page: Page, live_server: str) -> None:

@@ -70,7 +70,9 @@ def _win(page: Page, live_server: str, game_id: str, shots: Path, name: str) -> 
         safe, mines = _proved(live_server, game_id)
         if not flagged and mines:
             _click(page, mines[0], "right")  # a flag: a mark only, the count goes down
-            expect(page.locator(f'g[data-cell="{mines[0]}"]')).to_have_class("gcell covered flag")
+            expect(page.locator(f'g[data-cell="{mines[0]}"]')).to_have_class(
+                re.compile(r"^gcell covered flag\b")
+            )
             flagged = True
             page.screenshot(path=str(shots / f"graph-game-{name}-midgame.png"), full_page=True)
             continue
@@ -107,16 +109,28 @@ def test_keyboard_moves_to_the_nearest_neighbour(page: Page, live_server: str) -
     page.set_viewport_size(PHONE)
     _start(page, live_server, "cube", 3)
     board = page.locator("svg.graph-game")
-    # the phone fits a small board: no sideways scrolling
+    # the phone fits a small board: no sideways scrolling; the cube's net, wider than tall,
+    # is turned a quarter so its cells are big enough to tap
     assert board.bounding_box()["width"] <= PHONE["width"]  # type: ignore[index]
+    expect(board).to_have_class(re.compile(r"\bturned\b"))
+    smallest = page.evaluate(
+        "() => Math.min(...Array.from(document.querySelectorAll('svg.graph-game polygon'),"
+        " p => Math.min(p.getBoundingClientRect().width, p.getBoundingClientRect().height)))"
+    )
+    assert smallest >= 24, f"cells {smallest:.1f} px across are too small to tap"
+    expect(page.locator("#first-click")).to_be_visible()  # "your first click is always safe"
     first = page.locator('svg.graph-game g[tabindex="0"]')
     first.focus()
     start = first.get_attribute("id")
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
     moved = page.evaluate("() => document.activeElement.id")
     near = str(page.locator(f"#{start}").get_attribute("data-near")).split()
     assert moved != start and moved in near
+    # on the turned board the arrow still follows the screen
+    y0, y1 = (page.locator(f"#{c}").bounding_box()["y"] for c in (start, moved))  # type: ignore[index]
+    assert y1 > y0
     act(page, lambda: page.keyboard.press("Enter"))
+    expect(page.locator("#first-click")).to_have_count(0)
     label = page.locator(f"#{moved}").get_attribute("aria-label")
     assert label is not None and "covered" not in label
     assert page.evaluate("() => document.activeElement.id") == moved

@@ -94,6 +94,8 @@ def test_export_json_and_svg(client: FlaskClient) -> None:
     assert svg.headers["Content-Type"].startswith("image/svg+xml")
     body = svg.get_data(as_text=True)
     assert body.startswith("<?xml") and body.count('data-cell="') == 12
+    # cells drawn as dots: a line joins each pair of neighbours (the hub's ten and s9-far)
+    assert body.count("<line ") == 11 and ".edges line{" in body
 
 
 @pytest.mark.parametrize("name", ["penrose", "geodesic", "cairo", "snub-square"])
