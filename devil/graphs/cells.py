@@ -13,6 +13,8 @@ from itertools import chain, repeat
 from operator import attrgetter, itemgetter, sub, truediv
 from typing import NamedTuple, Protocol, TypeAlias, cast
 
+from devil.solve.graph_lists import neighbour_lists
+
 Point: TypeAlias = tuple[float, float]
 """A drawing coordinate ``(x, y)``; y grows downwards, as on a page."""
 
@@ -207,7 +209,7 @@ class CellGraph:
     def neighbours(self) -> tuple[tuple[int, ...], ...]:
         """Per cell (by index), the indices of its neighbours, in the order of ``edges``."""
         n = len(self.ids)
-        return adjacency_lists(n, *self.ends, range(n))
+        return neighbour_lists(n, *self.ends, range(n))
 
     @cached_property
     def index(self) -> dict[str, int]:
@@ -233,20 +235,3 @@ def from_neighbours(cells: Sequence[GraphCell], neighbours: Sequence[Sequence[in
     """
     edges = tuple((i, j) for i, near in enumerate(neighbours) for j in sorted(set(near)) if i < j)
     return CellGraph(tuple(cells), edges)
-
-
-def adjacency_lists(
-    size: int, firsts: Sequence[int], seconds: Sequence[int], places: Sequence[int]
-) -> tuple[tuple[int, ...], ...]:
-    """Per place ``0 .. size-1``, the neighbours' places, for the pairs ``firsts[k]``,
-    ``seconds[k]`` of indices mapped through ``places``, in the order of the pairs.
-
-    One short loop per pair with the appends bound beforehand (a million pairs is the
-    file's bound): faster than whole-list tricks that make a tuple per pair."""
-    out: list[list[int]] = [[] for _ in range(size)]
-    append = [near.append for near in out]
-    at = places.__getitem__
-    for a, b in zip(map(at, firsts), map(at, seconds), strict=True):
-        append[a](b)
-        append[b](a)
-    return tuple(map(tuple, out))

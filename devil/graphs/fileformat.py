@@ -38,6 +38,7 @@ from devil.graphs import _fast
 from devil.graphs.cells import MAX_ID_LENGTH, CellGraph, GraphCell, Point, Point3
 from devil.graphs.layout import graph_board
 from devil.position import COVERED, FLAG, MAX_NUMBER, NUMBER_VALUE, Position, number_byte
+from devil.solve.graph_lists import names_one_twice
 
 FORMAT = "mine-devil-graph"
 VERSION = 1
@@ -167,7 +168,7 @@ def _position(
     layout = board.graph
     assert layout is not None
     adjacency = layout.adjacency
-    if any(map(ne, map(len, map(set, adjacency)), map(len, adjacency))):
+    if names_one_twice(adjacency):
         repeated()
     grid = bytearray(Position.covered(board).grid)
     slots = layout.slots

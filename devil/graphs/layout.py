@@ -27,7 +27,8 @@ from math import floor
 from operator import add, sub, truediv
 
 from devil.board import Board, Cell, Topology
-from devil.graphs.cells import CellGraph, adjacency_lists
+from devil.graphs.cells import CellGraph
+from devil.solve.graph_lists import neighbour_lists
 
 _MAX_SPREAD = 4
 """A levels layout may use at most this many slots per cell (else one row)."""
@@ -53,7 +54,7 @@ class GraphLayout:
                 lists[slots[i]] = tuple(map(at, near))
             adjacency = tuple(lists)
         else:
-            adjacency = adjacency_lists(self.size, *graph.ends, slots)
+            adjacency = neighbour_lists(self.size, *graph.ends, slots)
         object.__setattr__(self, "adjacency", adjacency)
 
     def __eq__(self, other: object) -> bool:
