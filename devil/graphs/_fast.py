@@ -79,6 +79,8 @@ class Parts:
     format: str
     version: int
     ids: list[str]
+    index: dict[str, int]
+    """Cell index by id."""
     labels: list[str | None]
     states: list[str | int]
     edge_ids: list[str]
@@ -138,7 +140,8 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
         return None
     ids = list(map(_ID, raw))
     lengths = set(map(len, ids))
-    if min(lengths) == 0 or max(lengths) > MAX_ID_LENGTH or len(set(ids)) != n:
+    index = dict(zip(ids, range(n), strict=True))
+    if min(lengths) == 0 or max(lengths) > MAX_ID_LENGTH or len(index) != n:
         return None
     states = list(map(_STATE, raw))
     if not all(s in _STATES if type(s) is str else s >= 0 for s in set(states)):
@@ -164,7 +167,7 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
     where = placement(polygons, at)
     del polygons, solids
     drawing = Drawing(ids, labels, polygon_text, at, solid_text if has_solids else None)
-    return Parts(fmt, version, ids, labels, states, edge_ids, mines, where, drawing)
+    return Parts(fmt, version, ids, index, labels, states, edge_ids, mines, where, drawing)
 
 
 def _joined(texts: Iterator[Any]) -> bytes:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from itertools import chain, repeat
-from operator import attrgetter, itemgetter, sub, truediv
+from operator import attrgetter, itemgetter
 from typing import NamedTuple, Protocol, TypeAlias, cast
 
 from devil.solve.graph_lists import neighbour_lists
@@ -77,15 +76,13 @@ def placement(
     """The centres (``GraphCell.centre``) and polygon heights of the cells whose drawing
     members are ``polygons[i]`` and ``at[i]``; None when a cell has no centre.
 
-    Computed with ``map`` over whole columns (a 100,000-cell file), with the same
-    arithmetic as ``polygon_centre``, so the layout is the same whichever way it runs."""
-    n = len(polygons)
+    Computed on whole columns (a 100,000-cell file has no ``GraphCell`` to ask), with
+    the same arithmetic as ``polygon_centre``, so the layout is the same either way."""
+    shapes = cast("Sequence[Sequence[Point]]", polygons)  # when ``drawn``
     drawn = all(polygons)
-    x_rows, y_rows = _corners(cast("Sequence[Sequence[Point]]", polygons)) if drawn else ((), ())
-    if drawn and at.count(None) == n:
-        sizes = list(map(len, x_rows))
-        xs = list(map(truediv, map(sum, x_rows), sizes))
-        ys = list(map(truediv, map(sum, y_rows), sizes))
+    if drawn and at.count(None) == len(at):
+        xs = [sum(map(_X, p)) / len(p) for p in shapes]
+        ys = [sum(map(_Y, p)) / len(p) for p in shapes]
     else:
         centres = [
             a if a is not None else polygon_centre(p) if p else None
@@ -95,27 +92,8 @@ def placement(
             return None
         points = cast("list[Point]", centres)
         xs, ys = list(map(_X, points)), list(map(_Y, points))
-    heights = list(map(sub, map(max, y_rows), map(min, y_rows))) if drawn else None
+    heights = [max(map(_Y, p)) - min(map(_Y, p)) for p in shapes] if drawn else None
     return Placement(xs, ys, heights)
-
-
-def _corners(
-    polygons: Sequence[Sequence[Point]],
-) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
-    """Per polygon, its corners' x and its corners' y, in order. Polygons of one size (a
-    tiling of triangles) are cut from the flat lists by strided slices."""
-    size = len(polygons[0])
-    if all(map(size.__eq__, map(len, polygons))):
-        corners = list(chain.from_iterable(polygons))
-        xs, ys = list(map(_X, corners)), list(map(_Y, corners))
-        return (
-            list(zip(*(xs[k::size] for k in range(size)), strict=True)),
-            list(zip(*(ys[k::size] for k in range(size)), strict=True)),
-        )
-    return (
-        list(map(tuple, map(map, repeat(_X), polygons))),
-        list(map(tuple, map(map, repeat(_Y), polygons))),
-    )
 
 
 class CellSource(Protocol):

@@ -89,8 +89,7 @@ def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
     with _no_cycle_collection():
         parts = _fast.decode(text, max_cells, MAX_EDGES)
         if parts is not None and parts.format == FORMAT and parts.version == VERSION:
-            index = dict(zip(parts.ids, range(len(parts.ids)), strict=True))
-            ends = _ends(parts.edge_ids, index)
+            ends = _ends(parts.edge_ids, parts.index)
             if ends is not None:
                 graph = CellGraph.from_columns(
                     parts.ids, parts.labels, ends, parts.placement, parts.drawing

@@ -28,7 +28,7 @@ from operator import add, sub, truediv
 
 from devil.board import Board, Cell, Topology
 from devil.graphs.cells import CellGraph
-from devil.solve.graph_lists import neighbour_lists
+from devil.solve.graph_lists import neighbour_lists, placed
 
 _MAX_SPREAD = 4
 """A levels layout may use at most this many slots per cell (else one row)."""
@@ -47,12 +47,8 @@ class GraphLayout:
     def __post_init__(self) -> None:
         graph = self.graph
         slots = self.slots
-        if "neighbours" in graph.__dict__:  # already built (a layout by levels): map it
-            at = slots.__getitem__
-            lists: list[tuple[Cell, ...]] = [()] * self.size
-            for i, near in enumerate(graph.neighbours):
-                lists[slots[i]] = tuple(map(at, near))
-            adjacency = tuple(lists)
+        if "neighbours" in graph.__dict__:  # already built (a layout by levels): move it
+            adjacency = placed(self.size, graph.neighbours, slots)
         else:
             adjacency = neighbour_lists(self.size, *graph.ends, slots)
         object.__setattr__(self, "adjacency", adjacency)

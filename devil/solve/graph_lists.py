@@ -21,6 +21,17 @@ def neighbour_lists(
     return tuple([tuple(near) for near in out])
 
 
+def placed(
+    size: int, lists: Sequence[Sequence[int]], places: Sequence[int]
+) -> tuple[tuple[int, ...], ...]:
+    """``lists`` (per index, its neighbours' indices) moved to places ``0 .. size-1``:
+    index ``i`` to ``places[i]``; a place no index moves to has ``()``."""
+    out: list[tuple[int, ...]] = [()] * size
+    for i in range(len(lists)):
+        out[places[i]] = tuple([places[j] for j in lists[i]])
+    return tuple(out)
+
+
 def names_one_twice(lists: Sequence[Sequence[int]]) -> bool:
     """True when one of ``lists`` names an item twice (a pair of the graph repeats another)."""
     return any(len(set(near)) != len(near) for near in lists)
