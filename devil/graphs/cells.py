@@ -78,6 +78,8 @@ def placement(
 
     Computed on whole columns (a 100,000-cell file has no ``GraphCell`` to ask), with
     the same arithmetic as ``polygon_centre``, so the layout is the same either way."""
+    if at.count(None) == len(at) and polygons.count(None) == len(polygons):
+        return None  # no drawing at all
     shapes = cast("Sequence[Sequence[Point]]", polygons)  # when ``drawn``
     drawn = all(polygons)
     if drawn and at.count(None) == len(at):

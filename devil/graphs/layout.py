@@ -20,7 +20,8 @@ reads ``GraphLayout.adjacency``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain, filterfalse, groupby, repeat
 from math import floor
@@ -41,17 +42,8 @@ class GraphLayout:
     graph: CellGraph
     slots: tuple[Cell, ...]
     size: int
-    adjacency: tuple[tuple[Cell, ...], ...] = field(init=False)
+    adjacency: tuple[tuple[Cell, ...], ...]
     """Per board cell (slot), its neighbours' slots (in the graph's order); () for holes."""
-
-    def __post_init__(self) -> None:
-        graph = self.graph
-        slots = self.slots
-        if "neighbours" in graph.__dict__:  # already built (a layout by levels): move it
-            adjacency = placed(self.size, graph.neighbours, slots)
-        else:
-            adjacency = neighbour_lists(self.size, *graph.ends, slots)
-        object.__setattr__(self, "adjacency", adjacency)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GraphLayout):
@@ -112,6 +104,7 @@ def graph_board(graph: CellGraph) -> Board:
     if n == 0:
         raise ValueError("a graph board needs at least one cell")
     drawn = graph.placement
+    neighbours = None
     if drawn is not None:
         heights = drawn.heights
         pitch = sorted(heights)[n // 2] if heights is not None else 0.0
@@ -120,7 +113,8 @@ def graph_board(graph: CellGraph) -> Board:
         else:
             rows = _bands_by_drawing(drawn.xs, drawn.ys)
     else:
-        rows = _bands_by_levels(graph)
+        neighbours = neighbour_lists(n, *graph.ends, range(n))  # not kept: the board's are
+        rows = cuthill_mckee(neighbours)
     width = max(map(len, rows))
     if len(rows) * width > _MAX_SPREAD * n + 64:
         rows = [list(chain.from_iterable(rows))]
@@ -131,7 +125,11 @@ def graph_board(graph: CellGraph) -> Board:
     slot_of_index = dict(zip(chain.from_iterable(rows), places, strict=True))
     slots = tuple(map(slot_of_index.__getitem__, range(n)))
     holes = frozenset(range(size)).difference(slots)
-    layout = GraphLayout(graph, slots, size)
+    if neighbours is None:
+        adjacency = neighbour_lists(size, *graph.ends, slots)
+    else:
+        adjacency = placed(size, neighbours, slots)
+    layout = GraphLayout(graph, slots, size, adjacency)
     return Board(len(rows), width, Topology.GRAPH, holes, layout)
 
 
@@ -170,14 +168,13 @@ def _bands_by_drawing(xs: list[float], ys: list[float]) -> list[list[int]]:
     ]
 
 
-def cuthill_mckee(graph: CellGraph) -> list[list[int]]:
+def cuthill_mckee(neighbours: Sequence[Sequence[int]]) -> list[list[int]]:
     """The breadth-first levels of every piece in turn, each walk started from a cell of
     least degree (a cheap Cuthill-McKee), the levels and their contents reversed.
 
     A level lists its cells in the order a walk finds them (each the first time one of
     the previous level's cells names it); built with set and dict operations, not a
     Python loop per neighbour (a million pairs is the file's bound)."""
-    neighbours = graph.neighbours
     degree = list(map(len, neighbours))
     seen: set[int] = set()
     levels: list[list[int]] = []
@@ -193,7 +190,3 @@ def cuthill_mckee(graph: CellGraph) -> list[list[int]]:
             level = list(filterfalse(seen.__contains__, found))
             seen.update(level)
     return [level[::-1] for level in reversed(levels)]
-
-
-def _bands_by_levels(graph: CellGraph) -> list[list[int]]:
-    return cuthill_mckee(graph)
