@@ -7,6 +7,12 @@ caller then reads the file with ``json`` and its checks, which name what is wron
 with the same messages whichever path ran. So this path only ever accepts files the plain
 path accepts, and gives them the same values (numbers keep their JSON type: ``1`` stays an
 int, as ``json.loads`` reads it).
+
+The parts are columns (one list per member, one flat list of the edges' ids), not a
+Python object per cell or per pair: a 100,000-cell file would make half a million of them,
+and the cycle collector would then walk them all. The polygons are drawing only: they are
+checked and reduced to what the layout needs (``Placement``) here, and kept as their JSON
+text (``Drawing``), decoded again only when the board is drawn or written.
 """
 
 from __future__ import annotations
@@ -14,10 +20,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence, Sized
 from dataclasses import dataclass
 from functools import partial
+from itertools import chain
 from operator import attrgetter, is_not
 from typing import Any, cast
 
-from devil.graphs.cells import MAX_ID_LENGTH, GraphCell
+from devil.graphs.cells import (
+    MAX_ID_LENGTH,
+    GraphCell,
+    Placement,
+    Point,
+    Point3,
+    placement,
+)
 
 # Typed both with and without the optional msgspec installed (hence "unused-ignore").
 try:
@@ -31,39 +45,83 @@ _STATES = frozenset({".", "F"})
 
 if msgspec is not None:
     Number = int | float
+    _NULL = msgspec.Raw(b"null")
 
-    class _Cell(msgspec.Struct):  # type: ignore[misc, unused-ignore]
+    class _Cell(msgspec.Struct, gc=False):  # type: ignore[misc, unused-ignore]
         id: str
         state: str | int
         label: str | None = None
-        polygon: tuple[tuple[Number, Number], ...] | None = None
+        polygon: msgspec.Raw = _NULL  # checked by _POLYGONS, kept as text
         at: tuple[Number, Number] | None = None
-        polygon3d: tuple[tuple[Number, Number, Number], ...] | None = None
+        polygon3d: msgspec.Raw = _NULL  # checked by _SOLIDS, kept as text
 
-    class _File(msgspec.Struct):  # type: ignore[misc, unused-ignore]
+    class _File(msgspec.Struct, gc=False):  # type: ignore[misc, unused-ignore]
         format: str
         version: int
         cells: list[_Cell]
         edges: list[tuple[str, str]] = msgspec.field(default_factory=list)
         mines: int | None = None
 
+    class _Head(msgspec.Struct, gc=False):  # type: ignore[misc, unused-ignore]
+        format: Any = None
+
     _DECODER: Any = msgspec.json.Decoder(_File)
+    _HEAD: Any = msgspec.json.Decoder(_Head)
+    _POLYGONS: Any = msgspec.json.Decoder(list[tuple[tuple[Number, Number], ...] | None])
+    _SOLIDS: Any = msgspec.json.Decoder(list[tuple[tuple[Number, Number, Number], ...] | None])
 
 
 @dataclass(frozen=True)
 class Parts:
-    """A well-formed file's contents (edges not yet checked against the ids)."""
+    """A well-formed file's contents, as columns (edges not yet checked against the ids):
+    ``edge_ids`` holds both ids of every pair in turn (``[a0, b0, a1, b1, ...]``)."""
 
     format: str
     version: int
-    cells: list[GraphCell]
+    ids: list[str]
+    index: dict[str, int]
+    """Cell index by id."""
+    labels: list[str | None]
     states: list[str | int]
-    edges: list[tuple[str, str]]
+    edge_ids: list[str]
     mines: int | None
+    placement: Placement | None
+    drawing: Drawing
+
+
+@dataclass(frozen=True, eq=False)
+class Drawing:
+    """The cells' drawing members as the file wrote them: ``polygons`` and ``solids`` the
+    JSON text of one list (``null`` for a cell without), ``at`` decoded. Calling it makes
+    the cells (``CellGraph.cells``): the polygons are decoded only when a board is drawn."""
+
+    ids: Sequence[str]
+    labels: Sequence[str | None]
+    polygons: bytes
+    at: Sequence[Point | None]
+    solids: bytes | None
+
+    def __call__(self) -> tuple[GraphCell, ...]:
+        polygons: list[tuple[Point, ...] | None] = _POLYGONS.decode(self.polygons)
+        solids: Sequence[tuple[Point3, ...] | None] = (
+            [None] * len(self.ids) if self.solids is None else _SOLIDS.decode(self.solids)
+        )
+        return tuple(map(GraphCell, self.ids, self.labels, polygons, self.at, solids))
 
 
 def available() -> bool:
     return msgspec is not None
+
+
+def format_of(text: str | bytes) -> tuple[bool, object]:
+    """``(True, the top-level "format")`` of a JSON object, ``(False, None)`` when msgspec
+    cannot tell (not installed, not an object, or JSON it refuses: ask ``json``)."""
+    if msgspec is None:
+        return False, None
+    try:
+        return True, _HEAD.decode(text).format
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return False, None
 
 
 def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
@@ -82,7 +140,8 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
         return None
     ids = list(map(_ID, raw))
     lengths = set(map(len, ids))
-    if min(lengths) == 0 or max(lengths) > MAX_ID_LENGTH or len(set(ids)) != n:
+    index = dict(zip(ids, range(n), strict=True))
+    if min(lengths) == 0 or max(lengths) > MAX_ID_LENGTH or len(index) != n:
         return None
     states = list(map(_STATE, raw))
     if not all(s in _STATES if type(s) is str else s >= 0 for s in set(states)):
@@ -91,12 +150,29 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
     named = [label for label in labels if label is not None]
     if named and (not min(map(len, named)) > 0 or max(map(len, named)) > MAX_LABEL):
         return None
-    polygons = list(map(_POLYGON, raw))
-    solids = list(map(_SOLID, raw))
+    polygon_text = _joined(map(_POLYGON, raw))
+    solid_text = _joined(map(_SOLID, raw))
+    try:
+        polygons = _POLYGONS.decode(polygon_text)
+        solids = _SOLIDS.decode(solid_text)
+    except msgspec.ValidationError:
+        return None
     if not (_corners_ok(polygons) and _corners_ok(solids)):
         return None
-    cells = list(map(GraphCell, ids, labels, polygons, map(_AT, raw), solids))
-    return Parts(data.format, data.version, cells, states, data.edges, data.mines)
+    has_solids = solids.count(None) != n
+    at = list(map(_AT, raw))
+    edge_ids = list(chain.from_iterable(data.edges))
+    fmt, version, mines = data.format, data.version, data.mines
+    del data, raw  # a million small objects: freed before the layout makes its own
+    where = placement(polygons, at)
+    del polygons, solids
+    drawing = Drawing(ids, labels, polygon_text, at, solid_text if has_solids else None)
+    return Parts(fmt, version, ids, index, labels, states, edge_ids, mines, where, drawing)
+
+
+def _joined(texts: Iterator[Any]) -> bytes:
+    """One JSON list of the cells' raw values (``null`` for a cell without)."""
+    return b"[" + b",".join(texts) + b"]"
 
 
 _ID = attrgetter("id")

@@ -28,7 +28,8 @@ import json
 import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from operator import eq, itemgetter, ne
+from itertools import chain, compress, repeat
+from operator import eq, ne
 from typing import Any, NoReturn, cast
 
 from devil.board import Cell
@@ -37,6 +38,7 @@ from devil.graphs import _fast
 from devil.graphs.cells import MAX_ID_LENGTH, CellGraph, GraphCell, Point, Point3
 from devil.graphs.layout import graph_board
 from devil.position import COVERED, FLAG, MAX_NUMBER, NUMBER_VALUE, Position, number_byte
+from devil.solve.graph_lists import names_one_twice
 
 FORMAT = "mine-devil-graph"
 VERSION = 1
@@ -59,15 +61,20 @@ class GraphFileError(ValueError):
 def looks_like_graph(text: str | bytes) -> bool:
     """True when ``text`` is a JSON object that declares itself a graph-board file.
 
-    Cheap: looks only at the start for the format's name, then parses to be sure.
+    Cheap: looks only at the start for the format's name, then parses to be sure (with
+    msgspec when installed, which reads only the ``format`` member; else ``json``).
     """
     head = text[:4096]
     if isinstance(head, bytes):
         head = head.decode("utf-8", "replace")
     if not head.lstrip().startswith("{") or FORMAT not in head:
         return False
+    known, declared = _fast.format_of(text)
+    if known:
+        return declared == FORMAT
     try:
-        data = json.loads(text)
+        with _no_cycle_collection():
+            data = json.loads(text)
     except ValueError:
         return False
     return isinstance(data, dict) and data.get("format") == FORMAT
@@ -82,12 +89,13 @@ def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
     with _no_cycle_collection():
         parts = _fast.decode(text, max_cells, MAX_EDGES)
         if parts is not None and parts.format == FORMAT and parts.version == VERSION:
-            index = dict(zip((c.id for c in parts.cells), range(len(parts.cells)), strict=True))
-            firsts, seconds = zip(*parts.edges, strict=True) if parts.edges else ((), ())
-            edges = _pairs(firsts, seconds, index)
-            if edges is not None:
+            ends = _ends(parts.edge_ids, parts.index)
+            if ends is not None:
+                graph = CellGraph.from_columns(
+                    parts.ids, parts.labels, ends, parts.placement, parts.drawing
+                )
                 try:
-                    return _position(parts.cells, parts.states, edges, parts.mines, _refuse)
+                    return _position(graph, parts.states, parts.mines, _refuse)
                 except _Refused:
                     pass  # a repeated pair: the plain path names it
         try:
@@ -135,8 +143,8 @@ def from_json(data: object, max_cells: int = MAX_CELLS) -> Position:
     mines = _mines(data.get("mines"))
     cells, states = _cells(raw_cells)
     index = {c.id: i for i, c in enumerate(cells)}
-    edges = _edges(raw_edges, index)
-    return _position(cells, states, edges, mines, lambda: _bad_edge(raw_edges, index))
+    graph = CellGraph(cells, _edges(raw_edges, index))
+    return _position(graph, states, mines, lambda: _bad_edge(raw_edges, index))
 
 
 class _Refused(Exception):
@@ -148,26 +156,23 @@ def _refuse() -> NoReturn:
 
 
 def _position(
-    cells: list[GraphCell],
+    graph: CellGraph,
     states: list[str | int],
-    edges: tuple[tuple[int, int], ...],
     mines: int | None,
     repeated: Callable[[], NoReturn],
 ) -> Position:
-    """The position of well-formed cells and edges (numbers checked against their degree);
-    ``repeated`` raises when a pair repeats another (seen on the neighbour lists)."""
-    graph = CellGraph(tuple(cells), edges)
+    """The position of a well-formed graph and states (numbers checked against their
+    degree); ``repeated`` raises when a pair repeats another (seen on the neighbour lists)."""
     board = graph_board(graph)
     layout = board.graph
     assert layout is not None
     adjacency = layout.adjacency
-    if any(map(ne, map(len, map(set, adjacency)), map(len, adjacency))):
+    if names_one_twice(adjacency):
         repeated()
     grid = bytearray(Position.covered(board).grid)
     slots = layout.slots
-    for i, state in enumerate(states):
-        if state == ".":
-            continue
+    for i in compress(range(len(states)), map(ne, states, repeat("."))):
+        state = states[i]
         slot = slots[i]
         if state == "F":
             grid[slot] = FLAG
@@ -303,31 +308,27 @@ def _edges(raw: list[Any], index: dict[str, int]) -> tuple[tuple[int, int], ...]
     the first bad pair, when one is found, is named by ``_bad_edge``."""
     if raw and (set(map(type, raw)) != {list} or set(map(len, raw)) != {2}):
         _bad_edge(raw, index)
-    pairs: tuple[tuple[int, int], ...] | None = None
+    ends = None
     try:
-        pairs = _pairs(list(map(itemgetter(0), raw)), list(map(itemgetter(1), raw)), index)
+        ends = _ends(list(chain.from_iterable(raw)), index)
     except TypeError:  # an unhashable "id" (a list, an object)
         _bad_edge(raw, index)
-    if pairs is None:
+    if ends is None:
         _bad_edge(raw, index)
-    return pairs
+    return tuple(zip(*ends, strict=True))
 
 
-def _pairs(
-    firsts: Sequence[object], seconds: Sequence[object], index: dict[str, int]
-) -> tuple[tuple[int, int], ...] | None:
-    """The pairs of ids ``firsts[k]``, ``seconds[k]`` as cell indices; None when an id is
-    unknown or a pair names one cell twice (``TypeError``: an unhashable id). A pair that
-    repeats another is found by ``_position``, on the neighbour lists."""
-    get = index.get
-    ones = list(map(get, firsts))  # type: ignore[arg-type]
-    others = list(map(get, seconds))  # type: ignore[arg-type]
-    if None in ones or None in others:
+def _ends(ids: Sequence[object], index: dict[str, int]) -> tuple[list[int], list[int]] | None:
+    """The pairs' first and second cell indices, of ``ids`` that list both ids of every
+    pair in turn (``[a0, b0, a1, b1, ...]``); None when an id is unknown or a pair names
+    one cell twice (``TypeError``: an unhashable id)."""
+    cells = list(map(index.get, ids))  # type: ignore[arg-type]
+    if None in cells:
         return None
-    a, b = cast("list[int]", ones), cast("list[int]", others)
-    if any(map(eq, a, b)):
+    firsts, seconds = cast("list[int]", cells[0::2]), cast("list[int]", cells[1::2])
+    if any(map(eq, firsts, seconds)):
         return None
-    return tuple(zip(a, b, strict=True))
+    return firsts, seconds
 
 
 def _bad_edge(raw: list[Any], index: dict[str, int]) -> NoReturn:

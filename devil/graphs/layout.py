@@ -20,14 +20,16 @@ reads ``GraphLayout.adjacency``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain, filterfalse
-from operator import itemgetter
-from typing import cast
+from itertools import chain, filterfalse, groupby, repeat
+from math import floor
+from operator import add, sub, truediv
 
 from devil.board import Board, Cell, Topology
-from devil.graphs.cells import CellGraph, adjacency_lists
+from devil.graphs.cells import CellGraph
+from devil.solve.graph_lists import neighbour_lists, placed
 
 _MAX_SPREAD = 4
 """A levels layout may use at most this many slots per cell (else one row)."""
@@ -40,23 +42,8 @@ class GraphLayout:
     graph: CellGraph
     slots: tuple[Cell, ...]
     size: int
-    adjacency: tuple[tuple[Cell, ...], ...] = field(init=False)
+    adjacency: tuple[tuple[Cell, ...], ...]
     """Per board cell (slot), its neighbours' slots (in the graph's order); () for holes."""
-
-    def __post_init__(self) -> None:
-        graph = self.graph
-        slots = self.slots
-        if "neighbours" in graph.__dict__:  # already built (a layout by levels): map it
-            at = slots.__getitem__
-            lists: list[tuple[Cell, ...]] = [()] * self.size
-            for i, near in enumerate(graph.neighbours):
-                lists[slots[i]] = tuple(map(at, near))
-            adjacency = tuple(lists)
-        else:
-            firsts = list(map(itemgetter(0), graph.edges))
-            seconds = list(map(itemgetter(1), graph.edges))
-            adjacency = adjacency_lists(self.size, firsts, seconds, slots)
-        object.__setattr__(self, "adjacency", adjacency)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GraphLayout):
@@ -73,16 +60,17 @@ class GraphLayout:
 
     @cached_property
     def _hash(self) -> int:
-        """Computed on first use (a million edges take a while to hash)."""
-        return hash((self.size, self.slots, self.graph.edges))
+        """Computed on first use; the slots and the graph's size, not its million edges
+        (equal layouts still hash alike: ``__eq__`` compares the rest)."""
+        return hash((self.size, self.slots, self.graph))
 
     @cached_property
     def _index_of_slot(self) -> dict[Cell, int]:
-        return {slot: i for i, slot in enumerate(self.slots)}
+        return dict(zip(self.slots, range(len(self.slots)), strict=True))
 
     @cached_property
     def _slot_of_id(self) -> dict[str, Cell]:
-        return {cell.id: self.slots[i] for i, cell in enumerate(self.graph.cells)}
+        return dict(zip(self.graph.ids, self.slots, strict=True))
 
     def cell(self, cell_id: str) -> Cell:
         """The board cell of an id; ``KeyError`` for an unknown one."""
@@ -96,66 +84,74 @@ class GraphLayout:
         return self._index_of_slot[cell]
 
     def id(self, cell: Cell) -> str:
-        return self.graph.cells[self._index_of_slot[cell]].id
+        return self.graph.ids[self._index_of_slot[cell]]
 
     def label(self, cell: Cell) -> str:
-        return self.graph.cells[self._index_of_slot[cell]].name
+        return self.graph.name(self._index_of_slot[cell])
 
     def where(self, cell: Cell) -> str:
         """``cell t17`` (``cell North pole (id v0)`` when the label differs from the id)."""
-        info = self.graph.cells[self._index_of_slot[cell]]
-        if info.label is None or info.label == info.id:
-            return f"cell {info.id}"
-        return f"cell {info.label} (id {info.id})"
+        i = self._index_of_slot[cell]
+        cell_id, label = self.graph.ids[i], self.graph.labels[i]
+        if label is None or label == cell_id:
+            return f"cell {cell_id}"
+        return f"cell {label} (id {cell_id})"
 
 
 def graph_board(graph: CellGraph) -> Board:
     """The board of a graph, its cells laid out on a virtual grid (see the module doc)."""
-    n = len(graph.cells)
+    n = len(graph.ids)
     if n == 0:
         raise ValueError("a graph board needs at least one cell")
-    centres = [cell.centre() for cell in graph.cells]
-    if None not in centres:
-        y = itemgetter(1)
-        heights = sorted(
-            max(map(y, cell.polygon)) - min(map(y, cell.polygon))
-            for cell in graph.cells
-            if cell.polygon
-        )
-        pitch = heights[len(heights) // 2] if len(heights) == n else 0.0
-        drawn = cast("list[tuple[float, float]]", centres)
-        rows = _rows_of_height(drawn, pitch) if pitch > 0 else _bands_by_drawing(drawn)
+    drawn = graph.placement
+    neighbours = None
+    if drawn is not None:
+        heights = drawn.heights
+        pitch = sorted(heights)[n // 2] if heights is not None else 0.0
+        if pitch > 0:
+            rows = _rows_of_height(drawn.xs, drawn.ys, pitch)
+        else:
+            rows = _bands_by_drawing(drawn.xs, drawn.ys)
     else:
-        rows = _bands_by_levels(graph)
-    width = max(len(row) for row in rows)
+        neighbours = neighbour_lists(n, *graph.ends, range(n))  # not kept: the board's are
+        rows = cuthill_mckee(neighbours)
+    width = max(map(len, rows))
     if len(rows) * width > _MAX_SPREAD * n + 64:
-        rows = [[i for row in rows for i in row]]
+        rows = [list(chain.from_iterable(rows))]
         width = n
-    slots = [0] * n
-    for r, row in enumerate(rows):
-        for c, i in enumerate(row):
-            slots[i] = r * width + c
     size = len(rows) * width
+    starts = range(0, size, width)  # row r's cells take the slots r * width + 0, 1, ...
+    places = chain.from_iterable(map(range, starts, map(add, starts, map(len, rows))))
+    slot_of_index = dict(zip(chain.from_iterable(rows), places, strict=True))
+    slots = tuple(map(slot_of_index.__getitem__, range(n)))
     holes = frozenset(range(size)).difference(slots)
-    layout = GraphLayout(graph, tuple(slots), size)
+    if neighbours is None:
+        adjacency = neighbour_lists(size, *graph.ends, slots)
+    else:
+        adjacency = placed(size, neighbours, slots)
+    layout = GraphLayout(graph, slots, size, adjacency)
     return Board(len(rows), width, Topology.GRAPH, holes, layout)
 
 
-def _rows_of_height(centres: list[tuple[float, float]], pitch: float) -> list[list[int]]:
-    """Bands ``pitch`` high from the top of the drawing, each ordered by ``x``."""
-    ys = list(map(itemgetter(1), centres))
+def _rows_of_height(xs: list[float], ys: list[float], pitch: float) -> list[list[int]]:
+    """Bands ``pitch`` high from the top of the drawing, each ordered by ``x``, then ``y``
+    (two stable sorts: the cells of one centre keep their file order)."""
     top = min(ys)
-    rows: dict[int, list[int]] = {}
-    for i, y in enumerate(ys):
-        rows.setdefault(math.floor((y - top) / pitch + 1e-9), []).append(i)
-    at = centres.__getitem__  # (x, y): ordered by x, then y
-    return [sorted(rows[k], key=at) for k in sorted(rows)]
+    bands = list(
+        map(floor, map(add, map(truediv, map(sub, ys, repeat(top)), repeat(pitch)), repeat(1e-9)))
+    )
+    by_band = sorted(range(len(ys)), key=bands.__getitem__)
+    by_y, by_x = ys.__getitem__, xs.__getitem__
+    return [
+        sorted(sorted(row, key=by_y), key=by_x)
+        for _, row in groupby(by_band, key=bands.__getitem__)
+    ]
 
 
-def _bands_by_drawing(centres: list[tuple[float, float]]) -> list[list[int]]:
-    n = len(centres)
-    xs = [c[0] for c in centres]
-    ys = [c[1] for c in centres]
+def _bands_by_drawing(xs: list[float], ys: list[float]) -> list[list[int]]:
+    """As many bands as the drawing's aspect asks for, by ``y`` then ``x``, each ordered
+    by ``x`` then ``y``."""
+    n = len(xs)
     span_x = max(xs) - min(xs)
     span_y = max(ys) - min(ys)
     if span_y <= 0:
@@ -165,20 +161,20 @@ def _bands_by_drawing(centres: list[tuple[float, float]]) -> list[list[int]]:
     else:
         bands = max(1, min(n, round(math.sqrt(n * span_y / span_x))))
     per_band = math.ceil(n / bands)
-    by_y = sorted(range(n), key=lambda i: (ys[i], xs[i]))
+    by_x, by_y = xs.__getitem__, ys.__getitem__
+    order = sorted(sorted(range(n), key=by_x), key=by_y)
     return [
-        sorted(by_y[k : k + per_band], key=lambda i: (xs[i], ys[i])) for k in range(0, n, per_band)
+        sorted(sorted(order[k : k + per_band], key=by_y), key=by_x) for k in range(0, n, per_band)
     ]
 
 
-def cuthill_mckee(graph: CellGraph) -> list[list[int]]:
+def cuthill_mckee(neighbours: Sequence[Sequence[int]]) -> list[list[int]]:
     """The breadth-first levels of every piece in turn, each walk started from a cell of
     least degree (a cheap Cuthill-McKee), the levels and their contents reversed.
 
     A level lists its cells in the order a walk finds them (each the first time one of
     the previous level's cells names it); built with set and dict operations, not a
     Python loop per neighbour (a million pairs is the file's bound)."""
-    neighbours = graph.neighbours
     degree = list(map(len, neighbours))
     seen: set[int] = set()
     levels: list[list[int]] = []
@@ -194,7 +190,3 @@ def cuthill_mckee(graph: CellGraph) -> list[list[int]]:
             level = list(filterfalse(seen.__contains__, found))
             seen.update(level)
     return [level[::-1] for level in reversed(levels)]
-
-
-def _bands_by_levels(graph: CellGraph) -> list[list[int]]:
-    return cuthill_mckee(graph)

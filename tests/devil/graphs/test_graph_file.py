@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from typing import Any
 
 import pytest
@@ -83,6 +84,18 @@ def test_every_tiling_round_trips(name: str) -> None:
             assert again == position
             assert again.board == board
             assert write_graph(again) == text
+
+
+def test_a_board_read_pickles_with_its_drawing() -> None:
+    """Games send positions to other processes: a board read from a file (which decodes
+    its polygons only when drawn) pickles, and draws and hashes like the tiling's board."""
+    board = tiling_board("cube", (2,))
+    position = read_graph(write_graph(midgame(board, 4, seed=1)))
+    again = pickle.loads(pickle.dumps(position))
+    assert again == position and hash(again.board) == hash(board)
+    layout, tiled = again.board.graph, board.graph
+    assert layout is not None and tiled is not None
+    assert layout.graph.cells == tiled.graph.cells and layout.adjacency == tiled.adjacency
 
 
 @pytest.mark.parametrize("name", ["cube", "geodesic"])
