@@ -6,6 +6,7 @@ commit; nothing of the world's).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection
 from datetime import datetime
 
@@ -13,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk
-from app.world.flight import SqlWire, append_and_commit
+from app.world.flight import JudgedOn, SqlWire, append_and_commit
 from app.world.idempotency import PendingRaft, remember
 from app.world.records import (
     EVENT_KINDS,
@@ -130,6 +131,11 @@ class TeamTransaction:
         """The player read with the team's row (``WorldStore.team(..., player=)``)."""
         self.raft: PendingRaft | None = None
         """A keyed raft's answer, stored with its events (``app.world.idempotency``)."""
+        self.judged: JudgedOn | None = None
+        """What the raft judged ahead read (``WorldStore.team_ahead``): the commit's flight
+        takes the team's row and checks it first (``app.world.flight``)."""
+        self.flight = 0.0
+        """Seconds ``finish_and_commit``'s flight took (PostgreSQL)."""
 
     def player(self, player_id: str) -> PlayerRow:
         """The player as of now (read under the team's lock)."""
@@ -217,6 +223,7 @@ class TeamTransaction:
             return []
         count = len(self._moves)
         dirty = self.knowledge.dirty()
+        started = time.perf_counter()
         last = append_and_commit(
             self.conn,
             self.world.id,
@@ -228,7 +235,9 @@ class TeamTransaction:
             dirty,
             notice,
             self.raft,
+            self.judged,
         )
+        self.flight = time.perf_counter() - started
         self.committed = True
         self.knowledge.written(
             {k: 1 if version is None else version + 1 for k, (_, version) in dirty.items()}
