@@ -989,7 +989,7 @@ def run_once(
             moves = sum(r[2] for r in rafts)
             client_ms = [r[1] * 1e3 for r in rafts]
             server_ms = [r[3]["app"] for r in rafts if "app" in r[3]]
-            parts = ("queue", "lock", "judge", "work", "commit", "seqhold")
+            parts = ("queue", "connect", "read", "lock", "judge", "work", "commit", "seqhold")
             breakdown = {k: [r[3][k] for r in rafts if k in r[3]] for k in parts}
             # the team's row is held from taking it to the commit seen, on every version
             breakdown["held"] = [r[3]["work"] + r[3]["commit"] for r in rafts
@@ -1070,6 +1070,10 @@ def run_once(
                 ),
                 ("bots: devil errors", str(sum(o["errors"] for o in outs))),
                 ("bots: views refused (429, retried)", str(sum(o["refused"] for o in outs))),
+                (
+                    "bots: rafts judged again in the lock (the team moved meanwhile)",
+                    f"{sum(1 for r in rafts if 'again' in r[3])} of {len(rafts)}",
+                ),
                 (
                     "log: gapless / acknowledged missing / dup",
                     f"{gapless} / {missing_ack} / {dup_ack}",

@@ -205,7 +205,9 @@ class _Raft:
                 self.notifier.outbox() as box,
                 self.store.team_ahead(world, team, timings) as tx,
             ):
+                read = time.perf_counter()
                 me, found = read_ahead(tx.conn, world, team, self.player.id, self.keys)
+                read = time.perf_counter() - read
                 if me is None:
                     raise NoSuchPlayer(f"{self.player.id} of team {team!r} of world {world!r}")
                 _check_drops(me, self.moves, self.drop_seconds, self.now or tx.at)
@@ -226,7 +228,11 @@ class _Raft:
                 tx.at = utcnow()  # the commit's time (checked: after the team's last)
                 seqs, unnumbered = self._log(tx, box, me, answers)
         except Stale:
+            if timings is not None:
+                timings["again"] = 1.0  # judged again in the lock: the team moved meanwhile
             return None
+        if timings is not None:
+            timings["read"] = read * 1e3
         return seqs, unnumbered, judged
 
     def in_the_lock(self, timings: dict[str, float] | None) -> _Done:
