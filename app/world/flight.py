@@ -233,7 +233,8 @@ def append_and_commit(
             row = cursor.fetchone()
     except psycopg.errors.InvalidTextRepresentation as exc:
         if judged is not None:
-            conn.connection.driver_connection.rollback()  # the message's BEGIN, failed
+            raw: Any = conn.connection.driver_connection
+            raw.rollback()  # the transaction the message began, failed: the connection idle
         if STALE in str(exc):
             raise Stale(f"team {team!r} of world {world!r}: {exc}") from exc
         if RACE in str(exc):
