@@ -109,7 +109,7 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def _ping_if_told(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+def _ping_if_told(dbapi_connection: Any, *_: Any) -> None:
     """A pooled PostgreSQL connection is pinged only when the server wrote to it while it
     sat idle: a server that restarts or ends the session says so before it closes the
     socket (``terminating connection ...``), so the socket is readable; the ping then
@@ -119,7 +119,7 @@ def _ping_if_told(dbapi_connection: Any, record: Any, proxy: Any) -> None:
     samples under bench/bench_world.py). A connection lost silently (a network cut) fails
     its first statement instead: a 503, and SQLAlchemy recycles the pool."""
     try:
-        readable, _, _ = select.select([dbapi_connection.fileno()], [], [], 0)
+        readable = select.select([dbapi_connection.fileno()], [], [], 0)[0]
         if not readable:
             return
         dbapi_connection.execute("SELECT 1")

@@ -18,7 +18,6 @@ The schema is in ``app.world.schema``; it is created by the alembic migration ``
 from __future__ import annotations
 
 import secrets
-import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -56,33 +55,9 @@ from app.world.team import (
     TEAM_EXISTS,
     TEAM_HEAD,
     WORLD_EXISTS,
+    KeyedLocks,
     TeamTransaction,
 )
-
-
-class KeyedLocks:
-    """One lock per key, existing only while someone holds or waits for it (reentrant: a
-    holder may take it again, ``WorldStore.queue`` around ``WorldStore.team``)."""
-
-    def __init__(self) -> None:
-        self._guard = threading.Lock()
-        self._locks: dict[object, tuple[threading.RLock, int]] = {}
-
-    @contextmanager
-    def hold(self, key: object) -> Iterator[None]:
-        with self._guard:
-            lock, users = self._locks.get(key) or (threading.RLock(), 0)
-            self._locks[key] = (lock, users + 1)
-        try:
-            with lock:
-                yield
-        finally:
-            with self._guard:
-                lock, users = self._locks[key]
-                if users <= 1:
-                    del self._locks[key]
-                else:
-                    self._locks[key] = (lock, users - 1)
 
 
 def _rows_pausing(result: sa.CursorResult[Any], pause: Callable[[], None]) -> Iterator[Any]:

@@ -6,8 +6,10 @@ commit; nothing of the world's).
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -107,6 +109,31 @@ def load_chunks(
         (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
         for layer, cx, cy, cells, version in rows
     }
+
+
+class KeyedLocks:
+    """One lock per key, existing only while someone holds or waits for it (reentrant: a
+    holder may take it again, ``WorldStore.queue`` around ``WorldStore.team``)."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[object, tuple[threading.RLock, int]] = {}
+
+    @contextmanager
+    def hold(self, key: object) -> Iterator[None]:
+        with self._guard:
+            lock, users = self._locks.get(key) or (threading.RLock(), 0)
+            self._locks[key] = (lock, users + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                lock, users = self._locks[key]
+                if users <= 1:
+                    del self._locks[key]
+                else:
+                    self._locks[key] = (lock, users - 1)
 
 
 # -- the team transaction --------------------------------------------------------------
