@@ -210,10 +210,14 @@ def test_a_raft_whose_team_moved_meanwhile_is_judged_again_in_the_lock(
     play = functools.partial(
         service.play_raft, store, LocalNotifier(), service.Colourings(), drop_seconds=0
     )
-    (dropped,) = play(ada, [MoveRequest("drop", 0, 0)])
-    x, y = dropped.at or (0, 0)
-    _, rows = service.view(store, "main", "red", 0, x - 32, y - 32, 64, 64)
-    safe = sorted(deduce(rows, x - 32, y - 32).safe)
+    safe: list[tuple[int, int]] = []
+    for spot in range(20):  # a drop whose opening proves two cells safe
+        (dropped,) = play(ada, [MoveRequest("drop", 1000 * spot, 0)])
+        x, y = dropped.at or (0, 0)
+        _, rows = service.view(store, "main", "red", 0, x - 32, y - 32, 64, 64)
+        safe = sorted(deduce(rows, x - 32, y - 32).safe)
+        if len(safe) >= 2:
+            break
     assert len(safe) >= 2
     read_ahead = service.read_ahead
     taken: list[Cell] = []
