@@ -2,8 +2,10 @@
 
 Every move goes through ``WorldStore.team(world, team)``, a write transaction that holds
 the team (``SELECT ... FOR UPDATE`` of its row on PostgreSQL; ``BEGIN IMMEDIATE`` on SQLite,
-which holds the whole database): moves of one team are serialized, so no reveal is lost and
-none is counted twice. Inside it the engine reads ``TeamTransaction.knowledge`` (chunks
+which holds the whole database), or on PostgreSQL first through ``team_ahead``, whose one
+commit flight takes the row, checks what the raft's judgement read and writes
+(``app.world.flight``): moves of one team are serialized, so no reveal is lost and none is
+counted twice. Inside it the engine reads ``TeamTransaction.knowledge`` (chunks
 loaded on demand), the moves are recorded, and ``finish`` writes the changed chunks
 (version + 1, checked), the players' counters, the team's counters with its next sequence
 numbers (``UPDATE world_teams ... RETURNING last_seq``) and the events. Each team numbers
