@@ -212,9 +212,10 @@ class _Raft:
                     raise NoSuchPlayer(f"{self.player.id} of team {team!r} of world {world!r}")
                 _check_drops(me, self.moves, self.drop_seconds, self.now or tx.at)
                 k = tx.knowledge
-                k.preload(self.keys, found)
+                k.stage(self.keys, found)  # the check then covers only the chunks judged on
                 started = time.perf_counter()
-                k.prefetch_around(me.colour, [(m.x, m.y) for m in self.moves])
+                if me.colour != self.player.colour:  # switched since its token was read
+                    k.prefetch_around(me.colour, [(m.x, m.y) for m in self.moves])
                 answers = judge_moves(
                     k, self.colouring, me.colour, self.moves, self.judging, PausingClock()
                 )
