@@ -326,6 +326,8 @@ class Player:
     seqs: list[tuple[str, int]] = field(default_factory=list)
     """(team, seq) of every logged move acknowledged."""
     errors: int = 0
+    refused: int = 0
+    """Views answered 429 (the process's view slots busy past their wait), then retried."""
 
     def moves(self, raft: list[dict[str, Any]]) -> list[dict[str, Any]]:
         sent = time.monotonic()
@@ -349,9 +351,12 @@ class Player:
         half = self.side // 2
         x0, y0 = self.focus[0] - half, self.focus[1] - half
         query = f"colour={self.colour}&x0={x0}&y0={y0}&width={self.side}&height={self.side}"
-        status, body, *_ = self.conn.call(
-            "GET", f"/api/worlds/{WORLD}/teams/{self.team}/view?{query}"
-        )
+        path = f"/api/worlds/{WORLD}/teams/{self.team}/view?{query}"
+        status, body, *_ = self.conn.call("GET", path)
+        while status == 429:  # the view slots stayed busy (a loaded machine): as a client would
+            self.refused += 1
+            time.sleep(self.rng.uniform(0.5, 1.5))
+            status, body, *_ = self.conn.call("GET", path)
         assert status == 200, body
         found = deduce(body["rows"], x0, y0)
         return sorted(found.safe), sorted(found.mines)
@@ -439,6 +444,7 @@ def bot_process(
         "rafts": [r for p in players for r in p.rafts],
         "seqs": [s for p in players for s in p.seqs],
         "errors": sum(p.errors for p in players),
+        "refused": sum(p.refused for p in players),
         "cpu": time.process_time() - cpu_before,
     }
 
@@ -983,7 +989,7 @@ def run_once(
             moves = sum(r[2] for r in rafts)
             client_ms = [r[1] * 1e3 for r in rafts]
             server_ms = [r[3]["app"] for r in rafts if "app" in r[3]]
-            parts = ("queue", "lock", "judge", "work", "commit", "seqhold")
+            parts = ("queue", "connect", "read", "lock", "judge", "work", "commit", "seqhold")
             breakdown = {k: [r[3][k] for r in rafts if k in r[3]] for k in parts}
             # the team's row is held from taking it to the commit seen, on every version
             breakdown["held"] = [r[3]["work"] + r[3]["commit"] for r in rafts
@@ -1063,6 +1069,11 @@ def run_once(
                     f"{client_cpu:.1f} s in {elapsed:.1f} s = {client_cpu / elapsed:.2f} cores",
                 ),
                 ("bots: devil errors", str(sum(o["errors"] for o in outs))),
+                ("bots: views refused (429, retried)", str(sum(o["refused"] for o in outs))),
+                (
+                    "bots: rafts judged again in the lock (the team moved meanwhile)",
+                    f"{sum(1 for r in rafts if 'again' in r[3])} of {len(rafts)}",
+                ),
                 (
                     "log: gapless / acknowledged missing / dup",
                     f"{gapless} / {missing_ack} / {dup_ack}",

@@ -78,22 +78,40 @@ def around(colour: int, cells: Iterable[tuple[int, int]], limit: int = 72) -> li
 class ChunkKnowledge:
     """``Knowledge`` over one team's chunks with a per-request cache (see the module doc)."""
 
-    __slots__ = ("_cache", "_dirty", "_load", "_versions", "fetches")
+    __slots__ = ("_cache", "_dirty", "_load", "_staged", "_versions", "fetches")
 
     def __init__(self, load: ChunkLoader):
         self._load = load
         self._cache: dict[ChunkKey, bytearray | None] = {}
         self._versions: dict[ChunkKey, int] = {}
         self._dirty: set[ChunkKey] = set()
+        self._staged: dict[ChunkKey, StoredChunk | None] = {}
+        """Chunks read but not yet looked at (``stage``): taken into the cache when first
+        needed, without a query."""
         self.fetches = 0
         """Queries made (for tests: a request must not load what it does not need)."""
 
     # -- loading --
     def prefetch(self, keys: Iterable[ChunkKey]) -> None:
-        """Load every chunk of ``keys`` not yet cached, in one query."""
+        """Load every chunk of ``keys`` not yet cached, in one query (staged ones without)."""
         wanted = [key for key in dict.fromkeys(keys) if key not in self._cache]
+        if self._staged:
+            staged = {key: self._staged.pop(key) for key in wanted if key in self._staged}
+            if staged:
+                self.preload(staged, {k: v for k, v in staged.items() if v is not None})
+                self.fetches -= 1  # no query
+                wanted = [key for key in wanted if key not in staged]
         if wanted:
             self.preload(wanted, self._load(wanted))
+
+    def stage(self, keys: Iterable[ChunkKey], found: Mapping[ChunkKey, StoredChunk]) -> None:
+        """Keep ``keys`` as loaded by one query (``found``: the stored ones among them) without
+        looking at them yet: only those the caller then reads count in ``read_versions`` (a
+        raft judged ahead is checked against the chunks its judgement used, not every chunk
+        read around its cells)."""
+        for key in keys:
+            if key not in self._cache:
+                self._staged[key] = found.get(key)
 
     def prefetch_around(
         self, colour: int, cells: Iterable[tuple[int, int]], limit: int = 72
@@ -129,7 +147,8 @@ class ChunkKnowledge:
         return self._cache[key]
 
     def read_versions(self) -> dict[ChunkKey, int | None]:
-        """Every chunk slot looked at, with the version it was loaded at (None: absent then)."""
+        """Every chunk slot looked at, with the version it was loaded at (None: absent then);
+        staged chunks never looked at are not among them."""
         return {key: self._versions.get(key) for key in self._cache}
 
     def cached(self) -> int:

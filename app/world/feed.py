@@ -103,58 +103,41 @@ def event_stream(
     through the process's ``FeedCache``: one query per change, not one per stream.
     ``gone``: whether the client left (checked every half second while waiting)."""
     try:
-        yield from _stream(cache, store, notifier, world, team, port, after, max_seconds,
-                           heartbeat, gone, presences)  # fmt: skip
+        started = time.monotonic()
+        last = after
+        known: int | None = None
+        first = read = True
+        departure = Departure(gone) if gone is not None else None
+        with notifier.subscribe(topic(world, team)) as subscription:
+            yield ": stream open\n\n"
+            for seen in presences.recent(world, team) if presences is not None else ():
+                yield sse_presence(seen)
+            while True:
+                if read:
+                    batch = cache.after(world, team, last, BATCH, known, first)
+                    first = False
+                    if batch:
+                        for seq, cells in visible_changes(store, world, team, port, batch):
+                            yield sse_cells(seq, cells)
+                        last = batch[-1].seq
+                        if len(batch) == BATCH:
+                            first = True  # more may wait in the log: read on without waiting
+                            continue
+                remaining = max_seconds - (time.monotonic() - started)
+                if remaining <= 0 or notifier.closed:
+                    return
+                woke = wait_or_leave(subscription, min(heartbeat, remaining), departure)
+                if woke is None:
+                    return  # the client went away: let the slot go now
+                if not woke:
+                    read = False
+                    yield ": keep-alive\n\n"  # nothing moved: no read
+                    continue
+                sent, read, known = woken_by(subscription.payloads, presences, world, team)
+                yield from sent
     except OUTAGES as exc:
         log.warning(
             "world %s team %s: a live stream ended on a database error (%s); the client "
             "resumes with Last-Event-ID", world, team, type(exc).__name__,
         )  # fmt: skip
         yield f"retry: {OUTAGE_RETRY_MS}\n: the database is unavailable: reconnecting\n\n"
-
-
-def _stream(
-    cache: FeedCache,
-    store: WorldStore,
-    notifier: Notifier,
-    world: str,
-    team: str,
-    port: Viewport,
-    after: int,
-    max_seconds: float,
-    heartbeat: float,
-    gone: Callable[[], bool] | None,
-    presences: presence.PresenceBoard | None,
-) -> Iterator[str]:
-    started = time.monotonic()
-    last = after
-    known: int | None = None
-    first = read = True
-    departure = Departure(gone) if gone is not None else None
-    with notifier.subscribe(topic(world, team)) as subscription:
-        yield ": stream open\n\n"
-        for seen in presences.recent(world, team) if presences is not None else ():
-            yield sse_presence(seen)
-        while True:
-            if read:
-                batch = cache.after(world, team, last, BATCH, known, first)
-                first = False
-                if batch:
-                    for seq, cells in visible_changes(store, world, team, port, batch):
-                        yield sse_cells(seq, cells)
-                    last = batch[-1].seq
-                    if len(batch) == BATCH:
-                        first = True  # more may wait in the log: read on without waiting
-                        continue
-            remaining = max_seconds - (time.monotonic() - started)
-            if remaining <= 0 or notifier.closed:
-                return
-            woke = wait_or_leave(subscription, min(heartbeat, remaining), departure)
-            if woke is None:
-                return  # the client went away: let the slot go now
-            if not woke:
-                read = False
-                yield ": keep-alive\n\n"  # nothing moved: no read
-                continue
-            sent, read, known = woken_by(subscription.payloads, presences, world, team)
-            yield from sent

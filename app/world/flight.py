@@ -23,11 +23,23 @@ The transaction opens the same way (``open_team``): taking the team row, reading
 and the chunks around the raft's cells go out together, so a raft costs the app two waits
 for PostgreSQL (plus chunks the judgement reaches beyond those), not ten. SQLite runs the
 same steps as plain statements (``app.world.team``): it has one writer and no round trips.
+
+A raft judged *ahead* (``app.world.judging``) holds the team's row for no wait of the app at
+all: its player and chunks are read without a lock (``read_ahead``, one flight), it is judged
+on them, and then ``BEGIN``, taking the row, checking that what the judgement read still
+holds (``JudgedOn``: the player's colour and last drop, every chunk read at its version,
+no answer stored for its key, and no event of the team logged later than this one's time,
+taken before the flight: a team's times follow its seqs) and the writes above travel as
+one message with the ``COMMIT``. The check is a statement of its own, after the lock: it
+sees every transaction that held the row before (each team's writes hold its row). When
+anything changed, the check raises ``Stale`` and nothing is written; the caller judges
+again under the lock.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -36,7 +48,15 @@ from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, StoredChunk
 from app.world.idempotency import PendingRaft
-from app.world.records import ChunkRace, MoveRecord, PlayerRow, counts_of, encode_cells, player_row
+from app.world.records import (
+    ChunkRace,
+    MoveRecord,
+    PlayerRow,
+    WorldStoreError,
+    counts_of,
+    encode_cells,
+    player_row,
+)
 
 SqlWire = tuple[str, str, str]
 """``(channel, head, tail)``: ``pg_notify(channel, head || seq || tail)`` is the wire form."""
@@ -100,6 +120,64 @@ of an expired answer of the same key is replaced (``ON CONFLICT``), the player's
 answers deleted (one statement must not change a row twice: the ``DELETE`` spares the key)."""
 RACE = "chunk race: "
 """Starts the error PostgreSQL raises when a chunk changed under the team's lock."""
+STALE = "stale judgement: "
+"""Starts the error PostgreSQL raises when what a raft judged ahead read has changed."""
+_CHECK = """
+SELECT CASE WHEN EXISTS (SELECT 1 FROM world_teams WHERE world = %(w)s AND name = %(t)s)
+    AND EXISTS (SELECT 1 FROM world_players p WHERE p.id = %(c_player)s AND p.world = %(w)s
+        AND p.team = %(t)s AND p.colour = %(c_colour)s
+        AND p.last_drop_at IS NOT DISTINCT FROM %(c_dropped)s)
+    AND NOT EXISTS (SELECT 1 FROM world_rafts r WHERE r.world = %(w)s
+        AND r.player = %(c_player)s AND r.key = %(c_key)s AND r.created_at >= %(c_since)s)
+    AND NOT EXISTS (SELECT 1 FROM world_teams h JOIN world_events e ON e.world = h.world
+        AND e.team = h.name AND e.seq = h.last_seq
+        WHERE h.world = %(w)s AND h.name = %(t)s AND e.at > %(at)s)
+    AND (SELECT count(*) FILTER (WHERE k.version IS NULL OR c.version <> k.version) = 0
+            AND count(*) FILTER (WHERE c.version = k.version) = %(c_present)s
+        FROM world_chunks c
+        JOIN unnest(%(c_layer)s::smallint[], %(c_cx)s::bigint[], %(c_cy)s::bigint[],
+                    %(c_version)s::int[]) AS k(layer, cx, cy, version)
+            ON c.layer = k.layer AND c.cx = k.cx AND c.cy = k.cy
+        WHERE c.world = %(w)s AND c.team = %(t)s)
+THEN 0 ELSE ('stale judgement: the team moved since it was read (its head is now '
+    || (SELECT coalesce(max(last_seq), -1) FROM world_teams WHERE world = %(w)s AND name = %(t)s)
+    || ')')::int END
+"""
+"""Whether what a raft judged ahead read still holds (``JudgedOn``), else an error. (The
+error's text reads the table: a constant one would be raised when the statement is planned,
+whatever the check finds.)"""
+
+
+class Stale(WorldStoreError):
+    """What a raft judged ahead read has changed: nothing was written; judge it again."""
+
+
+@dataclass(frozen=True)
+class JudgedOn:
+    """What a raft judged ahead read: its player as it was, the chunks with their versions
+    (None: absent), and its key (the answer must not be stored already)."""
+
+    player: PlayerRow
+    read: Mapping[ChunkKey, int | None]
+    key: str | None = None
+    since: datetime | None = None
+
+    def params(self) -> dict[str, Any]:
+        keys = list(self.read)
+        return {
+            "c_player": self.player.id,
+            "c_colour": self.player.colour,
+            "c_dropped": self.player.last_drop_at,
+            "c_key": self.key,
+            "c_since": self.since,
+            "c_present": sum(1 for v in self.read.values() if v is not None),
+            "c_layer": [k[0] for k in keys],
+            "c_cx": [k[1] for k in keys],
+            "c_cy": [k[2] for k in keys],
+            "c_version": [self.read[k] for k in keys],
+        }
+
+
 _NOTIFY = ", pg_notify(%(channel)s, %(head)s || s.last_seq::text || %(tail)s)"
 _STATEMENTS = {
     (notify, raft): _APPEND.format(notify=_NOTIFY if notify else "", raft=_RAFT if raft else "")
@@ -120,11 +198,16 @@ def append_and_commit(
     dirty: Mapping[ChunkKey, tuple[bytes, int | None]],
     notice: SqlWire | None,
     raft: PendingRaft | None = None,
+    judged: JudgedOn | None = None,
 ) -> int:
     """Bump the counters, take ``len(moves)`` seqs, log ``moves`` (``(player, move)``),
     store ``raft``'s answer, notify and commit, in one round trip; the last seq. ``conn``'s
     transaction is over when this returns (the caller's ``begin`` block finds nothing left
-    to commit)."""
+    to commit).
+
+    With ``judged`` (a raft judged ahead; ``conn`` in autocommit, no transaction open) the
+    same message begins the transaction, takes the team's row and checks ``judged`` first:
+    ``Stale`` (nothing written, the connection idle again) when it no longer holds."""
     params = _params(world, team, at, moves, colours, drops)
     params.update(_chunk_params(dirty))
     if notice is not None:
@@ -137,12 +220,23 @@ def append_and_commit(
             r_answer=raft.answer,
             r_since=raft.key.since,
         )
-    statement = _STATEMENTS[notice is not None, raft is not None]
+    statement = _STATEMENTS[notice is not None, raft is not None] + ";\nCOMMIT"
+    if judged is not None:
+        params.update(judged.params())
+        statement = ";\n".join(("BEGIN", _LOCK, _CHECK, statement))
     try:
         with _cursor(conn) as cursor:
-            cursor.execute(statement + ";\nCOMMIT", params)  # one message, one flight
+            cursor.execute(statement, params)  # one message, one flight
+            if judged is not None:  # BEGIN, the lock, the check: the append's row is 4th
+                for _ in range(3):
+                    cursor.nextset()
             row = cursor.fetchone()
     except psycopg.errors.InvalidTextRepresentation as exc:
+        if judged is not None:
+            raw: Any = conn.connection.driver_connection
+            raw.rollback()  # the transaction the message began, failed: the connection idle
+        if STALE in str(exc):
+            raise Stale(f"team {team!r} of world {world!r}: {exc}") from exc
         if RACE in str(exc):
             raise ChunkRace(f"team {team!r} of world {world!r}: {exc}") from exc
         raise
@@ -160,29 +254,51 @@ def open_team(
     with _cursor(conn) as cursor:
         cursor.execute(
             ";\n".join((_LOCK, _PLAYER, _CHUNKS)),  # one message, one flight
-            {
-                "w": world,
-                "t": team,
-                "p": player,
-                "l": [k[0] for k in keys],
-                "x": [k[1] for k in keys],
-                "y": [k[2] for k in keys],
-            },
+            _read_params(world, team, player, keys),
         )
         exists = cursor.fetchone() is not None
         cursor.nextset()
-        found_player = cursor.fetchone()
-        names = [c.name for c in cursor.description or ()]
-        row = None if found_player is None else dict(zip(names, found_player, strict=True))
-        cursor.nextset()
-        found = {
-            (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
-            for layer, cx, cy, cells, version in cursor.fetchall()
-        }
+        me, found = _player_and_chunks(cursor, world, team)
+    return exists, me, found
+
+
+def read_ahead(
+    conn: Connection, world: str, team: str, player: str, keys: Sequence[ChunkKey]
+) -> tuple[PlayerRow | None, dict[ChunkKey, StoredChunk]]:
+    """``player`` (if it is one of the team's) and the stored chunks among ``keys``, in one
+    flight, taking no lock (``conn`` in autocommit: no ``BEGIN`` of its own to wait for)."""
+    with _cursor(conn) as cursor:
+        cursor.execute(";\n".join((_PLAYER, _CHUNKS)), _read_params(world, team, player, keys))
+        return _player_and_chunks(cursor, world, team)
+
+
+def _read_params(world: str, team: str, player: str, keys: Sequence[ChunkKey]) -> dict[str, Any]:
+    return {
+        "w": world,
+        "t": team,
+        "p": player,
+        "l": [k[0] for k in keys],
+        "x": [k[1] for k in keys],
+        "y": [k[2] for k in keys],
+    }
+
+
+def _player_and_chunks(
+    cursor: psycopg.ClientCursor[Any], world: str, team: str
+) -> tuple[PlayerRow | None, dict[ChunkKey, StoredChunk]]:
+    """The results of ``_PLAYER`` (the cursor's current one) and ``_CHUNKS`` (the next)."""
+    found_player = cursor.fetchone()
+    names = [c.name for c in cursor.description or ()]
+    row = None if found_player is None else dict(zip(names, found_player, strict=True))
+    cursor.nextset()
+    found = {
+        (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
+        for layer, cx, cy, cells, version in cursor.fetchall()
+    }
     me = None
     if row is not None and row["world"] == world and row["team"] == team:
         me = player_row(row)
-    return exists, me, found
+    return me, found
 
 
 def _cursor(conn: Connection) -> psycopg.ClientCursor[Any]:

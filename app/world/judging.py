@@ -6,8 +6,9 @@ spent in one go, and on SQLite, whose one write lock every team's move needs, it
 be spent holding that lock. So:
 
 - the judging clock (``PausingClock``) is this request's own CPU time, and every
-  ``PAUSE_EVERY`` of it the judgement pauses (``time.sleep(PAUSE_SECONDS)``: under the gevent
-  worker the requests that are ready run first; their CPU time is not charged to this raft);
+  ``PAUSE_EVERY`` of it the judgement pauses (``pause_for_others``: under the gevent worker
+  the requests that are ready run first, and a pause with none ready costs one poll of the
+  sockets; their CPU time is not charged to this raft);
 - on SQLite a raft is judged *ahead* (``judge_ahead``), each chunk read in a short read of
   its own (a pausing judgement holds no connection), holding only the team's place in this
   process's queue; the write transaction then checks that the chunks the judgement read
@@ -16,8 +17,10 @@ be spent holding that lock. So:
   between, the raft is judged again inside the transaction, without pauses (a paused
   holder of SQLite's lock would leave every other writer of the process waiting in
   SQLite's busy handler, which blocks the worker's one thread);
-- on PostgreSQL teams lock their own rows, so the judgement runs in the transaction, with
-  pauses.
+- on PostgreSQL a raft is judged ahead too, with pauses, on a read that takes no lock; one
+  flight then takes the team's row, checks what the judgement read and commits
+  (``app.world.flight``). If the team moved meanwhile, the raft is judged again in the
+  transaction, holding the team's row, with pauses (other teams' rows stay free).
 
 The answer is the same either way: a judgement reads only the team's knowledge, and the
 knowledge it read is the knowledge the transaction holds.
@@ -44,9 +47,38 @@ DROP_RADIUS = 32
 PAUSE_EVERY = 0.004
 """CPU seconds a judgement runs between two pauses."""
 PAUSE_SECONDS = 0.0005
-"""A pause: long enough to be a timer, so the gevent loop polls its sockets and runs every
-request that is ready before the judgement goes on (``sleep(0)`` would queue the judgement
-ahead of the requests its sockets have woken meanwhile)."""
+"""A pause at most (``pause_for_others``): long enough to be a timer, so the gevent loop
+polls its sockets and runs every request that is ready before the judgement goes on
+(``sleep(0)`` would queue the judgement ahead of the requests its sockets have woken
+meanwhile)."""
+
+
+def pause_for_others() -> None:
+    """Let every other request that is ready run, then go on; at once if none is.
+
+    Under the gevent worker (``time`` monkey-patched) the judgement waits on two watchers of
+    the loop, whichever fires first: an idle watcher, which fires when an iteration of the
+    loop finds nothing else to run (no one waits: the pause costs one poll of the sockets,
+    not ``PAUSE_SECONDS``), and a ``PAUSE_SECONDS`` timer, which bounds the wait while
+    other requests keep the loop busy (each of them runs once first, as with a plain
+    ``time.sleep(PAUSE_SECONDS)``). Without gevent: ``time.sleep(PAUSE_SECONDS)``."""
+    try:
+        from gevent import get_hub, getcurrent, monkey  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - gevent comes with the web extra
+        monkey = None
+    if monkey is None or not monkey.is_module_patched("time"):
+        time.sleep(PAUSE_SECONDS)
+        return
+    hub = get_hub()
+    idle, timer = hub.loop.idle(), hub.loop.timer(PAUSE_SECONDS)
+    resume = getcurrent().switch
+    idle.start(resume)
+    timer.start(resume)
+    try:
+        hub.switch()
+    finally:
+        idle.close()  # stops it too: a watcher still pending no longer fires
+        timer.close()
 
 
 @dataclass(frozen=True)
@@ -62,13 +94,13 @@ Clock = Callable[[], float]
 class PausingClock:
     """This thread's CPU time as spent by its caller, pausing every ``every`` seconds of it.
 
-    A pause is ``time.sleep(PAUSE_SECONDS)``: under the gevent worker the other requests run
-    meanwhile, and the CPU time they use (the same thread's) is left out of what this clock
-    counts."""
+    A pause is ``pause_for_others``: under the gevent worker the other requests that are
+    ready run meanwhile, and the CPU time they use (the same thread's) is left out of what
+    this clock counts."""
 
     def __init__(self, every: float = PAUSE_EVERY, pause: Callable[[], None] | None = None):
         self.every = every
-        self.pause = pause or (lambda: time.sleep(PAUSE_SECONDS))
+        self.pause = pause or pause_for_others
         self._away = 0.0
         self._next = time.thread_time() + every
 

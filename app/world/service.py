@@ -25,12 +25,14 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from app import metrics
-from app.notify import Notifier
+from app.notify import Notifier, Outbox
 from app.world.chunks import FLAGS, ChunkKey, ChunkKnowledge, StoredChunk, around, chunk_range
+from app.world.flight import JudgedOn, Stale, read_ahead
 from app.world.idempotency import PendingRaft, RaftKey, RaftReplayed, packed, recall
 from app.world.judging import (
     CASCADE_LIMIT,
     Ahead,
+    Judged,
     Judging,
     MoveRequest,
     PausingClock,
@@ -49,7 +51,7 @@ from app.world.records import (
     utcnow,
 )
 from app.world.store import WorldStore
-from app.world.team import SELECT_PLAYER, load_chunks
+from app.world.team import SELECT_PLAYER, TeamTransaction, load_chunks
 from devil.world import Colouring, Witness
 
 MAX_RAFT = 256
@@ -156,23 +158,105 @@ def play_raft(
     # team's row on PostgreSQL; a colour switched meanwhile only costs one more query)
     keys = around(player.colour, cells)
     world, team = player.world, player.team
-    ahead: Ahead | None = None
+    raft = _Raft(store, notifier, colouring, player, moves, keys, drop_seconds, now, key, judging)
     queued = time.perf_counter()
     with store.queue(world, team):
         started = time.perf_counter()
+        done = raft.ahead_on_postgresql(timings) if store.dialect == "postgresql" else None
+        if done is None:
+            done = raft.in_the_lock(timings)
+    seqs, answers, judged = done
+    if timings is not None:
+        timings["queue"] = (started - queued) * 1e3  # the team's queue, taken here
+        timings["judge"] = judged * 1e3
+    for answer in answers:
+        metrics.move_judged("world", answer.kind, answer.outcome)
+    taken = iter(seqs)
+    return [a if a.outcome == "undecided" else replace(a, seq=next(taken)) for a in answers]
+
+
+_Done = tuple[list[int], list["MoveAnswer"], float]
+"""A raft played: its seqs, its answers (unnumbered), the seconds its last judgement took."""
+
+
+@dataclass(frozen=True)
+class _Raft:
+    """One raft on its way (``play_raft``), inside the team's queue of this process."""
+
+    store: WorldStore
+    notifier: Notifier
+    colouring: Colouring
+    player: PlayerRow
+    moves: Sequence[MoveRequest]
+    keys: list[ChunkKey]
+    drop_seconds: float
+    now: datetime | None
+    key: RaftKey | None
+    judging: Judging
+
+    def ahead_on_postgresql(self, timings: dict[str, float] | None) -> _Done | None:
+        """Judged ahead, on a read of the player and chunks that takes no lock; then one
+        flight takes the team's row, checks that what the judgement read still holds, writes
+        and commits (``app.world.flight``): the row is held for no wait of this process.
+        None when the team moved meanwhile (nothing written: judge again, in the lock)."""
+        world, team = self.player.world, self.player.team
+        try:
+            with (
+                self.notifier.outbox() as box,
+                self.store.team_ahead(world, team, timings) as tx,
+            ):
+                read = time.perf_counter()
+                me, found = read_ahead(tx.conn, world, team, self.player.id, self.keys)
+                read = time.perf_counter() - read
+                if me is None:
+                    raise NoSuchPlayer(f"{self.player.id} of team {team!r} of world {world!r}")
+                _check_drops(me, self.moves, self.drop_seconds, self.now or tx.at)
+                k = tx.knowledge
+                k.stage(self.keys, found)  # the check then covers only the chunks judged on
+                started = time.perf_counter()
+                if me.colour != self.player.colour:  # switched since its token was read
+                    k.prefetch_around(me.colour, [(m.x, m.y) for m in self.moves])
+                answers = judge_moves(
+                    k, self.colouring, me.colour, self.moves, self.judging, PausingClock()
+                )
+                judged = time.perf_counter() - started
+                tx.judged = JudgedOn(
+                    me,
+                    k.read_versions(),
+                    None if self.key is None else self.key.key,
+                    None if self.key is None else self.key.since,
+                )
+                tx.at = utcnow()  # the commit's time (checked: after the team's last)
+                seqs, unnumbered = self._log(tx, box, me, answers)
+        except Stale:
+            if timings is not None:
+                timings["again"] = 1.0  # judged again in the lock: the team moved meanwhile
+            return None
+        if timings is not None:
+            timings["read"] = read * 1e3
+        return seqs, unnumbered, judged
+
+    def in_the_lock(self, timings: dict[str, float] | None) -> _Done:
+        """Judged holding the team (on SQLite, judged ahead first and checked in the lock)."""
+        store, world, team = self.store, self.player.world, self.player.team
+        ahead: Ahead | None = None
+        started = time.perf_counter()
         if store.dialect == "sqlite":  # judged out of the database's one write lock
-            ahead = _judge_ahead(store, colouring, player, moves, drop_seconds, now, key, judging)
+            ahead = _judge_ahead(
+                store, self.colouring, self.player, self.moves, self.drop_seconds, self.now,
+                self.key, self.judging,
+            )  # fmt: skip
         judged_ahead = time.perf_counter()
         with (
-            notifier.outbox() as box,
-            store.team(world, team, timings, player.id, keys) as tx,
+            self.notifier.outbox() as box,
+            store.team(world, team, timings, self.player.id, self.keys) as tx,
         ):
-            me = tx.player(player.id)  # its colour now, under the team's lock
-            if key is not None:
-                played = recall(tx.conn, world, me.id, key)
+            me = tx.player(self.player.id)  # its colour now, under the team's lock
+            if self.key is not None:
+                played = recall(tx.conn, world, me.id, self.key)
                 if played is not None:  # a copy of this raft got here first
                     raise RaftReplayed(played)
-            _check_drops(me, moves, drop_seconds, now or tx.at)
+            _check_drops(me, self.moves, self.drop_seconds, self.now or tx.at)
             k = tx.knowledge
             judging_started = time.perf_counter()
             if ahead is not None and _still_holds(tx.conn, world, team, me.colour, ahead):
@@ -182,42 +266,46 @@ def play_raft(
                     if result.outcome != "undecided":
                         k.apply(me.colour, result.cells)
             else:  # PostgreSQL, or the team changed meanwhile in another process
-                k.prefetch_around(me.colour, cells)
+                k.prefetch_around(me.colour, [(m.x, m.y) for m in self.moves])
                 clock = PausingClock() if ahead is None else time.thread_time
-                answers = judge_moves(k, colouring, me.colour, moves, judging, clock)
-            for move, result, _ in answers:
-                if result.outcome != "undecided":  # nothing happened: nothing to log
-                    tx.record(
-                        me.id,
-                        MoveRecord(
-                            move.kind, move.x, move.y, result.outcome, me.colour, result.cells
-                        ),
-                    )
-            judged = time.perf_counter()
-            unnumbered = [
-                MoveAnswer(
-                    move.kind, move.x, move.y, r.outcome, r.cells, None, r.witness, r.truncated,
-                    r.at, r.reason, work,
+                answers = judge_moves(k, self.colouring, me.colour, self.moves, self.judging, clock)
+            judged = time.perf_counter() - judging_started
+            seqs, unnumbered = self._log(tx, box, me, answers)
+        if timings is not None:
+            timings["ahead"] = (judged_ahead - started) * 1e3
+        return seqs, unnumbered, judged
+
+    def _log(
+        self, tx: TeamTransaction, box: Outbox, me: PlayerRow, answers: list[Judged]
+    ) -> tuple[list[int], list[MoveAnswer]]:
+        """Log the decided moves of ``answers``, store the keyed raft's answer, notify and
+        commit (``tx``'s last step); the seqs and the answers without them."""
+        world, team = tx.world.id, tx.team
+        for move, result, _ in answers:
+            if result.outcome != "undecided":  # nothing happened: nothing to log
+                tx.record(
+                    me.id,
+                    MoveRecord(move.kind, move.x, move.y, result.outcome, me.colour, result.cells),
                 )
-                for move, r, work in answers
-            ]  # fmt: skip
-            if key is not None:
-                logged = sum(1 for a in unnumbered if a.outcome != "undecided")
-                tx.raft = PendingRaft(me.id, key, packed([a.to_json() for a in unnumbered]), logged)
-            about = topic(world, team)
-            payload = {"w": world, "t": team, "c": me.colour}
-            wire = notifier.sql_wire(about, payload, "s") if tx.flies else None
-            seqs = tx.finish_and_commit(wire)
-            if wire is None and seqs:  # the notifier does not ride on the commit: after it
-                box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
-    taken = iter(seqs)
-    if timings is not None:
-        timings["queue"] = (started - queued) * 1e3  # the team's queue, taken here
-        timings["ahead"] = (judged_ahead - started) * 1e3
-        timings["judge"] = (judged - judging_started) * 1e3
-    for move, result, _ in answers:
-        metrics.move_judged("world", move.kind, result.outcome)
-    return [a if a.outcome == "undecided" else replace(a, seq=next(taken)) for a in unnumbered]
+        unnumbered = [
+            MoveAnswer(
+                move.kind, move.x, move.y, r.outcome, r.cells, None, r.witness, r.truncated,
+                r.at, r.reason, work,
+            )
+            for move, r, work in answers
+        ]  # fmt: skip
+        if self.key is not None:
+            logged = sum(1 for a in unnumbered if a.outcome != "undecided")
+            tx.raft = PendingRaft(
+                me.id, self.key, packed([a.to_json() for a in unnumbered]), logged
+            )
+        about = topic(world, team)
+        payload = {"w": world, "t": team, "c": me.colour}
+        wire = self.notifier.sql_wire(about, payload, "s") if tx.flies else None
+        seqs = tx.finish_and_commit(wire)
+        if wire is None and seqs:  # the notifier does not ride on the commit: after it
+            box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
+        return seqs, unnumbered
 
 
 def _judge_ahead(

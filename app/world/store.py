@@ -2,8 +2,10 @@
 
 Every move goes through ``WorldStore.team(world, team)``, a write transaction that holds
 the team (``SELECT ... FOR UPDATE`` of its row on PostgreSQL; ``BEGIN IMMEDIATE`` on SQLite,
-which holds the whole database): moves of one team are serialized, so no reveal is lost and
-none is counted twice. Inside it the engine reads ``TeamTransaction.knowledge`` (chunks
+which holds the whole database), or on PostgreSQL first through ``team_ahead``, whose one
+commit flight takes the row, checks what the raft's judgement read and writes
+(``app.world.flight``): moves of one team are serialized, so no reveal is lost and none is
+counted twice. Inside it the engine reads ``TeamTransaction.knowledge`` (chunks
 loaded on demand), the moves are recorded, and ``finish`` writes the changed chunks
 (version + 1, checked), the players' counters, the team's counters with its next sequence
 numbers (``UPDATE world_teams ... RETURNING last_seq``) and the events. Each team numbers
@@ -18,7 +20,6 @@ The schema is in ``app.world.schema``; it is created by the alembic migration ``
 from __future__ import annotations
 
 import secrets
-import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -56,33 +57,9 @@ from app.world.team import (
     TEAM_EXISTS,
     TEAM_HEAD,
     WORLD_EXISTS,
+    KeyedLocks,
     TeamTransaction,
 )
-
-
-class KeyedLocks:
-    """One lock per key, existing only while someone holds or waits for it (reentrant: a
-    holder may take it again, ``WorldStore.queue`` around ``WorldStore.team``)."""
-
-    def __init__(self) -> None:
-        self._guard = threading.Lock()
-        self._locks: dict[object, tuple[threading.RLock, int]] = {}
-
-    @contextmanager
-    def hold(self, key: object) -> Iterator[None]:
-        with self._guard:
-            lock, users = self._locks.get(key) or (threading.RLock(), 0)
-            self._locks[key] = (lock, users + 1)
-        try:
-            with lock:
-                yield
-        finally:
-            with self._guard:
-                lock, users = self._locks[key]
-                if users <= 1:
-                    del self._locks[key]
-                else:
-                    self._locks[key] = (lock, users - 1)
 
 
 def _rows_pausing(result: sa.CursorResult[Any], pause: Callable[[], None]) -> Iterator[Any]:
@@ -110,15 +87,28 @@ class WorldStore:
         self.dialect = engine.dialect.name
         self._worlds: dict[str, WorldRow] = {}  # immutable rows: id, colours, key
         self._tokens: dict[str, PlayerRow] = {}  # token hash -> player (world, team fixed)
+        self._teams: set[tuple[str, str]] = set()  # (world, team) known to exist
         self._locks = KeyedLocks()
 
     @contextmanager
-    def _read(self) -> Iterator[Connection]:
+    def _snapshot(self) -> Iterator[Connection]:
         with self.engine.connect() as conn:
             if self.dialect == "sqlite":
                 conn = conn.execution_options(sqlite_begin="DEFERRED")
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        """Reads that need no snapshot across their statements: on PostgreSQL in autocommit,
+        which spares each its ``BEGIN`` and ``COMMIT`` (two waits for the server each, under
+        a busy worker two waits behind its other requests)."""
+        if self.dialect != "postgresql":
+            with self._snapshot() as conn:
+                yield conn
+            return
+        with self.engine.connect() as conn:
+            yield conn.execution_options(isolation_level="AUTOCOMMIT")
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -130,7 +120,7 @@ class WorldStore:
 
     def reading(self) -> AbstractContextManager[Connection]:
         """A read transaction: one snapshot of the world (``app.world.judging``)."""
-        return self._read()
+        return self._snapshot()
 
     def queue(self, world: str, team: str) -> AbstractContextManager[None]:
         """This process's queue for ``team``, as ``team`` takes it: held around a
@@ -304,10 +294,50 @@ class WorldStore:
                 commit=(t4 - t3) * 1e3,
             )
 
+    @contextmanager
+    def team_ahead(
+        self, world: str, team: str, timings: dict[str, float] | None = None
+    ) -> Iterator[TeamTransaction]:
+        """A team transaction for a raft judged ahead (PostgreSQL): its connection is in
+        autocommit and takes nothing until ``finish_and_commit``, which begins, takes the
+        team's row, checks what the judgement read (``tx.judged``), writes and commits in one
+        flight (``app.world.flight``; ``Stale`` if the check fails). ``timings`` as ``team``,
+        but ``connect`` (the connection's checkout) instead of ``lock`` (0: no wait for the
+        row in the app) and ``work`` only the commit's flight, which holds the row for part
+        of it (the judgement's time is the caller's)."""
+        row = self.world(world)
+        t0 = time.perf_counter()
+        with self._locks.hold((world, team)):
+            t1 = time.perf_counter()
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+                t2 = time.perf_counter()
+                tx = TeamTransaction(conn, row, team)
+                yield tx
+                t3 = time.perf_counter()
+            t4 = time.perf_counter()
+        metrics.WORLD_COMMIT_SECONDS.observe(tx.flight + t4 - t3)
+        if timings is not None:
+            timings.update(
+                queue=(t1 - t0) * 1e3,
+                connect=(t2 - t1) * 1e3,
+                lock=0.0,
+                work=tx.flight * 1e3,
+                commit=(t4 - t3) * 1e3,
+            )
+
     # -- reading --
     def team_known(self, world: str, team: str) -> bool:
+        """Whether ``world`` has ``team`` (remembered once known: teams are never removed)."""
+        if (world, team) in self._teams:
+            return True
         with self._read() as conn:
-            return conn.execute(TEAM_EXISTS, {"w": world, "t": team}).first() is not None
+            known = conn.execute(TEAM_EXISTS, {"w": world, "t": team}).first() is not None
+        if known:
+            if len(self._teams) >= 10_000:
+                self._teams.clear()
+            self._teams.add((world, team))
+        return known
 
     def region(
         self, world: str, team: str, layers: Sequence[int], x0: int, y0: int, w: int, h: int
@@ -433,7 +463,7 @@ class WorldStore:
         team_counts = [teams.c[n] for n in names]
         player_counts = [players.c[n] for n in names]
         rest = pause or (lambda: None)
-        with self._read() as conn:
+        with self._snapshot() as conn:
             standings = [
                 Standing(name, Counts(*map(int, counts)))
                 for name, *counts in _rows_pausing(

@@ -6,14 +6,17 @@ commit; nothing of the world's).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import threading
+import time
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk
-from app.world.flight import SqlWire, append_and_commit
+from app.world.flight import JudgedOn, SqlWire, append_and_commit
 from app.world.idempotency import PendingRaft, remember
 from app.world.records import (
     EVENT_KINDS,
@@ -108,6 +111,31 @@ def load_chunks(
     }
 
 
+class KeyedLocks:
+    """One lock per key, existing only while someone holds or waits for it (reentrant: a
+    holder may take it again, ``WorldStore.queue`` around ``WorldStore.team``)."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[object, tuple[threading.RLock, int]] = {}
+
+    @contextmanager
+    def hold(self, key: object) -> Iterator[None]:
+        with self._guard:
+            lock, users = self._locks.get(key) or (threading.RLock(), 0)
+            self._locks[key] = (lock, users + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                lock, users = self._locks[key]
+                if users <= 1:
+                    del self._locks[key]
+                else:
+                    self._locks[key] = (lock, users - 1)
+
+
 # -- the team transaction --------------------------------------------------------------
 
 
@@ -130,6 +158,11 @@ class TeamTransaction:
         """The player read with the team's row (``WorldStore.team(..., player=)``)."""
         self.raft: PendingRaft | None = None
         """A keyed raft's answer, stored with its events (``app.world.idempotency``)."""
+        self.judged: JudgedOn | None = None
+        """What the raft judged ahead read (``WorldStore.team_ahead``): the commit's flight
+        takes the team's row and checks it first (``app.world.flight``)."""
+        self.flight = 0.0
+        """Seconds ``finish_and_commit``'s flight took (PostgreSQL)."""
 
     def player(self, player_id: str) -> PlayerRow:
         """The player as of now (read under the team's lock)."""
@@ -217,6 +250,7 @@ class TeamTransaction:
             return []
         count = len(self._moves)
         dirty = self.knowledge.dirty()
+        started = time.perf_counter()
         last = append_and_commit(
             self.conn,
             self.world.id,
@@ -228,7 +262,9 @@ class TeamTransaction:
             dirty,
             notice,
             self.raft,
+            self.judged,
         )
+        self.flight = time.perf_counter() - started
         self.committed = True
         self.knowledge.written(
             {k: 1 if version is None else version + 1 for k, (_, version) in dirty.items()}

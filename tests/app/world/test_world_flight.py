@@ -3,12 +3,14 @@ team, a chunk moved under the lock, and the notification whose seq only SQL know
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -17,9 +19,10 @@ from app.notify.postgres import PostgresNotifier
 from app.notify.wire import decode, encode
 from app.store.log import Store
 from app.world.chunks import FLAGS, ChunkKnowledge
-from app.world.records import ChunkRace, MoveRecord
+from app.world.records import Cell, ChunkRace, MoveRecord
 from app.world.schema import chunks
 from app.world.store import WorldStore
+from devil.world import deduce
 
 ROOT = Path(__file__).resolve().parents[3]
 ON_POSTGRES = pytest.mark.parametrize(
@@ -156,3 +159,85 @@ def test_the_sql_wire_is_the_notification_with_its_seq_in_place(seq: int) -> Non
     text = head + str(seq) + tail
     assert text == encode("world:main:red team", {**payload, "s": seq})
     assert decode(text) == ("world:main:red team", {**payload, "s": seq})
+
+
+@ON_POSTGRES
+def test_a_raft_judged_ahead_takes_the_row_only_in_its_commit(
+    store: WorldStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL a raft is judged on a read that locks nothing; the team's row is taken
+    by the flight that commits. Meanwhile another process's commit on the team goes through
+    (it would wait for the row if the judgement held it)."""
+    from app.notify.base import LocalNotifier
+    from app.world import service
+    from app.world.judging import MoveRequest
+
+    ada = store.add_player("main", "Ada", "red", 0).player
+    bob = store.add_player("main", "Bob", "red", 0).player
+    read_ahead = service.read_ahead
+
+    def meanwhile(*args: Any) -> Any:
+        found = read_ahead(*args)
+        with store.team("main", "red") as tx:  # as another process would: not blocked
+            tx.record(bob.id, MoveRecord("colour", None, None, "switched", 0))
+            tx.finish_and_commit()
+        return found
+
+    monkeypatch.setattr(service, "read_ahead", meanwhile)
+    timings: dict[str, float] = {}
+    (got,) = service.play_raft(
+        store, LocalNotifier(), service.Colourings(), ada, [MoveRequest("drop", 0, 0)],
+        drop_seconds=0, timings=timings,
+    )  # fmt: skip
+    assert got.outcome == "dropped" and got.seq == 2
+    assert timings["lock"] == 0.0 and "connect" in timings  # judged ahead, not in the lock
+    assert [(e.seq, e.player) for e in store.events("main")] == [(1, bob.id), (2, ada.id)]
+
+
+@ON_POSTGRES
+def test_a_raft_whose_team_moved_meanwhile_is_judged_again_in_the_lock(
+    store: WorldStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process reveals a cell the judgement ahead read: the commit's check finds the
+    chunk's version moved, writes nothing, and the raft is judged again holding the row, so
+    the cell is established once."""
+    from app.notify.base import LocalNotifier
+    from app.world import service
+    from app.world.judging import MoveRequest
+
+    ada = store.add_player("main", "Ada", "red", 0).player
+    bob = store.add_player("main", "Bob", "red", 0).player
+    play = functools.partial(
+        service.play_raft, store, LocalNotifier(), service.Colourings(), drop_seconds=0
+    )
+    safe: list[tuple[int, int]] = []
+    for spot in range(20):  # a drop whose opening proves two cells safe
+        (dropped,) = play(ada, [MoveRequest("drop", 1000 * spot, 0)])
+        x, y = dropped.at or (0, 0)
+        _, rows = service.view(store, "main", "red", 0, x - 32, y - 32, 64, 64)
+        safe = sorted(deduce(rows, x - 32, y - 32).safe)
+        if len(safe) >= 2:
+            break
+    assert len(safe) >= 2
+    read_ahead = service.read_ahead
+    taken: list[Cell] = []
+    meddled: list[bool] = []
+
+    def meddling(*args: Any) -> Any:
+        found = read_ahead(*args)
+        if not meddled:  # another process reveals the raft's first cell meanwhile
+            meddled.append(True)
+            (theirs,) = play(bob, [MoveRequest("reveal", *safe[0])])
+            taken.extend(theirs.cells)
+        return found
+
+    monkeypatch.setattr(service, "read_ahead", meddling)
+    timings: dict[str, float] = {}
+    mine = play(ada, [MoveRequest("reveal", x, y) for x, y in safe[:2]], timings=timings)
+    assert "connect" not in timings  # the locked path answered
+    opened = [c for a in mine for c in a.cells]
+    assert taken and not set(taken) & set(opened)  # judged again: nothing established twice
+    log = store.events("main")
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    established = Counter((x, y) for e in log for x, y, _ in e.cells)
+    assert max(established.values()) == 1

@@ -276,3 +276,19 @@ def test_threads_on_one_team_never_lose_or_double_a_reveal(store: WorldStore, db
     assert red.counts.revealed == red.counts.moves == total
     _, k = store.region("main", "red", (0, FLAGS), -60, 0, 120, 1)
     assert sum(k.symbol(0, x, 0) == "1" for x, _ in cells) == total
+
+
+def test_staged_chunks_count_as_read_only_once_looked_at() -> None:
+    """A raft judged ahead is checked against the chunks its judgement used: staged chunks
+    are taken without a query when first needed, and the others are not in the read set."""
+    k = ChunkKnowledge(lambda keys: {})
+    cells = bytearray(b"." * 4096)
+    cells[0] = ord("3")
+    k.stage(
+        [(0, 0, 0), (FLAGS, 0, 0), (0, 5, 5), (FLAGS, 5, 5)],
+        {(0, 0, 0): StoredChunk(bytes(cells), 7)},
+    )
+    assert k.read_versions() == {} and k.fetches == 0
+    assert k.symbol(0, 0, 0) == "3" and k.symbol(0, 1, 0) == "."
+    assert k.fetches == 0  # no query: both layers of the spot were staged
+    assert k.read_versions() == {(0, 0, 0): 7, (FLAGS, 0, 0): None}
