@@ -12,7 +12,7 @@ clause learning), so stored games redraw the same layouts.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from devil.solve import _dp
 from devil.solve._cdcl import Cdcl
@@ -22,9 +22,9 @@ from devil.solve._search import Backbone, GroupProblem, Search, TooHard, TotalWi
 
 __all__ = [
     "COUNT_LIMIT",
+    "WIDE_OPEN",
     "WITNESS_BUDGET",
     "Engine",
-    "Moved",
     "learnt_within",
     "lone_solution",
     "make_plan",
@@ -33,14 +33,15 @@ __all__ = [
     "wide_within",
 ]
 
+WIDE_OPEN = _dp.MAX_OPEN
+"""Constraints a piece's plan keeps open at once past which it is too wide for the
+programme (known without running it)."""
+
 COUNT_LIMIT = 200_000
 """States per layer for exact counts (the alternative, enumerating, is far slower)."""
 
 WITNESS_BUDGET = 3_000
 """Values the plain search may try for a wide piece's witness before clause learning."""
-
-Moved = Callable[["Engine"], None]
-"""Called with the engine a piece hands over to (the piece keeps it from then on)."""
 
 
 def make_plan(piece: Piece, width: int) -> _dp.Plan:
@@ -115,6 +116,11 @@ class Engine:
         self._range: tuple[int, int] | None = None
         self._totals: int | None = None
         self._counts: PieceCounts | None = None
+        self.handed_to: Engine | None = None
+        """The engine this one handed the piece over to (``devil.solve._wide.SweptEngine``
+        does when the programme finds the piece too wide); the piece keeps that one. A
+        value the piece reads, not a call back into it: an engine holding its piece would
+        make a reference cycle per piece, left for the garbage collector."""
 
     def plan(self) -> _dp.Plan:
         if self._plan is None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from devil.solve import bits
 from devil.solve._count import PieceCounts, Tally
-from devil.solve._engine import Engine, unpinned, wide_within
+from devil.solve._engine import WIDE_OPEN, Engine, unpinned, wide_within
 from devil.solve._pieces import Piece
 from devil.solve._search import Backbone, GroupProblem, TotalWindow
 
@@ -121,11 +121,15 @@ class SmallEngine(Engine):
     def __init__(self, piece: Piece, width: int, wide: bool) -> None:
         super().__init__(piece, width)
         self._solutions = small_solutions(piece.problem)
-        self._wide = wide
+        self._wide: bool | None = True if wide else None
         """Its plan keeps too many constraints open (only with more constraints than any
-        small piece of a game has): witnesses as a wide piece's."""
+        small piece of a game has): witnesses as a wide piece's. None: not known yet (the
+        plan is made when asked, which a small piece's other facts never need)."""
 
     def wide(self) -> bool:
+        if self._wide is None:
+            cons = len(self.piece.problem.cons)
+            self._wide = cons > WIDE_OPEN and self.plan().open_max > WIDE_OPEN
         return self._wide
 
     def backbone(self) -> Backbone | None:
@@ -171,7 +175,7 @@ class SmallEngine(Engine):
     def solve_within(
         self, lo: Sequence[int], hi: Sequence[int], rng: random.Random | None
     ) -> list[int] | None:
-        if self._wide:
+        if self.piece.problem.n > 1 and self.wide():
             return wide_within(self.piece.problem, lo, hi, rng)
         return super().solve_within(lo, hi, rng)
 

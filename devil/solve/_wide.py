@@ -27,7 +27,6 @@ from devil.solve._cdcl import Cdcl, cdcl_backbone
 from devil.solve._engine import (
     WITNESS_BUDGET,
     Engine,
-    Moved,
     learnt_within,
     plain_within,
     unpinned,
@@ -333,11 +332,10 @@ class SweptEngine(WideEngine):
     """A narrow piece: the programme (``devil.solve._dp``) swept along the board answers
     its totals, windows and witnesses' totals; the backbone and the questions asked one
     group at a time are the searches' (as the wide engine's). When the programme finds
-    the piece too wide, the engine hands it over to a ``WideEngine`` (``_hand_over``)."""
+    the piece too wide, the engine hands it over to a ``WideEngine`` (``_hand_over``), once."""
 
-    def __init__(self, piece: Piece, width: int, plan: _dp.Plan | None, moved: Moved) -> None:
+    def __init__(self, piece: Piece, width: int, plan: _dp.Plan | None) -> None:
         super().__init__(piece, width, plan)
-        self._moved = moved
         self._last_forward: (
             tuple[tuple[tuple[int, ...], tuple[int, ...]], list[dict[int, int]]] | None
         ) = None
@@ -345,13 +343,14 @@ class SweptEngine(WideEngine):
     def wide(self) -> bool:
         return False
 
-    def _hand_over(self) -> WideEngine:
+    def _hand_over(self) -> Engine:
         """The piece is too wide for the programme: a wide engine takes it, with what this
-        one learnt, and the piece keeps it."""
-        engine = WideEngine(self.piece, self.width)
-        engine.adopt(self)
-        self._moved(engine)
-        return engine
+        one learnt (``handed_to``: the piece keeps it from its next question on)."""
+        if self.handed_to is None:
+            engine = WideEngine(self.piece, self.width)
+            engine.adopt(self)
+            self.handed_to = engine
+        return self.handed_to
 
     def _swept_totals(self) -> int:
         """The achievable totals by the programme (raises ``TooWide``)."""

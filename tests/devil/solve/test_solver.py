@@ -428,3 +428,27 @@ def test_cdcl_and_dp_agree_with_plain_search() -> None:
         assert [row[:top] for row in programmed.mined] == enumerated.mined
         totals = totals_by_frontier(problem)
         assert totals == sum(1 << k for k, t in enumerate(enumerated.total) if t)
+
+
+@pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
+def test_an_analysis_leaves_no_cyclic_garbage(count: Count) -> None:
+    """Pieces and their engines are freed by reference counting, not left to the garbage
+    collector (a cycle per piece cost every click a share of a collection)."""
+    import gc
+
+    from tests.helpers.paths import POSITIONS
+
+    position = Position.from_text((POSITIONS / "expert_g00_s0.txt").read_text())
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        analysis = Solver(count).analyse(position)
+        analysis.classification()
+        layout = analysis.witness(next(iter(position.covered_cells())), True, random.Random(1))
+        assert layout is not None
+        del analysis
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
