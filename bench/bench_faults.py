@@ -151,6 +151,7 @@ class Cluster:
             MINE_DEVIL_RATELIMIT="1",
             MINE_DEVIL_SECRET_KEY="bench-faults",
             MINE_DEVIL_CLIENT_REQUESTS="4096",  # every bot comes from 127.0.0.1
+            MINE_DEVIL_RATELIMIT_WORLD_JOIN_CLIENT="1000 per minute",  # so does every join
             MINE_DEVIL_WORLD_DROP_SECONDS="0",
         )
         # in the work folder: a process killed with kill -9 never removes a folder of its own
@@ -360,7 +361,9 @@ def bot(
         if status == 200:
             with tally.lock:
                 for result in body["results"]:
-                    if result["kind"] == "flag":
+                    # an undecided move (the judgement's budget ran out) is not applied:
+                    # no seq, nothing acknowledged
+                    if result["kind"] == "flag" and result["seq"] is not None:
                         x, y = int(result["x"]), int(result["y"])
                         tally.acked.append((team.name, int(result["seq"]), player, x, y))
                 tally.last_ack = time.monotonic()

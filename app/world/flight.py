@@ -38,13 +38,15 @@ again under the lock.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import psycopg
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import OperationalError
 
 from app.world.chunks import ChunkKey, StoredChunk
 from app.world.idempotency import PendingRaft
@@ -301,13 +303,24 @@ def _player_and_chunks(
     return me, found
 
 
-def _cursor(conn: Connection) -> psycopg.ClientCursor[Any]:
+@contextmanager
+def _cursor(conn: Connection) -> Iterator[psycopg.ClientCursor[Any]]:
     """A cursor that binds parameters itself, so that several statements travel as one
     simple-protocol message: PostgreSQL runs them back to back. (A psycopg pipeline sends
     them one at a time, and under gevent each send lets the worker's other requests run
-    first: the transaction then sat idle, holding its locks, between the statements.)"""
+    first: the transaction then sat idle, holding its locks, between the statements.)
+
+    The cursor is psycopg's own, so its errors do not pass through SQLAlchemy: a lost
+    connection (PostgreSQL restarting: ``AdminShutdown``, "the connection is lost") is
+    raised as SQLAlchemy's ``OperationalError``, which ``app.errors`` answers with a 503 and
+    ``Retry-After``, as everywhere else (it was a 500 here, found by
+    ``bench/bench_faults.py``'s PostgreSQL restart)."""
     raw: Any = conn.connection.driver_connection
-    return psycopg.ClientCursor(raw)
+    try:
+        with psycopg.ClientCursor(raw) as cursor:
+            yield cursor
+    except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+        raise OperationalError(None, None, exc, connection_invalidated=raw.closed) from exc
 
 
 _LOCK = "SELECT name FROM world_teams WHERE world = %(w)s AND name = %(t)s FOR UPDATE"

@@ -1,5 +1,6 @@
 """The PostgreSQL flights of a team transaction (``app.world.flight``): two processes on one
-team, a chunk moved under the lock, and the notification whose seq only SQL knows."""
+team, a chunk moved under the lock, the notification whose seq only SQL knows, and a flight
+on a connection the server ended."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ import sqlalchemy as sa
 
 from app.notify.postgres import PostgresNotifier
 from app.notify.wire import decode, encode
+from app.store.database import make_engine
 from app.store.log import Store
+from app.world import flight
 from app.world.chunks import FLAGS, ChunkKnowledge
 from app.world.records import Cell, ChunkRace, MoveRecord
 from app.world.schema import chunks
@@ -241,3 +244,25 @@ def test_a_raft_whose_team_moved_meanwhile_is_judged_again_in_the_lock(
     assert [e.seq for e in log] == list(range(1, len(log) + 1))
     established = Counter((x, y) for e in log for x, y, _ in e.cells)
     assert max(established.values()) == 1
+
+
+@ON_POSTGRES
+def test_a_flight_on_a_connection_the_server_ended_is_the_database_unavailable(
+    db_url: str,
+) -> None:
+    """A flight's cursor is psycopg's own: its errors must still reach ``app.errors`` as
+    SQLAlchemy's ``OperationalError`` (a 503 with ``Retry-After``), not as a 500, when
+    PostgreSQL restarts under a raft (``bench/bench_faults.py`` found that 500)."""
+    engine = make_engine(db_url)
+    killer = sa.create_engine(db_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            pid = conn.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+            conn.commit()
+            with killer.connect() as other:
+                other.execute(sa.text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid})
+            with pytest.raises(sa.exc.OperationalError):
+                flight.open_team(conn, "main", "t0", "p", [])
+    finally:
+        killer.dispose()
+        engine.dispose()
