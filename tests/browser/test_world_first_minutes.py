@@ -324,13 +324,7 @@ def test_the_time_lapse_plays_from_empty_to_now(browser: Browser, live_server: s
 def test_screenshots_of_the_first_minutes(browser: Browser, live_server: str, shots: Path) -> None:
     """Desktop and phone, light and dark: the guide, play with a teammate and the map, a
     colour switch explained, a witness, the time-lapse."""
-    world = new_world(live_server)
-    helper = stranger(browser)
-    try:
-        mate = helper.new_page()
-        mate.goto(f"{live_server}/world/{world}")
-        dismiss_guide(mate)
-        join(mate, live_server, world, "Mona", "shots", colour=2)
+    with newcomer(browser, live_server, "Mona", "shots", 2) as (mate, world):
         mx, my = flagged_mine(mate, live_server, world, "shots", 2)
         for size_name, size in (("desktop", DESKTOP), ("phone", PHONE)):
             for scheme in ("light", "dark"):
@@ -376,8 +370,6 @@ def test_screenshots_of_the_first_minutes(browser: Browser, live_server: str, sh
                     assert width <= size["width"], (tag, width)
                 finally:
                     ctx.close()
-    finally:
-        helper.close()
 
 
 def test_presence_reports_are_coalesced(browser: Browser, live_server: str) -> None:
