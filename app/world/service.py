@@ -242,10 +242,7 @@ class _Raft:
         ahead: Ahead | None = None
         started = time.perf_counter()
         if store.dialect == "sqlite":  # judged out of the database's one write lock
-            ahead = _judge_ahead(
-                store, self.colouring, self.player, self.moves, self.drop_seconds, self.now,
-                self.key, self.judging,
-            )  # fmt: skip
+            ahead = self.judged_ahead_on_sqlite()
         judged_ahead = time.perf_counter()
         with (
             self.notifier.outbox() as box,
@@ -274,6 +271,34 @@ class _Raft:
         if timings is not None:
             timings["ahead"] = (judged_ahead - started) * 1e3
         return seqs, unnumbered, judged
+
+    def judged_ahead_on_sqlite(self) -> Ahead:
+        """The raft judged ahead of its write transaction (``app.world.judging``), after the
+        checks that would refuse it anyway (a replayed key, a drop too soon), so a refused
+        raft costs no judgement; the write transaction checks them again, under the team's
+        lock. Each read takes a connection for itself only: a judgement that pauses holds
+        none (the versions checked at the write make the reads one snapshot)."""
+        store, player, key = self.store, self.player, self.key
+        world, team = player.world, player.team
+        with store.reading() as conn:
+            found = conn.execute(SELECT_PLAYER, {"p": player.id}).mappings().first()
+            if found is None:
+                raise NoSuchPlayer(player.id)
+            me = player_row(found)
+            if key is not None:
+                played = recall(conn, world, me.id, key)
+                if played is not None:
+                    raise RaftReplayed(played)
+        _check_drops(me, self.moves, self.drop_seconds, self.now or utcnow())
+
+        def load(keys: Collection[ChunkKey]) -> dict[ChunkKey, StoredChunk]:
+            with store.reading() as conn:
+                return load_chunks(conn, world, team, keys)
+
+        k = ChunkKnowledge(load)
+        moves = self.moves
+        return judge_ahead(k, self.colouring, me.colour, [(m.x, m.y) for m in moves], moves,
+                           self.judging)  # fmt: skip
 
     def _log(
         self, tx: TeamTransaction, box: Outbox, me: PlayerRow, answers: list[Judged]
@@ -306,41 +331,6 @@ class _Raft:
         if wire is None and seqs:  # the notifier does not ride on the commit: after it
             box.add(None if tx.committed else tx.conn, about, {**payload, "s": seqs[-1]})
         return seqs, unnumbered
-
-
-def _judge_ahead(
-    store: WorldStore,
-    colouring: Colouring,
-    player: PlayerRow,
-    moves: Sequence[MoveRequest],
-    drop_seconds: float,
-    now: datetime | None,
-    key: RaftKey | None,
-    judging: Judging,
-) -> Ahead:
-    """The raft judged ahead of its write transaction (``app.world.judging``), after the
-    checks that would refuse it anyway (a replayed key, a drop too soon), so a refused raft
-    costs no judgement; the write transaction checks them again, under the team's lock.
-    Each read takes a connection for itself only: a judgement that pauses holds none (the
-    versions checked at the write make the reads one snapshot)."""
-    world, team = player.world, player.team
-    with store.reading() as conn:
-        found = conn.execute(SELECT_PLAYER, {"p": player.id}).mappings().first()
-        if found is None:
-            raise NoSuchPlayer(player.id)
-        me = player_row(found)
-        if key is not None:
-            played = recall(conn, world, me.id, key)
-            if played is not None:
-                raise RaftReplayed(played)
-    _check_drops(me, moves, drop_seconds, now or utcnow())
-
-    def load(keys: Collection[ChunkKey]) -> dict[ChunkKey, StoredChunk]:
-        with store.reading() as conn:
-            return load_chunks(conn, world, team, keys)
-
-    k = ChunkKnowledge(load)
-    return judge_ahead(k, colouring, me.colour, [(m.x, m.y) for m in moves], moves, judging)
 
 
 def _still_holds(conn: Connection, world: str, team: str, colour: int, ahead: Ahead) -> bool:

@@ -233,11 +233,11 @@ def test_a_team_changed_meanwhile_is_judged_again_in_the_transaction(
     token, _ = api.join("Ada", "red", colour=0)
     _, bob = api.join("Bob", "red", colour=0)
     store: WorldStore = app.extensions["mine_devil.world.store"]
-    judge_ahead = service._judge_ahead
+    judge_ahead = service._Raft.judged_ahead_on_sqlite
     taken: list[Cell] = []
 
-    def meddling(*args: Any) -> Any:
-        ahead = judge_ahead(*args)
+    def meddling(raft: Any) -> Any:
+        ahead = judge_ahead(raft)
         cell = ahead.judged[0][1].cells[0]
         taken.append(cell)
         with store.team("main", "red") as tx:  # as another process would, meanwhile
@@ -246,7 +246,7 @@ def test_a_team_changed_meanwhile_is_judged_again_in_the_transaction(
             tx.finish()
         return ahead
 
-    monkeypatch.setattr(service, "_judge_ahead", meddling)
+    monkeypatch.setattr(service._Raft, "judged_ahead_on_sqlite", meddling)
     (got,) = api.moves(token, [{"kind": "drop", "x": 0, "y": 0}])["results"]
     (cell,) = taken
     assert got["outcome"] == "dropped" and list(cell) not in got["cells"]
