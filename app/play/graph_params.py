@@ -18,7 +18,14 @@ from typing import Any
 from app.errors import InputError
 from app.fields import bounded, choice, present, true_or_false
 from app.play.dials import game_dials
-from devil.game import GameParams, GraphSpec, GraphSpecError, ParamsError, keep_free
+from devil.game import (
+    LATEST_VERSION,
+    GameParams,
+    GraphSpec,
+    GraphSpecError,
+    ParamsError,
+    keep_free,
+)
 from devil.graphs.tilings import TILINGS, tiling
 
 GRID_ONLY = ("width", "height", "topology", "holes")
@@ -87,6 +94,13 @@ def parse_graph_params(data: Mapping[str, Any]) -> GameParams:
         mines = min(room, max(1, mines))
     rules, no_guess, seed = game_dials(data)
     try:
-        return GameParams(mines=mines, rules=rules, no_guess=no_guess, seed=seed, graph=spec)
+        return GameParams(
+            mines=mines,
+            rules=rules,
+            no_guess=no_guess,
+            seed=seed,
+            graph=spec,
+            version=LATEST_VERSION,
+        )
     except ParamsError as exc:
         raise InputError("mines", str(exc)) from None

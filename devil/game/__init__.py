@@ -7,6 +7,8 @@ cell a reveal opens."""
 from devil.game.graph_params import GRAPH_GAME_MAX_CELLS, GraphSpec, GraphSpecError
 from devil.game.moves import Move, MoveKind, Status
 from devil.game.params import (
+    FIRST_VERSION,
+    LATEST_VERSION,
     NO_GUESS_CELL_LIMIT,
     UNIFORM_CELL_LIMIT,
     GameParams,
@@ -18,7 +20,9 @@ from devil.game.params import (
 from devil.game.state import Game, changed_between
 
 __all__ = [
+    "FIRST_VERSION",
     "GRAPH_GAME_MAX_CELLS",
+    "LATEST_VERSION",
     "NO_GUESS_CELL_LIMIT",
     "UNIFORM_CELL_LIMIT",
     "Game",

@@ -29,6 +29,19 @@ NO_GUESS_CELL_LIMIT = 10_000
 UNIFORM_CELL_LIMIT = 1_000
 """Boards up to this size get uniform no-guess boards (``redraw``); bigger ones ``perturb``."""
 
+FIRST_VERSION = 1
+"""How every game stored before versions existed draws its layouts and witnesses."""
+
+LATEST_VERSION = 2
+"""How new graph games draw their layouts and witnesses. A stored game keeps the version it
+was created with, so it replays identically when a newer version draws differently:
+1. the first way;
+2. graph games: the witness and the no-guess layout are drawn by the faster methods named in
+   ``devil.devil_rule`` and ``devil.game.state``.
+"""
+
+VERSIONS = range(FIRST_VERSION, LATEST_VERSION + 1)
+
 
 def keep_free(board: Board) -> int:
     """Most cells a first click keeps mine-free on ``board`` (the cell and its neighbours)."""
@@ -100,8 +113,14 @@ class GameParams:
     graph: GraphSpec | None = None
     """A game on a graph board (a tiling or a custom file): ``height``, ``width`` and
     ``topology`` then describe its virtual grid (``devil.graphs.layout``) and are derived."""
+    version: int = FIRST_VERSION
+    """How the game draws its layouts and witnesses (``LATEST_VERSION``): part of the stored
+    game, so that a game replays the way it was played."""
 
     def __post_init__(self) -> None:
+        version = _require_int("version", self.version)
+        if version not in VERSIONS:
+            raise ParamsError(f"version must be {FIRST_VERSION} to {LATEST_VERSION}, not {version}")
         if self.graph is not None:
             self._graph_post_init(self.graph)
             return
@@ -172,13 +191,15 @@ class GameParams:
         }
         if self.graph is not None:
             out["graph"] = self.graph.to_dict()
+        if self.version != FIRST_VERSION:  # games stored before versions existed lack it
+            out["version"] = self.version
         return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> GameParams:
         """Inverse of ``to_dict``; missing keys take the defaults. Errors name the key."""
         known = {"height", "width", "mines", "topology", "holes", "count", "mercy",
-                 "no_guess", "seed", "graph"}  # fmt: skip
+                 "no_guess", "seed", "graph", "version"}  # fmt: skip
         unknown = sorted(set(d) - known)
         if unknown:
             raise ParamsError(f"unknown game parameter {unknown[0]!r}")
@@ -216,6 +237,7 @@ class GameParams:
             no_guess=d.get("no_guess", default.no_guess),
             seed=d.get("seed", default.seed),
             graph=graph,
+            version=d.get("version", FIRST_VERSION),
         )
 
 

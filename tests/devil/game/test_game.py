@@ -104,6 +104,8 @@ def test_params_defaults_are_expert() -> None:
         ({"no_guess": "yes"}, "no_guess must be true or false"),
         ({"height": 3000, "width": 3000}, "more than"),
         ({"holes": frozenset({"a"})}, "hole must be a whole number, not 'a'"),
+        ({"version": 0}, "version must be 1 to 2, not 0"),
+        ({"version": "2"}, "version must be a whole number"),
     ],
 )
 def test_params_reject_bad_values_by_name(kwargs: dict[str, object], message: str) -> None:

@@ -17,6 +17,8 @@ from devil.analysis import Verdict
 from devil.board import Topology
 from devil.errors import IllegalMove
 from devil.game import (
+    FIRST_VERSION,
+    LATEST_VERSION,
     Game,
     GameParams,
     GraphSpec,
@@ -256,6 +258,17 @@ def test_graph_params_round_trip_and_replay(spec: GraphSpec) -> None:
     board = params.board()
     game = Game.new(params).play(Move.reveal(*board.coord(next(board.cells()))))
     assert Game.replay(back, [str(m) for m in game.moves]).position == game.position
+
+
+def test_a_game_keeps_its_version_and_games_stored_without_one_are_the_first() -> None:
+    spec = GraphSpec("penrose", (80,))
+    latest = GameParams(mines=5, seed=9, graph=spec, version=LATEST_VERSION)
+    stored = json.loads(json.dumps(latest.to_dict()))
+    assert stored["version"] == LATEST_VERSION
+    assert GameParams.from_dict(stored) == latest
+    del stored["version"]  # as every game stored before versions existed
+    assert GameParams.from_dict(stored).version == FIRST_VERSION
+    assert "version" not in GameParams(mines=5, seed=9, graph=spec).to_dict()
 
 
 def test_grid_params_store_exactly_as_before() -> None:
