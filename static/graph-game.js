@@ -139,18 +139,49 @@
   });
 
   /* pointing at a cell (or the cursor on it) marks its neighbours: on a cube's or a sphere's
-     net they show which edges of the net meet */
+     net they show which edges of the net meet. The line under the board (#near-note) says
+     whose neighbours they are. On a touch screen only a tapped number marks them (a tap on
+     a covered cell opens it: an outline left on it afterwards was a puzzle); the next tap
+     anywhere clears them. */
+  var touching = false; // the last pointer was a finger (its taps also send mouseover)
+  var quiet = false; // the cursor put back after a swap: no marks for a finger
+  document.addEventListener("pointerdown", function (e) { touching = e.pointerType === "touch"; }, true);
+  document.addEventListener("keydown", function () { touching = false; }, true);
+
+  function isNumber(cell) { return cell.classList.contains("open") && !cell.classList.contains("n0"); }
+  function wantsMarks(cell) { return !touching || (!quiet && isNumber(cell)); }
+
+  function nameOf(cell) { return (cell.getAttribute("aria-label") || "").split(",")[0]; }
+
+  function noteNear(cell, on, count) {
+    var note = document.getElementById("near-note");
+    if (!note) return;
+    if (!on) { note.textContent = ""; return; }
+    var text = cell.querySelector("text");
+    note.textContent = isNumber(cell)
+      ? "The " + text.textContent + " on " + nameOf(cell) + " counts the mines among its " + count + " outlined neighbours."
+      : nameOf(cell).replace(/^c/, "C") + " touches the " + count + " outlined cells.";
+  }
+
+  var marked = null;
   function markNear(cell, on) {
+    if (on && marked && marked !== cell) markNear(marked, false);
+    var count = 0;
     cell.classList.toggle("near-of", on);
     (cell.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
-      if (n) n.classList.toggle("near", on);
+      if (n) { n.classList.toggle("near", on); count++; }
     });
+    noteNear(cell, on, count);
+    marked = on ? cell : marked === cell ? null : marked;
   }
-  document.addEventListener("mouseover", function (e) { var c = cellOf(e.target); if (c) markNear(c, true); });
-  document.addEventListener("mouseout", function (e) { var c = cellOf(e.target); if (c) markNear(c, false); });
-  document.addEventListener("focusin", function (e) { var c = cellOf(e.target); if (c) markNear(c, true); });
+  document.addEventListener("mouseover", function (e) { var c = cellOf(e.target); if (c && wantsMarks(c)) markNear(c, true); });
+  document.addEventListener("mouseout", function (e) { var c = cellOf(e.target); if (c && !touching) markNear(c, false); });
+  document.addEventListener("focusin", function (e) { var c = cellOf(e.target); if (c && wantsMarks(c)) markNear(c, true); });
   document.addEventListener("focusout", function (e) { var c = cellOf(e.target); if (c) markNear(c, false); });
+  document.addEventListener("pointerdown", function (e) {
+    if (marked && e.pointerType === "touch" && cellOf(e.target) !== marked) markNear(marked, false);
+  });
 
   /* "cell k24" in a panel's text becomes a link that shows the cell on the board (game.js
      handles the links' hover and click: .cell-ref with data-cell = the element's id) */
@@ -193,10 +224,10 @@
     }
   }
 
-  /* cells a teaching panel marks (static/analyse.js) come to the front, so their outline is
-     not hidden under their neighbours' */
+  /* cells a teaching panel marks (static/analyse.js) and a replay's move come to the front,
+     so their outline is not hidden under their neighbours' */
   function raiseMarked() {
-    var marked = document.querySelectorAll("svg.graph-game g.teach-hl");
+    var marked = document.querySelectorAll("svg.graph-game g.teach-hl, svg.graph-game g.moved");
     for (var i = 0; i < marked.length; i++) marked[i].parentNode.appendChild(marked[i]);
   }
 
@@ -252,6 +283,7 @@
 
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
+    if (marked && !document.contains(marked)) { marked = null; noteNear(null, false, 0); }
     turnBoards();
     applyZoom();
     linkCells();
@@ -261,7 +293,11 @@
     if (!cell || !cellOf(cell)) return;
     makeCurrent(cell);
     var active = document.activeElement;
-    if (!active || active === document.body || !document.contains(active)) cell.focus({ preventScroll: true });
+    if (!active || active === document.body || !document.contains(active)) {
+      quiet = true;
+      cell.focus({ preventScroll: true });
+      quiet = false;
+    }
   });
 
   // -- zoom for big boards -----------------------------------------------------------------
