@@ -59,12 +59,14 @@
   /* the neighbour whose direction from this cell is nearest (dx, dy); screen y grows down */
   function step(cell, dx, dy) {
     if (cell.closest("svg.turned")) { var t = dx; dx = dy; dy = -t; } // into the drawing's frame
-    var x = parseFloat(cell.dataset.x), y = parseFloat(cell.dataset.y);
+    // a solid drawn turnable (graph-ball.js): the centres as projected now
+    var kx = cell.closest("svg.ball") ? "bx" : "x", ky = kx === "bx" ? "by" : "y";
+    var x = parseFloat(cell.dataset[kx]), y = parseFloat(cell.dataset[ky]);
     var best = null, bestScore = -Infinity;
     (cell.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
       if (!n) return;
-      var vx = parseFloat(n.dataset.x) - x, vy = parseFloat(n.dataset.y) - y;
+      var vx = parseFloat(n.dataset[kx]) - x, vy = parseFloat(n.dataset[ky]) - y;
       var len = Math.hypot(vx, vy) || 1;
       var cos = (vx * dx + vy * dy) / len;
       if (cos < 0.35) return; // not that way at all
@@ -122,7 +124,13 @@
     var dir = DIRS[e.key];
     if (dir) {
       var next = step(cell, dir[0], dir[1]);
-      if (next) { makeCurrent(next); next.focus(); }
+      if (next) {
+        // a solid turns to face the cell first (graph-ball.js): a face turned away cannot
+        // take the focus
+        next.dispatchEvent(new CustomEvent("graph:reach", { bubbles: true }));
+        makeCurrent(next);
+        next.focus();
+      }
     } else if (e.key === "Enter" || e.key === " ") {
       open(cell);
     } else if (e.key === "f" || e.key === "F") {
@@ -245,7 +253,7 @@
       var view = svg.dataset.view || svg.getAttribute("viewBox");
       svg.dataset.view = view;
       var b = view.split(" ").map(Number); // x y w h
-      var want = portrait && b[2] > TURN_RATIO * b[3];
+      var want = portrait && b[2] > TURN_RATIO * b[3] && !svg.classList.contains("ball");
       if (want === svg.classList.contains("turned")) continue;
       var w = svg.getAttribute("width"), h = svg.getAttribute("height");
       svg.setAttribute("width", h);
@@ -280,6 +288,7 @@
     }).observe(document.documentElement, { childList: true, subtree: true });
   }
   window.addEventListener("resize", turnBoards); // cheap: a board is redrawn only on a flip
+  window.MineDevilTurnBoards = turnBoards; // graph-ball.js: a solid is never turned
 
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {

@@ -26,7 +26,7 @@ from html import escape
 from markupsafe import Markup
 
 from app.graphs.drawing import Shape, edge_lines, shapes
-from app.graphs.projection import is_solid, solid_corners
+from app.graphs.projection import DEFAULT_TURN, is_solid, solid_corners
 from app.play.cells import Ending, cell_id, ending_marks
 from devil.board import Board, Cell
 from devil.graphs.cells import Point3
@@ -168,6 +168,28 @@ def net_shades(position: Position) -> list[str] | None:
     return _SHADES[layout]
 
 
+_CORNERS: weakref.WeakKeyDictionary[object, list[str] | None] = weakref.WeakKeyDictionary()
+
+
+def solid_text(position: Position) -> list[str] | None:
+    """Per cell in the file's order, its 3-D corners as ``data-p3`` text (``x,y,z x,y,z
+    ...``, centred and scaled, ``app.graphs.projection.solid_corners``), so
+    ``static/graph-ball.js`` draws the board as a ball or box the player turns; None when
+    the board is not a solid's surface. Kept per board, as ``net_shades``."""
+    layout = position.board.graph
+    assert layout is not None
+    if layout not in _CORNERS:
+        _CORNERS[layout] = (
+            [
+                " ".join(f"{x:g},{y:g},{z:g}" for x, y, z in solid.corners)
+                for solid in solid_corners(position)
+            ]
+            if is_solid(position)
+            else None
+        )
+    return _CORNERS[layout]
+
+
 def _label(position: Position, cell: Cell) -> tuple[str, str, str]:
     """(classes, text drawn, accessible name) of a cell while nothing is hidden from it."""
     where = position.where(cell)
@@ -218,6 +240,11 @@ def graph_board_svg(
         edge_lines(position, items),
     ]
     faces = net_shades(position)
+    # the game page's board (a replay's, prefixed, stays a net) can be drawn as the solid
+    p3 = solid_text(position) if not prefix else None
+    if p3 is not None:
+        turn = ",".join(f"{v:.6f}" for v in DEFAULT_TURN)
+        out[0] = out[0].replace(' role="group"', f' data-turn="{turn}" role="group"', 1)
     for k, shape in enumerate(items):
         cell = shape.cell
         row, col = board.coord(cell)
@@ -239,11 +266,12 @@ def graph_board_svg(
         cx, cy = centre_of[cell]
         near = " ".join(prefix + cell_id(*board.coord(n)) for n in board.neighbours(cell))
         tab = "0" if cell == first else "-1"
+        solid = "" if p3 is None else f' data-p3="{p3[k]}"'
         out.append(
             f'<g id="{prefix}{cell_id(row, col)}" class="{classes}{extra}" '
             f'data-cell="{escape(layout.id(cell))}" data-at="{row},{col}" '
             f'data-x="{cx:.3f}" data-y="{cy:.3f}" data-near="{near}" tabindex="{tab}" '
-            f'role="button" aria-label="{escape(name)}">'
+            f'role="button" aria-label="{escape(name)}"{solid}>'
         )
         if shape.points:
             pts = " ".join(f"{px_:.3f},{py:.3f}" for px_, py in shape.points)
