@@ -77,12 +77,63 @@
   }
 
   var lastFocus = null;
+  var touching = false; // the last pointer was a finger (its taps also send mouseover)
+
+  /* A finger is about 10 mm across: on a phone a Penrose board's thin rhombs are 19-20 px
+     wide (their narrowest width), and a tap meant for a neighbour opened them and lost the
+     game. A tap on a covered cell narrower than TAP_MIN_PX (WCAG 2.2's minimum target, 2.5.8)
+     only picks it: ringed, with "tap again to open" under the board; a second tap on it
+     opens it, a tap elsewhere picks or opens that cell instead. Wider cells (measured as
+     seen, pinch zoom included) and the first tap (always safe) open at once; a mouse, a pen
+     and the keyboard never pick. */
+  var TAP_MIN_PX = 24;
+  var picked = null;
+
+  function narrowest(cell) {
+    var shape = cell.querySelector("polygon");
+    var m = shape && shape.getScreenCTM();
+    if (!m) return Infinity;
+    var zoomed = window.visualViewport ? window.visualViewport.scale : 1; // pinch zoom
+    var pts = Array.prototype.map.call(shape.points, function (p) {
+      return [zoomed * (m.a * p.x + m.c * p.y), zoomed * (m.b * p.x + m.d * p.y)];
+    });
+    var best = Infinity;
+    for (var i = 0; i < pts.length; i++) {
+      var a = pts[i], b = pts[(i + 1) % pts.length];
+      var len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+      if (!len) continue;
+      var nx = (a[1] - b[1]) / len, ny = (b[0] - a[0]) / len, lo = Infinity, hi = -Infinity;
+      pts.forEach(function (p) { var d = p[0] * nx + p[1] * ny; lo = Math.min(lo, d); hi = Math.max(hi, d); });
+      best = Math.min(best, hi - lo);
+    }
+    return best;
+  }
+
+  function pick(cell) {
+    if (picked && picked !== cell) picked.classList.remove("picked");
+    picked = cell;
+    if (cell) {
+      cell.classList.add("picked");
+      cell.parentNode.appendChild(cell); // in front: its ring is not hidden under neighbours
+      cell.focus({ preventScroll: true });
+    }
+    var note = document.getElementById("tap-note");
+    if (note) {
+      note.textContent = cell ? nameOf(cell).replace(/^c/, "C") +
+        " is narrow: tap it again to open it (or zoom in with two fingers)." : "";
+    }
+  }
 
   document.addEventListener("click", function (e) {
     var cell = cellOf(e.target);
     if (!cell || e.button !== 0) return;
     if (Date.now() < suppressClickUntil) { suppressClickUntil = 0; return; }
     makeCurrent(cell);
+    var narrow = touching && isLive(cell) && cell.classList.contains("covered") &&
+      !cell.classList.contains("flag") && !document.getElementById("first-click") && // always safe
+      narrowest(cell) < TAP_MIN_PX;
+    if (narrow && picked !== cell) { pick(cell); return; }
+    pick(null);
     open(cell);
   });
 
@@ -151,7 +202,6 @@
      whose neighbours they are. On a touch screen only a tapped number marks them (a tap on
      a covered cell opens it: an outline left on it afterwards was a puzzle); the next tap
      anywhere clears them. */
-  var touching = false; // the last pointer was a finger (its taps also send mouseover)
   var quiet = false; // the cursor put back after a swap: no marks for a finger
   document.addEventListener("pointerdown", function (e) { touching = e.pointerType === "touch"; }, true);
   document.addEventListener("keydown", function () { touching = false; }, true);
@@ -289,10 +339,12 @@
   }
   window.addEventListener("resize", turnBoards); // cheap: a board is redrawn only on a flip
   window.MineDevilTurnBoards = turnBoards; // graph-ball.js: a solid is never turned
+  window.MineDevilNarrowest = narrowest; // the browser tests measure tap targets with it
 
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
     if (marked && !document.contains(marked)) { marked = null; noteNear(null, false, 0); }
+    if (picked && !document.contains(picked)) pick(null);
     turnBoards();
     applyZoom();
     linkCells();
