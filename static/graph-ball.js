@@ -114,6 +114,7 @@
     svg.setAttribute("height", px.toFixed(0));
     svg._turn = svg._turn || keptTurn(svg);
     draw(svg);
+    face(svg.querySelector("g.boom")); // a lost game: the fatal click in sight
   }
 
   function toNet(svg) {
@@ -172,15 +173,28 @@
     }
   });
 
-  /* graph-game.js asks before the cursor moves onto a cell: a cell turned away (or near the
-     rim) is turned to face the viewer first */
-  document.addEventListener("graph:reach", function (e) {
-    var g = e.target, svg = g.closest && g.closest("svg.graph-game.ball");
-    if (!svg || parseFloat(g.dataset.tilt) >= REACH_TILT) return;
-    var corners = g.getAttribute("data-p3").split(" ").map(function (p) { return p.split(",").map(Number); });
+  /* turn the solid to face a cell turned away or near the rim */
+  function face(g) {
+    var svg = g && g.closest && g.closest("svg.graph-game.ball");
+    if (!svg || !g.dataset.p3 || parseFloat(g.dataset.tilt) >= REACH_TILT) return;
+    var corners = g.dataset.p3.split(" ").map(function (p) { return p.split(",").map(Number); });
     svg._turn = S.toward(svg._turn, S.normal(corners));
     draw(svg);
-  });
+  }
+
+  /* graph-game.js asks before the cursor moves onto a cell: a cell turned away (or near the
+     rim) is turned to face the viewer first */
+  document.addEventListener("graph:reach", function (e) { face(e.target); });
+
+  /* a cell a panel names ("your click on cell f0-0", a hint's cells: game.js's .cell-ref
+     links) is turned into sight when the link is pointed at, focused or tapped */
+  function faceRef(e) {
+    var link = e.target.closest && e.target.closest(".cell-ref");
+    if (link && link.dataset.cell) face(document.getElementById(link.dataset.cell));
+  }
+  document.addEventListener("mouseover", faceRef);
+  document.addEventListener("focusin", faceRef);
+  document.addEventListener("click", faceRef);
 
   // -- dragging turns the solid; the click ending a drag opens nothing ---------------------
   var drag = null;
