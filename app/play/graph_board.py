@@ -11,6 +11,10 @@ element ids (``static/graph-game.js`` moves the cursor to the neighbour nearest 
 direction). Its ``aria-label`` says its label and state as grid cells do (``cell t17,
 covered``; a number says what it means now, ``devil.teach.number_words``).
 
+On a solid (the cube, the sphere) the game page's board also carries ``data-turn`` and each
+cell's 3-D corners (``data-p3``): ``static/graph-ball.js`` draws the same cells as the solid
+the player turns. Nets are shaded by face (``net_shades``). A replay rings its move's cell.
+
 As everywhere on the game page, a running game's board is a pure function of the visible
 position; the layouts enter only through ``Ending`` once the game has ended. Every text that
 comes from a custom board file (ids, labels) is escaped.
