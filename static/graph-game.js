@@ -331,6 +331,7 @@
           var node = added[j];
           if (node.nodeType === 1 && (node.matches("svg.graph-game") || node.querySelector("svg.graph-game"))) {
             turnBoards();
+            growBoards();
             return;
           }
         }
@@ -385,7 +386,48 @@
     applyZoom();
   });
 
-  function ready() { turnBoards(); applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
+  // -- a phone: a board whose typical cell is too narrow to tap is drawn bigger and scrolls --
+
+  /* A board that fits the phone's width is drawn bigger when its median cell would be
+     narrower than GROW_BELOW_PX, the tap minimum (on a 390 px phone: a 250-cell Penrose board
+     19 px, intermediate Cairo 23 px, snub square 23.7 px), so its typical cell is GROW_TO_PX
+     wide and the frame scrolls, as wide grids do; else every tap would ask for a second.
+     Cells still narrower (thin rhombs, 4.8.8's small squares) ask a finger twice (above). */
+  var GROW_BELOW_PX = 24;
+  var GROW_TO_PX = 28;
+
+  var grownWidth = {}; // per board id: a swapped-in board is grown before it is painted
+
+  function grow(svg, key) {
+    svg.style.width = grownWidth[key];
+    svg.classList.add("grown");
+    var note = key === "board" && document.getElementById("grown-note");
+    if (note) note.hidden = false; // "swipe it to see the rest"
+  }
+
+  function growBoards() {
+    var boards = document.querySelectorAll("svg.graph-game.fit:not(.ball)");
+    for (var i = 0; i < boards.length; i++) {
+      var svg = boards[i], key = svg.closest("[id]") ? svg.closest("[id]").id : "";
+      if (svg.classList.contains("grown")) continue;
+      if (window.innerWidth >= TURN_BELOW_PX) continue;
+      if (grownWidth[key]) {
+        grow(svg, key);
+        continue;
+      }
+      var cells = svg.querySelectorAll("g[data-cell]"), widths = [];
+      for (var j = 0; j < cells.length; j += Math.max(1, Math.floor(cells.length / 60))) {
+        widths.push(narrowest(cells[j]));
+      }
+      widths.sort(function (a, b) { return a - b; });
+      var median = widths[Math.floor(widths.length / 2)];
+      if (!(median < GROW_BELOW_PX)) continue;
+      grownWidth[key] = (svg.getBoundingClientRect().width * GROW_TO_PX / median).toFixed(0) + "px";
+      grow(svg, key);
+    }
+  }
+
+  function ready() { turnBoards(); growBoards(); applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

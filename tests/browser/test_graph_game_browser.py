@@ -42,9 +42,9 @@ def _proved(live_server: str, game_id: str) -> tuple[list[str], list[str]]:
     return safe, mines
 
 
-def _start(page: Page, live_server: str, tiling: str, seed: int) -> str:
+def _start(page: Page, live_server: str, tiling: str, seed: int, preset: str = "beginner") -> str:
     page.goto(f"{live_server}/")
-    page.check("input[name=preset][value=beginner]")
+    page.check(f"input[name=preset][value={preset}]")
     page.click("details.tilings > summary")  # the tilings are folded away on the home page
     page.check(f"input[name=topology][value={tiling}]")
     page.set_checked("input[name=no_guess]", True)
@@ -203,7 +203,8 @@ def test_a_finger_taps_twice_to_open_a_narrow_cell(
     browser: Browser, live_server: str, shots: Path
 ) -> None:
     """A beginner Penrose board on a phone: thin rhombs are under 24 px at their narrowest
-    (WCAG 2.2's minimum target), so a finger's tap on one only picks it; a second opens it."""
+    (WCAG 2.2's minimum target), so a finger's tap on one only picks it; a second opens it.
+    A board whose typical cell is under 24 px is drawn bigger and scrolls in its frame."""
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     game_id = _start(page, live_server, "penrose", 11)
@@ -225,4 +226,13 @@ def test_a_finger_taps_twice_to_open_a_narrow_cell(
     act(page, lambda: cell.tap())
     expect(page.locator("#status")).to_have_attribute("data-moves", "2")
     expect(page.locator("#tap-note")).to_be_empty()
+    # intermediate Cairo fits a phone only with 23 px cells: it is drawn bigger and scrolls
+    _start(page, live_server, "cairo", 11, "intermediate")
+    expect(page.locator("svg.graph-game")).to_have_class(re.compile(r"\bgrown\b"))
+    expect(page.locator("#grown-note")).to_be_visible()
+    smallest = page.evaluate(
+        "() => Math.min(...Array.from(document.querySelectorAll('svg.graph-game g[data-cell]'),"
+        " g => window.MineDevilNarrowest(g)))"
+    )
+    assert smallest >= 24 and page.evaluate("() => document.documentElement.scrollWidth") <= 390
     context.close()
