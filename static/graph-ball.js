@@ -217,7 +217,12 @@
     drag.x = e.clientX;
     drag.y = e.clientY;
   });
-  function end() { drag = null; }
+  function end() {
+    drag = null;
+    // the click a drag ends with comes before any timer; a touch drag sends none, and a
+    // later click (Enter on a button) must not be swallowed
+    setTimeout(function () { dragged = false; }, 0);
+  }
   document.addEventListener("pointerup", end);
   document.addEventListener("pointercancel", end);
   window.addEventListener("click", function (e) {
