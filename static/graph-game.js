@@ -59,12 +59,14 @@
   /* the neighbour whose direction from this cell is nearest (dx, dy); screen y grows down */
   function step(cell, dx, dy) {
     if (cell.closest("svg.turned")) { var t = dx; dx = dy; dy = -t; } // into the drawing's frame
-    var x = parseFloat(cell.dataset.x), y = parseFloat(cell.dataset.y);
+    // a solid drawn turnable (graph-ball.js): the centres as projected now
+    var kx = cell.closest("svg.ball") ? "bx" : "x", ky = kx === "bx" ? "by" : "y";
+    var x = parseFloat(cell.dataset[kx]), y = parseFloat(cell.dataset[ky]);
     var best = null, bestScore = -Infinity;
     (cell.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
       if (!n) return;
-      var vx = parseFloat(n.dataset.x) - x, vy = parseFloat(n.dataset.y) - y;
+      var vx = parseFloat(n.dataset[kx]) - x, vy = parseFloat(n.dataset[ky]) - y;
       var len = Math.hypot(vx, vy) || 1;
       var cos = (vx * dx + vy * dy) / len;
       if (cos < 0.35) return; // not that way at all
@@ -75,12 +77,63 @@
   }
 
   var lastFocus = null;
+  var touching = false; // the last pointer was a finger (its taps also send mouseover)
+
+  /* A finger is about 10 mm across: on a phone a Penrose board's thin rhombs are 19-20 px
+     wide (their narrowest width), and a tap meant for a neighbour opened them and lost the
+     game. A tap on a covered cell narrower than TAP_MIN_PX (WCAG 2.2's minimum target, 2.5.8)
+     only picks it: ringed, with "tap again to open" under the board; a second tap on it
+     opens it, a tap elsewhere picks or opens that cell instead. Wider cells (measured as
+     seen, pinch zoom included) and the first tap (always safe) open at once; a mouse, a pen
+     and the keyboard never pick. */
+  var TAP_MIN_PX = 24;
+  var picked = null;
+
+  function narrowest(cell) {
+    var shape = cell.querySelector("polygon");
+    var m = shape && shape.getScreenCTM();
+    if (!m) return Infinity;
+    var zoomed = window.visualViewport ? window.visualViewport.scale : 1; // pinch zoom
+    var pts = Array.prototype.map.call(shape.points, function (p) {
+      return [zoomed * (m.a * p.x + m.c * p.y), zoomed * (m.b * p.x + m.d * p.y)];
+    });
+    var best = Infinity;
+    for (var i = 0; i < pts.length; i++) {
+      var a = pts[i], b = pts[(i + 1) % pts.length];
+      var len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+      if (!len) continue;
+      var nx = (a[1] - b[1]) / len, ny = (b[0] - a[0]) / len, lo = Infinity, hi = -Infinity;
+      pts.forEach(function (p) { var d = p[0] * nx + p[1] * ny; lo = Math.min(lo, d); hi = Math.max(hi, d); });
+      best = Math.min(best, hi - lo);
+    }
+    return best;
+  }
+
+  function pick(cell) {
+    if (picked && picked !== cell) picked.classList.remove("picked");
+    picked = cell;
+    if (cell) {
+      cell.classList.add("picked");
+      cell.parentNode.appendChild(cell); // in front: its ring is not hidden under neighbours
+      cell.focus({ preventScroll: true });
+    }
+    var note = document.getElementById("tap-note");
+    if (note) {
+      note.textContent = cell ? nameOf(cell).replace(/^c/, "C") +
+        " is narrow: tap it again to open it (or zoom in with two fingers)." : "";
+    }
+  }
 
   document.addEventListener("click", function (e) {
     var cell = cellOf(e.target);
     if (!cell || e.button !== 0) return;
     if (Date.now() < suppressClickUntil) { suppressClickUntil = 0; return; }
     makeCurrent(cell);
+    var narrow = touching && isLive(cell) && cell.classList.contains("covered") &&
+      !cell.classList.contains("flag") && !document.getElementById("first-click") && // always safe
+      narrowest(cell) < TAP_MIN_PX;
+    if (narrow && picked !== cell) { pick(cell); return; }
+    pick(null);
     open(cell);
   });
 
@@ -122,7 +175,13 @@
     var dir = DIRS[e.key];
     if (dir) {
       var next = step(cell, dir[0], dir[1]);
-      if (next) { makeCurrent(next); next.focus(); }
+      if (next) {
+        // a solid turns to face the cell first (graph-ball.js): a face turned away cannot
+        // take the focus
+        next.dispatchEvent(new CustomEvent("graph:reach", { bubbles: true }));
+        makeCurrent(next);
+        next.focus();
+      }
     } else if (e.key === "Enter" || e.key === " ") {
       open(cell);
     } else if (e.key === "f" || e.key === "F") {
@@ -139,18 +198,48 @@
   });
 
   /* pointing at a cell (or the cursor on it) marks its neighbours: on a cube's or a sphere's
-     net they show which edges of the net meet */
+     net they show which edges of the net meet. The line under the board (#near-note) says
+     whose neighbours they are. On a touch screen only a tapped number marks them (a tap on
+     a covered cell opens it: an outline left on it afterwards was a puzzle); the next tap
+     anywhere clears them. */
+  var quiet = false; // the cursor put back after a swap: no marks for a finger
+  document.addEventListener("pointerdown", function (e) { touching = e.pointerType === "touch"; }, true);
+  document.addEventListener("keydown", function () { touching = false; }, true);
+
+  function isNumber(cell) { return cell.classList.contains("open") && !cell.classList.contains("n0"); }
+  function wantsMarks(cell) { return !touching || (!quiet && isNumber(cell)); }
+
+  function nameOf(cell) { return (cell.getAttribute("aria-label") || "").split(",")[0]; }
+
+  function noteNear(cell, on, count) {
+    var note = document.getElementById("near-note");
+    if (!note) return;
+    if (!on) { note.textContent = ""; return; }
+    var text = cell.querySelector("text");
+    note.textContent = isNumber(cell)
+      ? "The " + text.textContent + " on " + nameOf(cell) + " counts the mines among its " + count + " outlined neighbours."
+      : nameOf(cell).replace(/^c/, "C") + " touches the " + count + " outlined cells.";
+  }
+
+  var marked = null;
   function markNear(cell, on) {
+    if (on && marked && marked !== cell) markNear(marked, false);
+    var count = 0;
     cell.classList.toggle("near-of", on);
     (cell.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
-      if (n) n.classList.toggle("near", on);
+      if (n) { n.classList.toggle("near", on); count++; }
     });
+    noteNear(cell, on, count);
+    marked = on ? cell : marked === cell ? null : marked;
   }
-  document.addEventListener("mouseover", function (e) { var c = cellOf(e.target); if (c) markNear(c, true); });
-  document.addEventListener("mouseout", function (e) { var c = cellOf(e.target); if (c) markNear(c, false); });
-  document.addEventListener("focusin", function (e) { var c = cellOf(e.target); if (c) markNear(c, true); });
+  document.addEventListener("mouseover", function (e) { var c = cellOf(e.target); if (c && wantsMarks(c)) markNear(c, true); });
+  document.addEventListener("mouseout", function (e) { var c = cellOf(e.target); if (c && !touching) markNear(c, false); });
+  document.addEventListener("focusin", function (e) { var c = cellOf(e.target); if (c && wantsMarks(c)) markNear(c, true); });
   document.addEventListener("focusout", function (e) { var c = cellOf(e.target); if (c) markNear(c, false); });
+  document.addEventListener("pointerdown", function (e) {
+    if (marked && e.pointerType === "touch" && cellOf(e.target) !== marked) markNear(marked, false);
+  });
 
   /* "cell k24" in a panel's text becomes a link that shows the cell on the board (game.js
      handles the links' hover and click: .cell-ref with data-cell = the element's id) */
@@ -193,10 +282,10 @@
     }
   }
 
-  /* cells a teaching panel marks (static/analyse.js) come to the front, so their outline is
-     not hidden under their neighbours' */
+  /* cells a teaching panel marks (static/analyse.js) and a replay's move come to the front,
+     so their outline is not hidden under their neighbours' */
   function raiseMarked() {
-    var marked = document.querySelectorAll("svg.graph-game g.teach-hl");
+    var marked = document.querySelectorAll("svg.graph-game g.teach-hl, svg.graph-game g.moved");
     for (var i = 0; i < marked.length; i++) marked[i].parentNode.appendChild(marked[i]);
   }
 
@@ -214,7 +303,7 @@
       var view = svg.dataset.view || svg.getAttribute("viewBox");
       svg.dataset.view = view;
       var b = view.split(" ").map(Number); // x y w h
-      var want = portrait && b[2] > TURN_RATIO * b[3];
+      var want = portrait && b[2] > TURN_RATIO * b[3] && !svg.classList.contains("ball");
       if (want === svg.classList.contains("turned")) continue;
       var w = svg.getAttribute("width"), h = svg.getAttribute("height");
       svg.setAttribute("width", h);
@@ -242,6 +331,7 @@
           var node = added[j];
           if (node.nodeType === 1 && (node.matches("svg.graph-game") || node.querySelector("svg.graph-game"))) {
             turnBoards();
+            growBoards();
             return;
           }
         }
@@ -249,9 +339,13 @@
     }).observe(document.documentElement, { childList: true, subtree: true });
   }
   window.addEventListener("resize", turnBoards); // cheap: a board is redrawn only on a flip
+  window.MineDevilTurnBoards = turnBoards; // graph-ball.js: a solid is never turned
+  window.MineDevilNarrowest = narrowest; // the browser tests measure tap targets with it
 
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
+    if (marked && !document.contains(marked)) { marked = null; noteNear(null, false, 0); }
+    if (picked && !document.contains(picked)) pick(null);
     turnBoards();
     applyZoom();
     linkCells();
@@ -261,7 +355,11 @@
     if (!cell || !cellOf(cell)) return;
     makeCurrent(cell);
     var active = document.activeElement;
-    if (!active || active === document.body || !document.contains(active)) cell.focus({ preventScroll: true });
+    if (!active || active === document.body || !document.contains(active)) {
+      quiet = true;
+      cell.focus({ preventScroll: true });
+      quiet = false;
+    }
   });
 
   // -- zoom for big boards -----------------------------------------------------------------
@@ -288,7 +386,48 @@
     applyZoom();
   });
 
-  function ready() { turnBoards(); applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
+  // -- a phone: a board whose typical cell is too narrow to tap is drawn bigger and scrolls --
+
+  /* A board that fits the phone's width is drawn bigger when its median cell would be
+     narrower than GROW_BELOW_PX, the tap minimum (on a 390 px phone: a 250-cell Penrose board
+     19 px, intermediate Cairo 23 px, snub square 23.7 px), so its typical cell is GROW_TO_PX
+     wide and the frame scrolls, as wide grids do; else every tap would ask for a second.
+     Cells still narrower (thin rhombs, 4.8.8's small squares) ask a finger twice (above). */
+  var GROW_BELOW_PX = 24;
+  var GROW_TO_PX = 28;
+
+  var grownWidth = {}; // per board id: a swapped-in board is grown before it is painted
+
+  function grow(svg, key) {
+    svg.style.width = grownWidth[key];
+    svg.classList.add("grown");
+    var note = key === "board" && document.getElementById("grown-note");
+    if (note) note.hidden = false; // "swipe it to see the rest"
+  }
+
+  function growBoards() {
+    var boards = document.querySelectorAll("svg.graph-game.fit:not(.ball)");
+    for (var i = 0; i < boards.length; i++) {
+      var svg = boards[i], key = svg.closest("[id]") ? svg.closest("[id]").id : "";
+      if (svg.classList.contains("grown")) continue;
+      if (window.innerWidth >= TURN_BELOW_PX) continue;
+      if (grownWidth[key]) {
+        grow(svg, key);
+        continue;
+      }
+      var cells = svg.querySelectorAll("g[data-cell]"), widths = [];
+      for (var j = 0; j < cells.length; j += Math.max(1, Math.floor(cells.length / 60))) {
+        widths.push(narrowest(cells[j]));
+      }
+      widths.sort(function (a, b) { return a - b; });
+      var median = widths[Math.floor(widths.length / 2)];
+      if (!(median < GROW_BELOW_PX)) continue;
+      grownWidth[key] = (svg.getBoundingClientRect().width * GROW_TO_PX / median).toFixed(0) + "px";
+      grow(svg, key);
+    }
+  }
+
+  function ready() { turnBoards(); growBoards(); applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

@@ -42,6 +42,30 @@
     return [sign * n[0] / len, sign * n[1] / len, sign * n[2] / len];
   }
 
+  /* the least turn after ``m`` that makes the direction ``n`` (model space) face the viewer
+     (Rodrigues: about (m n) x z by the angle between them); ``m`` when n is about zero */
+  function toward(m, n) {
+    var v = apply(m, n), len = Math.hypot(v[0], v[1], v[2]);
+    if (len < 1e-6) { return m; } // marks all round the solid: no one best side
+    v = [v[0] / len, v[1] / len, v[2] / len];
+    var axis = [v[1], -v[0], 0], s = Math.hypot(axis[0], axis[1]), c = v[2];
+    if (s < 1e-9) {
+      if (c > 0) { return m; }
+      axis = [1, 0, 0]; s = 0; c = -1;
+    } else {
+      axis = [axis[0] / s, axis[1] / s, 0];
+    }
+    var x = axis[0], y = axis[1], z = axis[2], t = 1 - c;
+    var r = [t * x * x + c, t * x * y - s * z, t * x * z + s * y,
+             t * x * y + s * z, t * y * y + c, t * y * z - s * x,
+             t * x * z - s * y, t * y * z + s * x, t * z * z + c];
+    return multiply(r, m);
+  }
+
+  // the game page's turnable board (static/graph-ball.js) uses the same numbers
+  window.MineDevilSolid = { multiply: multiply, turn: turn, apply: apply, normal: normal,
+                            toward: toward, STEP: STEP, FACING: FACING, LABEL_TILT: LABEL_TILT };
+
   function setUp(svg) {
     var key = "graph-turn:" + location.pathname + ":" + svg.querySelectorAll("[data-p3]").length;
     var matrix = svg.getAttribute("data-turn").split(",").map(Number);
@@ -72,22 +96,7 @@
       if (!hidden) { return; }
       var n = [0, 0, 0];
       marked.forEach(function (c) { n[0] += c.normal[0]; n[1] += c.normal[1]; n[2] += c.normal[2]; });
-      var v = apply(matrix, n), len = Math.hypot(v[0], v[1], v[2]);
-      if (len < 1e-6) { return; } // marks all round the solid: no one best side
-      v = [v[0] / len, v[1] / len, v[2] / len];
-      // Rodrigues: the rotation about v x z by the angle between v and z
-      var axis = [v[1], -v[0], 0], s = Math.hypot(axis[0], axis[1]), c = v[2];
-      if (s < 1e-9) {
-        if (c > 0) { return; }
-        axis = [1, 0, 0]; s = 0; c = -1;
-      } else {
-        axis = [axis[0] / s, axis[1] / s, 0];
-      }
-      var x = axis[0], y = axis[1], z = axis[2], t = 1 - c;
-      var r = [t * x * x + c, t * x * y - s * z, t * x * z + s * y,
-               t * x * y + s * z, t * y * y + c, t * y * z - s * x,
-               t * x * z - s * y, t * y * z + s * x, t * z * z + c];
-      matrix = multiply(r, matrix);
+      matrix = toward(matrix, n);
     }
 
     /* the board's one tab stop among its cells stays on a face turned to the viewer */

@@ -151,10 +151,17 @@ def changed_rows(position: Position, cells: Iterable[Cell]) -> list[RowView]:
 
 
 def board_view(
-    position: Position, *, interactive: bool, ending: Ending | None = None, prefix: str = ""
+    position: Position,
+    *,
+    interactive: bool,
+    ending: Ending | None = None,
+    prefix: str = "",
+    moved: Cell | None = None,
+    fresh: frozenset[Cell] = frozenset(),
 ) -> BoardView:
     """Every cell of the board, in display order (with torus ghosts when the board wraps);
-    a graph board as SVG (``prefix``: before its element ids, as the grid macro's)."""
+    a graph board as SVG (``prefix``: before its element ids, as the grid macro's; ``moved``
+    and ``fresh``: a replay's marks, ``graph_board_svg``)."""
     board = position.board
     if board.graph is not None:
         return BoardView(
@@ -166,7 +173,14 @@ def board_view(
             interactive,
             graph_caption(board),
             _first_cell_id(board),
-            graph_board_svg(position, interactive=interactive, ending=ending, prefix=prefix),
+            graph_board_svg(
+                position,
+                interactive=interactive,
+                ending=ending,
+                prefix=prefix,
+                moved=moved,
+                fresh=fresh,
+            ),
         )
     views = [cell_view(position, cell, ending) for cell in range(board.size)]
     rows = [row_view(position, drow, views.__getitem__) for drow in display_rows(board)]

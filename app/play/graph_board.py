@@ -11,6 +11,10 @@ element ids (``static/graph-game.js`` moves the cursor to the neighbour nearest 
 direction). Its ``aria-label`` says its label and state as grid cells do (``cell t17,
 covered``; a number says what it means now, ``devil.teach.number_words``).
 
+On a solid (the cube, the sphere) the game page's board also carries ``data-turn`` and each
+cell's 3-D corners (``data-p3``): ``static/graph-ball.js`` draws the same cells as the solid
+the player turns. Nets are shaded by face (``net_shades``). A replay rings its move's cell.
+
 As everywhere on the game page, a running game's board is a pure function of the visible
 position; the layouts enter only through ``Ending`` once the game has ended. Every text that
 comes from a custom board file (ids, labels) is escaped.
@@ -18,15 +22,18 @@ comes from a custom board file (ids, labels) is escaped.
 
 from __future__ import annotations
 
+import re
 import statistics
+import weakref
 from html import escape
 
 from markupsafe import Markup
 
 from app.graphs.drawing import Shape, edge_lines, shapes
-from app.graphs.projection import is_solid, solid_corners
+from app.graphs.projection import DEFAULT_TURN, is_solid, solid_corners
 from app.play.cells import Ending, cell_id, ending_marks
 from devil.board import Board, Cell
+from devil.graphs.cells import Point3
 from devil.position import Position
 from devil.teach.number_words import number_meaning
 
@@ -96,6 +103,97 @@ def box_faces(position: Position) -> list[str] | None:
     return out
 
 
+_BIG_FACE = re.compile(r"f(\d+)-\d+")
+"""A geodesic sphere's cell id: ``f{big face}-{n}`` (``devil.graphs.tilings.solids``)."""
+
+SHADES = ("fx", "fy", "fz")
+
+
+def _three_colours(count: int, touching: set[tuple[int, int]]) -> list[int] | None:
+    """A colour 0-2 per face, faces that touch differing (backtracking: a sphere has 20)."""
+    around: list[list[int]] = [[] for _ in range(count)]
+    for a, b in touching:
+        around[a].append(b)
+        around[b].append(a)
+    colour = [-1] * count
+
+    def place(k: int) -> bool:
+        if k == count:
+            return True
+        for c in range(3):
+            if all(colour[n] != c for n in around[k]):
+                colour[k] = c
+                if place(k + 1):
+                    return True
+        colour[k] = -1
+        return False
+
+    return colour if place(0) else None
+
+
+def sphere_faces(position: Position) -> list[str] | None:
+    """Per cell in the file's order, ``fx``, ``fy`` or ``fz``: which of three shades its big
+    triangle of a geodesic sphere's net gets (big triangles sharing a side differ, so a
+    stranger sees the net's 20 triangles as the cube's six faces are seen). None unless
+    every cell is on a solid and has a sphere's id (``f{big face}-{n}``)."""
+    if not is_solid(position):
+        return None
+    layout = position.board.graph
+    assert layout is not None
+    groups = []
+    for name in layout.graph.ids:
+        match = _BIG_FACE.fullmatch(name)
+        if match is None:
+            return None
+        groups.append(int(match.group(1)))
+    count = max(groups) + 1
+    if count > 64:
+        return None
+    sides: dict[tuple[Point3, Point3], set[int]] = {}
+    for group, solid in zip(groups, solid_corners(position), strict=True):
+        ring = solid.corners
+        for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
+            sides.setdefault((min(a, b), max(a, b)), set()).add(group)
+    touching = {(a, b) for owners in sides.values() for a in owners for b in owners if a < b}
+    colours = _three_colours(count, touching)
+    return None if colours is None else [SHADES[colours[g]] for g in groups]
+
+
+_SHADES: weakref.WeakKeyDictionary[object, list[str] | None] = weakref.WeakKeyDictionary()
+
+
+def net_shades(position: Position) -> list[str] | None:
+    """``box_faces`` or ``sphere_faces``, kept per board (tens of milliseconds on a
+    500-cell sphere, asked at every move)."""
+    layout = position.board.graph
+    assert layout is not None
+    if layout not in _SHADES:
+        _SHADES[layout] = box_faces(position) or sphere_faces(position)
+    return _SHADES[layout]
+
+
+_CORNERS: weakref.WeakKeyDictionary[object, list[str] | None] = weakref.WeakKeyDictionary()
+
+
+def solid_text(position: Position) -> list[str] | None:
+    """Per cell in the file's order, its 3-D corners as ``data-p3`` text (``x,y,z x,y,z
+    ...``, centred and scaled, ``app.graphs.projection.solid_corners``), so
+    ``static/graph-ball.js`` draws the board as a ball or box the player turns; None when
+    the board is not a solid's surface. Kept per board, as ``net_shades``."""
+    layout = position.board.graph
+    assert layout is not None
+    if layout not in _CORNERS:
+        _CORNERS[layout] = (
+            [
+                " ".join(f"{x:g},{y:g},{z:g}" for x, y, z in solid.corners)
+                for solid in solid_corners(position)
+            ]
+            if is_solid(position)
+            else None
+        )
+    return _CORNERS[layout]
+
+
 def _label(position: Position, cell: Cell) -> tuple[str, str, str]:
     """(classes, text drawn, accessible name) of a cell while nothing is hidden from it."""
     where = position.where(cell)
@@ -116,9 +214,13 @@ def graph_board_svg(
     ending: Ending | None = None,
     prefix: str = "",
     focus: Cell | None = None,
+    moved: Cell | None = None,
+    fresh: frozenset[Cell] = frozenset(),
 ) -> Markup:
     """The board as an ``<svg>`` (see the module doc); ``focus``: the cell holding the single
-    tab stop (default the first cell in the file)."""
+    tab stop (default the first cell in the file). A replay marks the cell its move acted on
+    (``moved``: class ``moved``, a ring) and the cells that move opened (``fresh``: class
+    ``fresh``, tinted), so a stranger sees which cell "open cell k5" was."""
     board = position.board
     layout = board.graph
     assert layout is not None
@@ -141,7 +243,12 @@ def graph_board_svg(
         '<g class="cells">',
         edge_lines(position, items),
     ]
-    faces = box_faces(position)
+    faces = net_shades(position)
+    # the game page's board (a replay's, prefixed, stays a net) can be drawn as the solid
+    p3 = solid_text(position) if not prefix else None
+    if p3 is not None:
+        turn = ",".join(f"{v:.6f}" for v in DEFAULT_TURN)
+        out[0] = out[0].replace(' role="group"', f' data-turn="{turn}" role="group"', 1)
     for k, shape in enumerate(items):
         cell = shape.cell
         row, col = board.coord(cell)
@@ -154,14 +261,21 @@ def graph_board_svg(
                 extra += " m-shown"
             if ending.witness is not None and cell in ending.layout:
                 extra += " m-real"
+        if cell == moved:
+            extra += " moved"
+            name += ", this move"
+        elif cell in fresh:
+            extra += " fresh"
+            name += ", opened by this move"
         cx, cy = centre_of[cell]
         near = " ".join(prefix + cell_id(*board.coord(n)) for n in board.neighbours(cell))
         tab = "0" if cell == first else "-1"
+        solid = "" if p3 is None else f' data-p3="{p3[k]}"'
         out.append(
             f'<g id="{prefix}{cell_id(row, col)}" class="{classes}{extra}" '
             f'data-cell="{escape(layout.id(cell))}" data-at="{row},{col}" '
             f'data-x="{cx:.3f}" data-y="{cy:.3f}" data-near="{near}" tabindex="{tab}" '
-            f'role="button" aria-label="{escape(name)}">'
+            f'role="button" aria-label="{escape(name)}"{solid}>'
         )
         if shape.points:
             pts = " ".join(f"{px_:.3f},{py:.3f}" for px_, py in shape.points)

@@ -10,6 +10,7 @@ from app.play.board import BoardView, board_view
 from app.play.loaded import LoadedGame
 from app.play.service import GameService
 from app.play.view import duel_of, ending_of, plural
+from devil.board import Cell
 from devil.game import Game, Move, MoveKind, Status
 
 
@@ -56,13 +57,34 @@ def check_move_number(n: int, total: int) -> None:
         raise UnknownMove(f"move {n} does not exist: this game has {plural(total, 'move')}")
 
 
+def _move_marks(
+    service: GameService, loaded: LoadedGame, n: int, game: Game
+) -> tuple[Cell | None, frozenset[Cell]]:
+    """On a graph board, the cell move ``n`` acted on and the cells it opened (a stranger
+    reading "open cell k5" cannot find k5 on a Penrose tiling); the position before the move
+    comes from the replay's prefix cache, so stepping forward costs no extra move. Grids:
+    nothing (their rows and columns say where)."""
+    position = game.position
+    if n == 0 or position.board.graph is None:
+        return None, frozenset()
+    move = loaded.game.moves[n - 1]
+    before = service.replay(loaded.id, n - 1).position
+    fresh = frozenset(
+        c for c in position.board.cells() if before.is_covered(c) and not position.is_covered(c)
+    )
+    return position.board.cell(move.row, move.col), fresh
+
+
 def replay_view(service: GameService, loaded: LoadedGame, n: int) -> ReplayView:
     total = loaded.moves
     check_move_number(n, total)
     game = loaded.game if n == total else service.replay(loaded.id, n)
     tie = None if loaded.game.status is Status.PLAYING else duel_of(loaded.id)
     ending = ending_of(loaded.game, show_loss=n == total, sealed=tie is not None and tie.sealed)
-    board = board_view(game.position, interactive=False, ending=ending, prefix="rp-")
+    moved, fresh = _move_marks(service, loaded, n, game)
+    board = board_view(
+        game.position, interactive=False, ending=ending, prefix="rp-", moved=moved, fresh=fresh
+    )
     if n == 0:
         caption = "Before the first move."
     else:

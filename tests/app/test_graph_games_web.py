@@ -7,13 +7,18 @@ knowledge only); these tests never read the hidden layout while a game runs."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from app.graphs.projection import solid_corners
+from app.play.graph_board import net_shades, sphere_faces
+from app.play.graph_params import parse_graph_params
 from devil.analysis import Verdict
+from devil.game import Game
 from devil.graphs.fileformat import from_json
 from devil.solver import classify
 
@@ -230,10 +235,19 @@ def test_a_page_click_answers_with_the_whole_svg_and_the_replay_draws_it(
     assert 'id="first-click"' not in answer
     # a number's accessible name names the covered cells it touches
     assert re.search(r'aria-label="cell [^",]+, [1-9][^"]* \(cell [^"]+\)"', answer)
+    # a sphere: its net shaded by big triangle, its 3-D corners there to turn it as a ball
+    assert {"fx", "fy", "fz"} <= set(re.findall(r'class="gcell covered (f[xyz])"', page))
+    assert 'data-turn="' in page and page.count("data-p3=") == 80
+    assert 'data-graph-view="solid"' in page and "graph-ball.js" in page
     replay = client.get(f"{location}/replay/1").get_data(as_text=True)
     assert '<g id="rp-c-' in replay and "gcell open" in replay
+    # the replay rings the move's cell and tints what it opened; its board stays a net
+    moved = rf'class="gcell [^"]*\bmoved\b[^"]*" [^>]*data-at="{first.group(1)}"'
+    clicked = re.search(moved + r'[^>]*aria-label="[^"]*, this move"', replay)
+    assert clicked and "opened by this move" in replay and "data-p3=" not in replay
+    assert re.search(r'class="gcell open[^"]*\bfresh\b', replay)
     replay0 = client.get(f"{location}/replay/0").get_data(as_text=True)
-    assert "gcell open" not in replay0
+    assert "gcell open" not in replay0 and " moved" not in replay0
 
 
 def test_the_hint_ladder_names_cells_by_label(client: FlaskClient) -> None:
@@ -249,3 +263,18 @@ def test_the_hint_ladder_names_cells_by_label(client: FlaskClient) -> None:
         text = client.post(f"{location}/hint", headers=headers).get_data(as_text=True)
     assert "highlighted cells" in text and re.search(r"Cell [\w-]+ is safe\.", text)
     assert "row" not in re.sub(r"<[^>]+>", " ", text).lower().replace("arrow", "")
+
+
+def test_a_spheres_big_triangles_that_share_a_side_differ_in_shade() -> None:
+    params = parse_graph_params({"tiling": "geodesic", "size": [3]})
+    position = Game.new(params).position
+    shades = sphere_faces(position)
+    assert shades is not None and set(shades) == {"fx", "fy", "fz"}
+    corners = [set(c.corners) for c in solid_corners(position)]
+    ids = [i.split("-")[0] for i in position.board.graph.graph.ids]  # type: ignore[union-attr]
+    for a, b in itertools.combinations(range(len(corners)), 2):
+        if len(corners[a] & corners[b]) == 2 and shades[a] == shades[b]:
+            assert ids[a] == ids[b], "big triangles sharing a side must differ in shade"
+    # the cube keeps its faces' three shades; a flat tiling has none
+    assert sphere_faces(Game.new(parse_graph_params({"tiling": "cube"})).position) is None
+    assert net_shades(Game.new(parse_graph_params({"tiling": "penrose"})).position) is None

@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from devil.analysis import Verdict
 from devil.graphs.fileformat import read_graph
@@ -42,9 +42,9 @@ def _proved(live_server: str, game_id: str) -> tuple[list[str], list[str]]:
     return safe, mines
 
 
-def _start(page: Page, live_server: str, tiling: str, seed: int) -> str:
+def _start(page: Page, live_server: str, tiling: str, seed: int, preset: str = "beginner") -> str:
     page.goto(f"{live_server}/")
-    page.check("input[name=preset][value=beginner]")
+    page.check(f"input[name=preset][value={preset}]")
     page.click("details.tilings > summary")  # the tilings are folded away on the home page
     page.check(f"input[name=topology][value={tiling}]")
     page.set_checked("input[name=no_guess]", True)
@@ -100,12 +100,18 @@ def test_win_a_graph_game_by_proofs(
             page.screenshot(
                 path=str(shots / f"graph-game-{tiling}-won-{label}-{scheme}.png"), full_page=True
             )
-    page.goto(f"{live_server}/g/{game_id}/replay/1")
+    page.goto(f"{live_server}/g/{game_id}/replay/2")
     expect(page.locator("svg.graph-game g[data-cell]")).not_to_have_count(0)
+    # "Move 2 of n: open cell k5": the replay rings k5 (a stranger could not find it)
+    moved = page.locator("svg.graph-game g.moved")
+    expect(moved).to_have_count(1)
+    named = re.search(r"cell (\S+)\.", str(page.locator(".replay-caption").text_content()))
+    assert named and moved.get_attribute("data-cell") == named.group(1)
+    expect(page.locator(".replay-key")).to_be_visible()
     page.screenshot(path=str(shots / f"graph-game-{tiling}-replay.png"), full_page=True)
 
 
-def test_keyboard_moves_to_the_nearest_neighbour(page: Page, live_server: str) -> None:
+def test_keyboard_moves_to_the_nearest_neighbour(page: Page, live_server: str, shots: Path) -> None:
     page.set_viewport_size(PHONE)
     _start(page, live_server, "cube", 3)
     board = page.locator("svg.graph-game")
@@ -134,6 +140,31 @@ def test_keyboard_moves_to_the_nearest_neighbour(page: Page, live_server: str) -
     label = page.locator(f"#{moved}").get_attribute("aria-label")
     assert label is not None and "covered" not in label
     assert page.evaluate("() => document.activeElement.id") == moved
+    # the cube itself, turned by a drag or by the cursor: faces turned away are hidden, the
+    # cursor's cell is always one the player sees, a drag opens nothing
+    page.click("[data-graph-view=solid]")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    expect(board).not_to_have_class(re.compile(r"\bturned\b"))
+    expect(page.locator("svg.graph-game g.back")).not_to_have_count(0)
+    page.locator('svg.graph-game g[tabindex="0"]').focus()  # Tab's stop: a face in sight
+    for key in ("ArrowRight",) * 6 + ("ArrowUp",) * 6:
+        page.keyboard.press(key)
+        now = page.locator(f"#{page.evaluate('() => document.activeElement.id')}")
+        expect(now).not_to_have_class(re.compile(r"\bback\b"))
+    box = board.bounding_box()
+    assert box is not None
+    moves = page.locator("#status").get_attribute("data-moves")
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 80, y + 30, steps=5)
+    page.mouse.up()
+    page.screenshot(path=str(shots / "graph-game-cube-solid-phone.png"), full_page=True)
+    assert page.locator("#status").get_attribute("data-moves") == moves
+    problem = audit(page, "a cube drawn as a solid on a phone")
+    assert not problem, problem
+    page.click("[data-graph-view=net]")
+    expect(board).to_have_class(re.compile(r"\bturned\b"))
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -166,3 +197,42 @@ def test_cells_named_in_a_hint_link_to_the_board(page: Page, live_server: str) -
     target = str(link.get_attribute("data-cell"))
     link.hover()
     expect(page.locator(f"#{target}")).to_have_class(re.compile(r"\bhl-ref\b"))
+
+
+def test_a_finger_taps_twice_to_open_a_narrow_cell(
+    browser: Browser, live_server: str, shots: Path
+) -> None:
+    """A beginner Penrose board on a phone: thin rhombs are under 24 px at their narrowest
+    (WCAG 2.2's minimum target), so a finger's tap on one only picks it; a second opens it.
+    A board whose typical cell is under 24 px is drawn bigger and scrolls in its frame."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    game_id = _start(page, live_server, "penrose", 11)
+    act(page, lambda: page.locator("svg.graph-game g[data-cell]").first.tap())
+    widths = page.evaluate(
+        "() => Array.from(document.querySelectorAll('svg.graph-game g.covered'),"
+        " g => [g.dataset.cell, window.MineDevilNarrowest(g)])"
+    )
+    narrow = [cell for cell, width in widths if width < 24]
+    assert narrow and min(w for _, w in widths) > 15, widths
+    safe, _ = _proved(live_server, game_id)
+    target = next((c for c in narrow if c in safe), narrow[0])
+    cell = page.locator(f'svg.graph-game g[data-cell="{target}"]')
+    cell.tap()
+    expect(cell).to_have_class(re.compile(r"\bpicked\b"))
+    expect(page.locator("#tap-note")).to_contain_text("tap it again to open it")
+    assert page.locator("#status").get_attribute("data-moves") == "1"
+    page.screenshot(path=str(shots / "graph-game-penrose-picked-phone.png"), full_page=True)
+    act(page, lambda: cell.tap())
+    expect(page.locator("#status")).to_have_attribute("data-moves", "2")
+    expect(page.locator("#tap-note")).to_be_empty()
+    # intermediate Cairo fits a phone only with 23 px cells: it is drawn bigger and scrolls
+    _start(page, live_server, "cairo", 11, "intermediate")
+    expect(page.locator("svg.graph-game")).to_have_class(re.compile(r"\bgrown\b"))
+    expect(page.locator("#grown-note")).to_be_visible()
+    smallest = page.evaluate(
+        "() => Math.min(...Array.from(document.querySelectorAll('svg.graph-game g[data-cell]'),"
+        " g => window.MineDevilNarrowest(g)))"
+    )
+    assert smallest >= 24 and page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    context.close()
