@@ -17,7 +17,8 @@ graph games draw here:
    achievable totals (solution lists, the programme) are combined, the hard pieces keep
    their parts, and the others are re-drawn with totals that fit; failing that, one hard
    piece at a time is re-drawn by clause learning inside the nearest run of totals that
-   fits (a window on its total, a bounded number of conflicts).
+   fits (a window on its total, first values leaning the way the total must move, a
+   bounded number of conflicts).
 3. Only when both fail: version 1's exact way (counted rule) or, under the classic rule,
    the total nearest the position's that the drawn parts allow.
 """
@@ -43,16 +44,17 @@ from devil.solve.bits import interval, members, sumset
 if TYPE_CHECKING:
     from devil.solve.position_analysis import PositionAnalysis
 
-__all__ = ["DENSITY", "LEAN", "WINDOW_CONFLICTS", "WINDOW_RUNS", "build", "draw_learnt"]
+__all__ = ["DENSITY", "WINDOW_ATTEMPTS", "WINDOW_CONFLICTS", "WINDOW_TRIES", "build", "draw_learnt"]
 
-WINDOW_CONFLICTS = 2_000
-"""Conflicts clause learning may spend on one run of totals for a hard piece's part."""
+WINDOW_CONFLICTS = 150
+"""Conflicts clause learning may spend on one draw of a hard piece's part inside a window on
+its total (a sphere's big piece: most draws finish within 100, a few need over 3,000)."""
 
-WINDOW_RUNS = 3
-"""Runs of fitting totals tried per hard piece, nearest to its drawn total first."""
+WINDOW_TRIES = 4
+"""Draws per run of fitting totals, each with other first values."""
 
-LEAN = 3
-"""Redraws of a hard piece's part leaning towards the totals that fit, before a window."""
+WINDOW_ATTEMPTS = 12
+"""Draws per hard piece in all before the exact way."""
 
 DENSITY = 0.2
 """Without a known total: the share of mines a hard piece's first values lean to."""
@@ -97,6 +99,22 @@ def draw_learnt(
         if hi[g] <= size - 1:
             assumptions.append(solver.group_literal(g, False))
     return solver.solve(assumptions, max_conflicts)
+
+
+def runs(allowed: int, near: int) -> list[tuple[int, int]]:
+    """The runs of set bits of ``allowed`` as ``(low, high)``, nearest ``near`` first."""
+    out: list[tuple[int, int]] = []
+    k = 0
+    while allowed >> k:
+        if not (allowed >> k) & 1:
+            k += 1
+            continue
+        start = k
+        while (allowed >> k) & 1:
+            k += 1
+        out.append((start, k - 1))
+    out.sort(key=lambda run: max(run[0] - near, near - run[1], 0))
+    return out
 
 
 class _Quick(_witness._Builder):
@@ -212,55 +230,51 @@ class _Quick(_witness._Builder):
         order = [i for i in range(len(values)) if hard[i]]
         if rng is not None:
             rng.shuffle(order)
-        for h in order:
-            rest = hard_total - sum(values[h])
-            allowed = _dp._fits(reach, goal >> rest)
-            lo, hi = domains[h]
-            allowed &= interval(sum(lo), sum(hi))
-            got = self._in_window(h, domains[h], allowed, sum(values[h]))
-            if got is not None:
-                out = list(values)
-                out[h] = got
-                shifted = goal >> (rest + sum(got))
-                return self._split(domains, out, cheap, totals, shifted)
+        # the counted rule with one hard piece: its allowed totals are exactly these, so
+        # searching each run to the end finds a part when the bounded draws did not
+        passes = [False, True] if len(order) == 1 and self.a.count is Count.COUNTED else [False]
+        for exact in passes:
+            for h in order:
+                rest = hard_total - sum(values[h])
+                allowed = _dp._fits(reach, goal >> rest)
+                lo, hi = domains[h]
+                allowed &= interval(sum(lo), sum(hi))
+                got = self._in_window(h, domains[h], allowed, sum(values[h]), exact)
+                if got is not None:
+                    out = list(values)
+                    out[h] = got
+                    shifted = goal >> (rest + sum(got))
+                    return self._split(domains, out, cheap, totals, shifted)
         return None
 
-    def _in_window(self, h: int, domains: Domains, allowed: int, near: int) -> list[int] | None:
-        """A part of hard piece ``h`` with a total in ``allowed``: redrawn with the first
-        values leaning the way the total must move (``LEAN`` times), then by clause learning
-        inside each run of allowed totals, nearest ``near`` first (``WINDOW_RUNS`` runs at
-        most, ``WINDOW_CONFLICTS`` conflicts each)."""
-        if not allowed:
-            return None
+    def _in_window(
+        self, h: int, domains: Domains, allowed: int, near: int, exact: bool = False
+    ) -> list[int] | None:
+        """A part of hard piece ``h`` with a total in ``allowed``, by clause learning inside
+        each run of allowed totals (a window on its total), nearest ``near`` first, the first
+        values leaning the way the total must move: ``WINDOW_TRIES`` fresh draws of
+        ``WINDOW_CONFLICTS`` conflicts each per run (restarts with other first values beat
+        one long search on these), ``WINDOW_ATTEMPTS`` in all; with ``exact``, one search
+        per run to the end instead (None then proves there is none)."""
         problem = self.a.facts(h).piece.problem
         lo, hi = domains
-        fewer = near > allowed.bit_length() - 1  # else more: near is below every allowed total
         p = self.density
-        for step in range(1, LEAN + 1):
-            lean = p * (1 - step / LEAN) if fewer else p + (1 - p) * step / LEAN
-            got = draw_learnt(problem, lo, hi, self.rng, lean)
-            if got is not None and (allowed >> sum(got)) & 1:
-                return got
-        runs: list[tuple[int, int]] = []
-        k = 0
-        while allowed >> k:
-            if not (allowed >> k) & 1:
-                k += 1
-                continue
-            start = k
-            while (allowed >> k) & 1:
-                k += 1
-            runs.append((start, k - 1))
-        runs.sort(key=lambda run: max(run[0] - near, near - run[1], 0))
-        for low, high in runs[:WINDOW_RUNS]:
-            lean = 0.0 if high < near else 1.0 if low > near else p
+        attempts = 0
+        for low, high in runs(allowed, near):
+            lean = p / 2 if high < near else (1 + p) / 2 if low > near else p
             window = TotalWindow(low, high)
-            try:
-                got = draw_learnt(problem, lo, hi, self.rng, lean, window, WINDOW_CONFLICTS)
-            except TooHard:
-                continue
-            if got is not None:
-                return got
+            for _ in range(1 if exact else WINDOW_TRIES):
+                if not exact and attempts >= WINDOW_ATTEMPTS:
+                    return None
+                attempts += 1
+                limit = None if exact else WINDOW_CONFLICTS
+                try:
+                    got = draw_learnt(problem, lo, hi, self.rng, lean, window, limit)
+                except TooHard:
+                    continue
+                if got is not None:
+                    return got
+                break  # none in this run: the next
         return None
 
     def _split(
