@@ -44,7 +44,15 @@ from devil.solve.bits import interval, members, sumset
 if TYPE_CHECKING:
     from devil.solve.position_analysis import PositionAnalysis
 
-__all__ = ["DENSITY", "WINDOW_ATTEMPTS", "WINDOW_CONFLICTS", "WINDOW_TRIES", "build", "draw_learnt"]
+__all__ = [
+    "DENSITY",
+    "EXACT_CONFLICTS",
+    "WINDOW_ATTEMPTS",
+    "WINDOW_CONFLICTS",
+    "WINDOW_TRIES",
+    "build",
+    "draw_learnt",
+]
 
 WINDOW_CONFLICTS = 150
 """Conflicts clause learning may spend on one draw of a hard piece's part inside a window on
@@ -55,6 +63,9 @@ WINDOW_TRIES = 4
 
 WINDOW_ATTEMPTS = 12
 """Draws per hard piece in all before the exact way."""
+
+EXACT_CONFLICTS = 20_000
+"""Conflicts per run of the exact way (the counted rule with one hard piece)."""
 
 DENSITY = 0.2
 """Without a known total: the share of mines a hard piece's first values lean to."""
@@ -101,7 +112,7 @@ def draw_learnt(
     return solver.solve(assumptions, max_conflicts)
 
 
-def runs(allowed: int, near: int) -> list[tuple[int, int]]:
+def _runs(allowed: int, near: int) -> list[tuple[int, int]]:
     """The runs of set bits of ``allowed`` as ``(low, high)``, nearest ``near`` first."""
     out: list[tuple[int, int]] = []
     k = 0
@@ -255,19 +266,20 @@ class _Quick(_witness._Builder):
         values leaning the way the total must move: ``WINDOW_TRIES`` fresh draws of
         ``WINDOW_CONFLICTS`` conflicts each per run (restarts with other first values beat
         one long search on these), ``WINDOW_ATTEMPTS`` in all; with ``exact``, one search
-        per run to the end instead (None then proves there is none)."""
+        per run of up to ``EXACT_CONFLICTS`` conflicts instead (on a window clause learning
+        may struggle: version 1's way takes over then, as when every run was tried)."""
         problem = self.a.facts(h).piece.problem
         lo, hi = domains
         p = self.density
         attempts = 0
-        for low, high in runs(allowed, near):
+        for low, high in _runs(allowed, near):
             lean = p / 2 if high < near else (1 + p) / 2 if low > near else p
             window = TotalWindow(low, high)
             for _ in range(1 if exact else WINDOW_TRIES):
                 if not exact and attempts >= WINDOW_ATTEMPTS:
                     return None
                 attempts += 1
-                limit = None if exact else WINDOW_CONFLICTS
+                limit = EXACT_CONFLICTS if exact else WINDOW_CONFLICTS
                 try:
                     got = draw_learnt(problem, lo, hi, self.rng, lean, window, limit)
                 except TooHard:
