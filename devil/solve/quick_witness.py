@@ -15,10 +15,11 @@ graph games draw here:
    within a budget, then clause learning.
 2. When the parts' total leaves the deep cells a count they cannot hold, the other pieces'
    achievable totals (solution lists, the programme) are combined, the hard pieces keep
-   their parts, and the others are re-drawn with totals that fit; failing that, one hard
-   piece at a time is re-drawn by clause learning inside the nearest run of totals that
-   fits (a window on its total, first values leaning the way the total must move, a
-   bounded number of conflicts).
+   their parts, and the others are re-drawn with totals that fit, by the programme whose
+   layers the totals left (version 1 searches first, which thrashes to its budget on
+   12-neighbour triangles); failing that, one hard piece at a time is re-drawn by clause
+   learning inside the nearest run of totals that fits (a window on its total, first values
+   leaning the way the total must move, a bounded number of conflicts).
 3. Only when both fail: version 1's exact way (counted rule) or, under the classic rule,
    the total nearest the position's that the drawn parts allow.
 """
@@ -38,7 +39,7 @@ from devil.solve._cdcl import Cdcl
 from devil.solve._engine import WITNESS_BUDGET, lone_solution
 from devil.solve._search import GroupProblem, Search, TooHard, TotalWindow
 from devil.solve._small import SmallEngine
-from devil.solve._wide import learns
+from devil.solve._wide import SweptEngine, learns
 from devil.solve.bits import interval, members, sumset
 
 if TYPE_CHECKING:
@@ -318,7 +319,13 @@ class _Quick(_witness._Builder):
             picks = [k for k in members(totals[i]) if s >= k and (reach[j] >> (s - k)) & 1]
             k = picks[0] if rng is None else rng.choice(picks)
             if sum(values[i]) != k:
-                got = self.a.facts(i).solve_total(*domains[i], k, rng)
+                info = self.a.facts(i)
+                engine = info.engine()
+                got = None
+                if isinstance(engine, SweptEngine):  # the programme knows these domains now
+                    got = engine.sample_total(*domains[i], k, rng)
+                if got is None:
+                    got = info.solve_total(*domains[i], k, rng)
                 assert got is not None
                 out[i] = got
             s -= k
