@@ -445,19 +445,6 @@ class SweptEngine(WideEngine):
             self._hand_over()
         return search.solve(lo, hi, window, None, rng)
 
-    def sample_total(
-        self, lo: Sequence[int], hi: Sequence[int], total: int, rng: random.Random | None
-    ) -> list[int] | None:
-        """A solution within the domains with exactly ``total`` mines drawn by the programme
-        alone (version-2 witnesses, ``devil.solve.quick_witness``: no search first); None
-        when there is none or the programme finds the piece too wide (handed over)."""
-        try:
-            forward = self._forward(lo, hi)
-            return _dp.sample(self.plan(), 1 << total, (lo, hi), rng, DP_LIMIT, forward)
-        except _dp.TooWide:
-            self._hand_over()
-        return None
-
     def _forward(self, lo: Sequence[int], hi: Sequence[int]) -> list[dict[int, int]]:
         """The programme's forward layers within the domains (the last ones are kept: a
         witness asks for the totals, then for a solution, within the same domains)."""

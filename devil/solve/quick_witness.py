@@ -14,14 +14,18 @@ graph games draw here:
    learning with random first values (``draw_learnt``); any other by the plain search
    within a budget, then clause learning.
 2. When the parts' total leaves the deep cells a count they cannot hold, the other pieces'
-   achievable totals (solution lists, the programme) are combined, the hard pieces keep
-   their parts, and the others are re-drawn with totals that fit, by the programme whose
-   layers the totals left (version 1 searches first, which thrashes to its budget on
-   12-neighbour triangles); failing that, one hard piece at a time is re-drawn by clause
-   learning inside the nearest run of totals that fits (a window on its total, first values
-   leaning the way the total must move, a bounded number of conflicts).
+   achievable totals (solution lists, the programme's layers) are combined, the hard pieces
+   keep their parts, and the others are re-drawn with totals that fit, by the programme from
+   those layers (version 1 searches first, which thrashes to its budget on 12-neighbour
+   triangles); failing that, one hard piece at a time is re-drawn by clause learning inside
+   the nearest run of totals that fits (a window on its total, first values leaning the way
+   the total must move, a bounded number of conflicts).
 3. Only when both fail: version 1's exact way (counted rule) or, under the classic rule,
    the total nearest the position's that the drawn parts allow.
+
+Which way a piece goes is decided from the piece alone (its solution count, ``learns``, its
+plan), never from what its engine met before (a swept engine hands a piece over to the wide
+one when some question finds it too wide), so a replayed game draws the same layouts.
 """
 
 from __future__ import annotations
@@ -36,10 +40,10 @@ from devil.rules import Count
 from devil.solve import _dp
 from devil.solve import witness as _witness
 from devil.solve._cdcl import Cdcl
-from devil.solve._engine import WITNESS_BUDGET, lone_solution
+from devil.solve._engine import WIDE_OPEN, WITNESS_BUDGET, lone_solution
 from devil.solve._search import GroupProblem, Search, TooHard, TotalWindow
 from devil.solve._small import SmallEngine
-from devil.solve._wide import SweptEngine, learns
+from devil.solve._wide import DP_LIMIT, learns
 from devil.solve.bits import interval, members, sumset
 
 if TYPE_CHECKING:
@@ -136,6 +140,9 @@ class _Quick(_witness._Builder):
     """The share of mines a hard piece's first values lean to: the mines left over the
     undecided covered cells when the total is known."""
 
+    layers: dict[int, list[dict[int, int]]]
+    """The programme's forward layers per piece within its domains (``_cheap_totals``)."""
+
     def build(self) -> Layout | None:
         a = self.a
         value = a.known.get(self.cell)
@@ -159,6 +166,7 @@ class _Quick(_witness._Builder):
         cells = d + sum(piece.cell_count for piece in a.pieces)
         if m is not None and cells:
             self.density = min(max(m / cells, 0.0), 1.0)
+        self.layers = {}
         domains = [self._domains(i, target) for i in range(len(a.pieces))]
         hard = [self._hard(i) for i in range(len(a.pieces))]
         values: list[list[int]] = []
@@ -190,12 +198,14 @@ class _Quick(_witness._Builder):
 
     def _hard(self, i: int) -> bool:
         """Whether piece ``i`` is drawn by clause learning and its totals are not asked of
-        the programme: too wide for it (known without running it), or big and dense."""
+        the programme: big and dense, or its plan keeps too many numbers open. Known from
+        the piece alone, never from what its engine met before (a piece handed over to the
+        wide engine by an earlier question), so a replayed game draws the same layouts."""
         info = self.a.facts(i)
         engine = info.engine()
         if isinstance(engine, SmallEngine):
             return False
-        return engine.wide() or learns(info.piece.problem)
+        return learns(info.piece.problem) or engine.plan().open_max > WIDE_OPEN
 
     def _draw(self, i: int, lo: list[int], hi: list[int], hard: bool) -> list[int] | None:
         info = self.a.facts(i)
@@ -213,16 +223,28 @@ class _Quick(_witness._Builder):
 
     def _cheap_totals(self, domains: list[Domains], hard: list[bool]) -> dict[int, int]:
         """The achievable totals within the domains of every piece that is not hard, by its
-        solution list or the programme; a piece the programme finds too wide becomes hard."""
+        solution list or the programme's layers (kept for ``_split``'s draws); a piece the
+        programme finds too wide becomes hard."""
         out: dict[int, int] = {}
         for i, (lo, hi) in enumerate(domains):
             if hard[i]:
                 continue
-            got = self.a.facts(i).cheap_totals_within(lo, hi)
-            if got is None:
+            info = self.a.facts(i)
+            engine = info.engine()
+            if isinstance(engine, SmallEngine):
+                out[i] = info.totals_within(lo, hi)
+                continue
+            plan = engine.plan()
+            if not plan.steps:
+                out[i] = 1
+                continue
+            try:
+                layers = _dp.forward_masks(plan, (lo, hi), DP_LIMIT)
+            except _dp.TooWide:
                 hard[i] = True
-            else:
-                out[i] = got
+                continue
+            self.layers[i] = layers
+            out[i] = layers[-1].get(0, 0)
         return out
 
     def _fit(
@@ -320,11 +342,11 @@ class _Quick(_witness._Builder):
             k = picks[0] if rng is None else rng.choice(picks)
             if sum(values[i]) != k:
                 info = self.a.facts(i)
-                engine = info.engine()
-                got = None
-                if isinstance(engine, SweptEngine):  # the programme knows these domains now
-                    got = engine.sample_total(*domains[i], k, rng)
-                if got is None:
+                layers = self.layers.get(i)
+                if layers is not None:  # the programme's layers for these domains
+                    plan = info.engine().plan()
+                    got = _dp.sample(plan, 1 << k, domains[i], rng, DP_LIMIT, layers)
+                else:
                     got = info.solve_total(*domains[i], k, rng)
                 assert got is not None
                 out[i] = got

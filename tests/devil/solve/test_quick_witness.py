@@ -3,15 +3,16 @@ a layout exactly when the oracle has one with the cell mined (or safe), consiste
 position, the position's total under the counted rule; the devil rule at version 2 under both
 mercies; on random graphs, every built-in tiling and grids. Pieces are made hard (drawn by
 clause learning, totals fitted inside windows) with the thresholds patched, and the windows'
-conflicts cut so that the exact pass and version 1's way are reached too. Games: version 2
-changes graph games' witnesses only; a grid game of version 2 plays as version 1."""
+conflicts cut so that the exact pass and version 1's way are reached too; a layout does not
+depend on what the solver answered before. Games: version 2 changes graph games' witnesses
+only; a grid game of version 2 plays as version 1."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from devil import oracle
@@ -98,6 +99,30 @@ def test_the_devil_rule_at_version_two(
         assert isinstance(got, Redraw)
         assert cell not in got.layout
         assert oracle.is_consistent(position, got.layout, count)
+
+
+@settings(profile(), max_examples=min(profile().max_examples, 30))
+@given(st.data(), st.sampled_from(Count), HARD)
+def test_a_version_two_witness_does_not_depend_on_what_the_solver_met_before(
+    data: st.DataObject, count: Count, how: str
+) -> None:
+    """A replayed game's solver may have answered other questions first (probabilities,
+    version-1 witnesses), which can hand a piece over to another engine: same layouts."""
+    board = data.draw(BOARDS)
+    scenario: Scenario = data.draw(scenarios() if board is None else scenarios(st.just(board)))
+    position = scenario.position
+    cell = draw_cell(data, scenario)
+    with pytest.MonkeyPatch.context() as mp:
+        make_hard(mp, how)
+        fresh = Solver(count).analyse(position)
+        used = Solver(count).analyse(position)
+        used.exact_probabilities()
+        for mine in (True, False):
+            used.witness(cell, mine, random.Random(1), nearest_total=True)
+        for mine in (True, False):
+            want = fresh.witness(cell, mine, random.Random(5), nearest_total=True, version=2)
+            got = used.witness(cell, mine, random.Random(5), nearest_total=True, version=2)
+            assert got == want
 
 
 def first_loss(params: GameParams) -> tuple[Game, Game]:
