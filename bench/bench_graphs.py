@@ -9,6 +9,8 @@ mid-game positions (``devil.graphs.positions.midgame``: about 40% of the safe ce
 - **classify p50**: ``devil.solver.classify`` of the whole position (classic rule), ms;
 - **click p99**: a click as the devil rule needs it, from a fresh ``Solver``: the analysis,
   the cell's verdict and, when it could be a mine, a witness (random covered cells), ms;
+  **click v2 p99**: the same clicks in a game of version 2 (``GameParams.version``: new graph
+  games draw witnesses by ``devil.solve.quick_witness``; the first column is stored games');
 - **no-guess**: ``devil.generate.no_guess_layout`` as a game on that board draws it (the
   method and tries of ``devil.game.params``: perturbation, at most 300 tries on graph boards)
   from a random first cell at the beginner preset (``--no-guess-preset``): the share of
@@ -83,6 +85,7 @@ def per_tiling(
     rng = random.Random(1)
     classify_ms: list[float] = []
     click_ms: list[float] = []
+    click2_ms: list[float] = []
     stuck: list[str] = []
     layout = board.graph
     assert layout is not None
@@ -91,17 +94,18 @@ def per_tiling(
         classify_ms.append(_ms(partial(classify, position)))
         covered = list(position.covered_cells())
         for cell in rng.sample(covered, min(clicks, len(covered))):
+            for version, times in ((1, click_ms), (2, click2_ms)):
 
-            def click(p: Position = position, c: Cell = cell) -> None:
-                analysis = Solver().analyse(p, budget=Budget(seconds=CLICK_CAP))
-                if analysis.verdict(c).could_be_mine:
-                    analysis.witness(c, True, random.Random(c), nearest_total=True)
+                def click(p: Position = position, c: Cell = cell, v: int = version) -> None:
+                    analysis = Solver().analyse(p, budget=Budget(seconds=CLICK_CAP))
+                    if analysis.verdict(c).could_be_mine:
+                        analysis.witness(c, True, random.Random(c), nearest_total=True, version=v)
 
-            try:
-                click_ms.append(_ms(click))
-            except BudgetExceeded:
-                click_ms.append(CLICK_CAP * 1000)
-                stuck.append(f"{name} seed {seed} cell {layout.id(cell)}")
+                try:
+                    times.append(_ms(click))
+                except BudgetExceeded:
+                    times.append(CLICK_CAP * 1000)
+                    stuck.append(f"{name} seed {seed} cell {layout.id(cell)} version {version}")
     chosen = spec.preset(no_guess)
     small = tiling_board(name, chosen.size)
     small_mines = chosen.mines(small.cell_count)
@@ -127,6 +131,7 @@ def per_tiling(
         f"{mines}",
         _mark(statistics.median(classify_ms), 5),
         _mark(_quantile(click_ms, 0.99), 50) + (f" ({len(stuck)} stuck)" if stuck else ""),
+        _mark(_quantile(click2_ms, 0.99), 50),
         f"{small.cell_count}/{small_mines}",
         f"{made}/{boards}",
         f"{statistics.mean(gen_ms):.0f}",
@@ -191,9 +196,9 @@ def main() -> None:
     decoder = "msgspec" if _fast.available() else "json (install the fast extra for msgspec)"
     print(f"engine: {native.ENGINE} ({native.REASON}); graph files: {decoder}")
     print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
-    head = ["tiling", "cells", "mines", "classify p50 ms", "click p99 ms",
+    head = ["tiling", "cells", "mines", "classify p50 ms", "click p99 ms", "click v2 p99",
             "no-guess board", "guaranteed", "ms/board"]  # fmt: skip
-    widths = [16, 5, 5, 15, 22, 14, 10, 8]
+    widths = [16, 5, 5, 15, 22, 12, 14, 10, 8]
     print("  ".join(cell.rjust(w) for cell, w in zip(head, widths, strict=True)), flush=True)
     for name in args.tilings:  # row by row: a slow tiling does not hide the others
         row = per_tiling(name, args.positions or positions, clicks, boards, args.no_guess_preset)

@@ -63,8 +63,14 @@ class Redraw:
 Judgement = Safe | Lose | Redraw
 
 
-def judge(analysis: PositionAnalysis, cell: Cell, rules: Rules, seed: int) -> Judgement:
+def judge(
+    analysis: PositionAnalysis, cell: Cell, rules: Rules, seed: int, version: int = 1
+) -> Judgement:
     """The devil's answer to a reveal on the covered cell ``cell`` (see the module docstring).
+
+    ``version``: the game's (``devil.game.params.GameParams.version``); from 2 the witness or
+    the redrawn layout is drawn the quicker way (``devil.solve.quick_witness``): the same
+    promises, other layouts for the same seed. Version 1 is how stored games replay.
 
     Raises ``ValueError`` when ``cell`` is not a covered cell of the analysed position or
     when ``rules.count`` is not the rule the analysis was made under.
@@ -80,11 +86,11 @@ def judge(analysis: PositionAnalysis, cell: Cell, rules: Rules, seed: int) -> Ju
     where = analysis.position.where(cell)
     rng = random.Random(seed)
     if verdict is Verdict.MINE or rules.mercy is Mercy.STRICT or analysis.any_safe():
-        witness = analysis.witness(cell, True, rng, nearest_total=True)
+        witness = analysis.witness(cell, True, rng, nearest_total=True, version=version)
         if witness is None:
             raise AssertionError(f"no witness for a mine at {where}")
         return Lose(witness)
-    layout = analysis.witness(cell, False, rng)
+    layout = analysis.witness(cell, False, rng, version=version)
     if layout is None:
         raise AssertionError(f"no safe witness at {where}")
     return Redraw(layout)

@@ -32,7 +32,13 @@ from devil.board import Cell
 from devil.devil_rule import Lose, Redraw, judge, move_seed
 from devil.errors import GameOver, IllegalMove, InvalidMove
 from devil.game.moves import Move, MoveKind, Status
-from devil.game.params import NO_GUESS_CELL_LIMIT, GameParams, no_guess_method, no_guess_tries
+from devil.game.params import (
+    FIRST_VERSION,
+    NO_GUESS_CELL_LIMIT,
+    GameParams,
+    no_guess_method,
+    no_guess_tries,
+)
 from devil.generate import draw_layout as _draw_layout
 from devil.generate import mine_counts, no_guess_layout, open_cells
 from devil.position import COVERED, FLAG, NOT_A_NUMBER, NUMBER_VALUE, Position
@@ -385,6 +391,12 @@ class _Step:
             if self.status is not Status.PLAYING:
                 return
 
+    def _witness_version(self) -> int:
+        """How the devil draws witnesses and redrawn layouts: the game's version on a graph
+        board; grid games draw the first way whatever their version."""
+        params = self.params
+        return params.version if params.graph is not None else FIRST_VERSION
+
     def _judge_and_open(self, cell: Cell, sub: Cell | None) -> None:
         """The devil rule (``devil.devil_rule.judge``) on ``cell``, then open it unless lost.
 
@@ -393,7 +405,7 @@ class _Step:
         """
         analysis = self._analysis(cell)
         seed = move_seed(self.params.seed, len(self.game.moves), sub)
-        judgement = judge(analysis, cell, self.params.rules, seed)
+        judgement = judge(analysis, cell, self.params.rules, seed, self._witness_version())
         if isinstance(judgement, Lose):
             self.status, self.loss, self.witness = Status.LOST, cell, judgement.witness
             return

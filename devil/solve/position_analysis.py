@@ -38,7 +38,7 @@ from devil.board import Cell
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.position import Position
 from devil.rules import Count
-from devil.solve import counted
+from devil.solve import counted, quick_witness
 from devil.solve import witness as _witness
 from devil.solve._frontier import (
     covered_list,
@@ -526,15 +526,20 @@ class PositionAnalysis:
         mine: bool = True,
         rng: random.Random | None = None,
         nearest_total: bool = False,
+        version: int = 1,
     ) -> Layout | None:
         """A full consistent layout with ``cell`` mined (or safe); None when none exists.
 
-        ``rng`` and ``nearest_total``: see ``devil.solve.witness.build``. Raises ``BudgetExceeded``
-        when the budget runs out first.
+        ``rng`` and ``nearest_total``: see ``devil.solve.witness.build``. ``version``: the
+        game's (``devil.game.params.GameParams.version``): 2 and later draw the quicker way
+        of ``devil.solve.quick_witness`` (other layouts for the same ``rng``). Raises
+        ``BudgetExceeded`` when the budget runs out first.
         """
         with metering(self._meter):
             if self._stopped is not None:
                 raise BudgetExceeded(self._stopped)
+            if version >= 2:
+                return quick_witness.build(self, cell, mine, rng, nearest_total)
             return _witness.build(self, cell, mine, rng, nearest_total)
 
 
