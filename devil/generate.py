@@ -32,6 +32,15 @@ Two ways to get a no-guess board (``method``):
     ``solvable``. Much faster on dense boards, but *not* uniform: boards that the
     perturbation reaches easily are over-represented (mines drift away from the first
     opening). Offered for big or dense boards where rejection rarely succeeds.
+``"repair"``
+    Perturbation that never starts over from a fresh draw: at each stuck point, pick the
+    revealed number with the fewest mines among its undecided covered neighbours and move
+    those mines away (to covered cells away from every number, else to undecided cells
+    elsewhere on the edge, else under opened cells, replaying from the first click), then
+    carry on. Once the player clears the board, the layout is replayed from the first
+    click; where that replay gets stuck, the repair goes on from there. Not uniform
+    either, but it reaches dense tilings (rhombille at expert density) that ``"perturb"``,
+    which gives up on a draw after ``MAX_MOVES_PER_DRAW`` moves, never clears.
 
 See ``docs/game.md`` for measured success rates and times.
 """
@@ -50,10 +59,15 @@ from devil.rules import Count, Rules
 from devil.solve.grid import neighbour_fn
 from devil.solve.solver import Solver
 
-Method = Literal["redraw", "perturb"]
+Method = Literal["redraw", "perturb", "repair"]
+METHODS: tuple[Method, ...] = ("redraw", "perturb", "repair")
 
 MAX_MOVES_PER_DRAW = 40
-"""Perturbations tried on one drawn layout before drawing a fresh one."""
+"""Perturbations tried on one drawn layout before drawing a fresh one (``"perturb"``)."""
+
+REPAIR_IDLE = 8
+"""Stuck points in a row without a new reveal after which ``"repair"`` moves mines under
+opened cells and replays from the first click (moves among covered cells can cycle)."""
 
 
 class GenerateError(ValueError):
@@ -295,8 +309,11 @@ def no_guess_layout(
     """
     if max_tries < 1:
         raise GenerateError(f"max_tries {max_tries} must be at least 1")
-    if method not in ("redraw", "perturb"):
-        raise GenerateError(f"unknown no-guess method {method!r}: expected 'redraw' or 'perturb'")
+    if method not in METHODS:
+        expected = ", ".join(repr(m) for m in METHODS)
+        raise GenerateError(f"unknown no-guess method {method!r}: expected one of {expected}")
+    if method == "repair":
+        return _repair(board, mines, first_cell, rules, rng, max_tries)
     keep = board.neighbourhood(first_cell)
     best: tuple[int, Layout] | None = None
     tries = 0
@@ -370,3 +387,113 @@ def _pick_move(
     if not opened:
         return None
     return source, rng.choice(opened)
+
+
+# -- repair -------------------------------------------------------------------------------
+
+
+def _repair(
+    board: Board, mines: int, first_cell: Cell, rules: Rules, rng: random.Random, max_tries: int
+) -> Generated:
+    """``no_guess_layout``'s ``"repair"`` method: one draw, then moves until it clears.
+
+    ``max_tries`` counts the draw and every stuck point repaired. A sweep that cleared the
+    board after moves is replayed from the first click (the moves changed numbers that
+    earlier reveals were proved from); the replay either clears it too (the result) or
+    gets stuck, and the repair goes on from that stuck point.
+    """
+    keep = board.neighbourhood(first_cell)
+    sweep = _start(board, draw_layout(board, mines, keep, rng), first_cell, rules, mines)
+    fresh = True  # no move since the sweep started from the first click
+    best = (-1, sweep.layout)
+    tries = 1
+    most, idle = -1, 0
+    while True:
+        stuck = sweep.run()
+        if stuck is None:
+            if fresh:
+                return Generated(sweep.layout, True, tries)
+            sweep, fresh = _start(board, sweep.layout, first_cell, rules, mines), True
+            most, idle = -1, 0
+            continue
+        if sweep.revealed > best[0]:
+            best = (sweep.revealed, sweep.layout)
+        if tries >= max_tries:
+            return Generated(best[1], False, tries)
+        tries += 1
+        if sweep.revealed > most:
+            most, idle = sweep.revealed, 0
+        else:
+            idle += 1
+        moves = _repair_moves(sweep, stuck, keep, rng, idle >= REPAIR_IDLE)
+        if not moves:
+            return Generated(best[1], False, tries)  # nothing on the edge to move
+        fresh = False
+        layout = sweep.layout
+        if all(sweep.grid[target] == COVERED for _, target in moves):
+            for source, target in moves:
+                sweep.move_mine(source, target)
+        else:
+            layout = (layout - {s for s, _ in moves}) | {t for _, t in moves}
+            sweep = _start(board, layout, first_cell, rules, mines)
+            most, idle = -1, 0
+
+
+def _repair_moves(
+    sweep: _Sweep,
+    verdicts: dict[Cell, Verdict],
+    keep: frozenset[Cell],
+    rng: random.Random,
+    under_opened: bool,
+) -> list[tuple[Cell, Cell]]:
+    """Where the mines around one stuck number go: ``(source, target)`` pairs.
+
+    The number is the revealed cell with the fewest mines among its undecided covered
+    neighbours (ties drawn at random): with them gone, its undecided neighbours are all
+    safe and the player can go on. Targets are covered cells away from every number,
+    then undecided cells not next to that number, then (``under_opened``, or when no
+    covered cell is left) opened cells outside the first opening and away from the
+    number: the sweep must then start over.
+    """
+    grid, nb, layout = sweep.grid, sweep.nb, sweep.layout
+
+    def touches_revealed(c: Cell) -> bool:
+        return any(grid[n] != COVERED for n in nb(c))
+
+    covered = sorted(verdicts)
+    undecided = [c for c in covered if verdicts[c] is Verdict.EITHER and touches_revealed(c)]
+    around: dict[Cell, list[Cell]] = {}  # stuck number -> its undecided mines
+    for c in undecided:
+        for n in nb(c):
+            if grid[n] != COVERED:
+                around.setdefault(n, [])
+                if c in layout:
+                    around[n].append(c)
+    if around:
+        fewest = min(len(m) for m in around.values())
+        number = rng.choice(sorted(n for n, m in around.items() if len(m) == fewest))
+        sources = sorted(around[number])
+        near = frozenset(nb(number)) | {number}
+    else:
+        # nothing undecided on the edge (classic rule: covered cells walled in by proven
+        # mines): open the wall by moving one of its mines
+        edge = [c for c in covered if c in layout and touches_revealed(c)]
+        if not edge:
+            return []
+        sources = [rng.choice(edge)]
+        near = frozenset(nb(sources[0])) | {sources[0]}
+    if not under_opened:
+        targets = [c for c in covered if c not in layout and c not in keep]
+        far = [c for c in targets if not touches_revealed(c)]
+        rng.shuffle(far)
+        edge_safe = [c for c in undecided if c not in layout and c not in near]
+        rng.shuffle(edge_safe)
+        pool = edge_safe + far  # popped from the end: far cells first
+        if len(pool) >= len(sources):
+            return [(s, pool.pop()) for s in sources]
+    opened = [
+        c for c in range(sweep.board.size) if IS_NUMBER[grid[c]] and c not in keep and c not in near
+    ]
+    if len(opened) < len(sources):
+        return []
+    return list(zip(sources, rng.sample(opened, len(sources)), strict=True))
