@@ -233,20 +233,31 @@ class _Sweep:
 
     # -- perturbation -------------------------------------------------------------------
 
-    def move_mine(self, source: Cell, target: Cell) -> None:
-        """Move a mine between covered cells and update the revealed numbers around both."""
+    def move_mine(self, source: Cell, target: Cell, forget: bool = True) -> None:
+        """Move a mine between covered cells and update the revealed numbers around both.
+
+        ``forget``: drop every proven mine and look at every number again (the proofs
+        used the old numbers). Otherwise keep the proven mines other than ``source`` (they
+        are still mines, so reveals made from them are still safe, though maybe no longer
+        provable: the caller then replays the layout from the first click) and look again
+        at the numbers that changed.
+        """
         self.layout = (self.layout - {source}) | {target}
         grid, nb = self.grid, self.nb
+        changed = []
         for cell, delta in ((source, -1), (target, 1)):
             for n in nb(cell):
                 self.counts[n] += delta
                 if grid[n] != COVERED:
                     grid[n] = NUMBER_BYTE[self.counts[n]]  # numbers may pass 8 on graphs
-                    self.pending.append(n)
-        # deductions made from the old numbers no longer hold: forget them and
-        # look at every number again
-        self.known_mines.clear()
-        self.work = [c for c in range(self.board.size) if IS_NUMBER[grid[c]]]
+                    changed.append(n)
+        self.pending.extend(changed)
+        if forget:
+            self.known_mines.clear()
+            self.work = [c for c in range(self.board.size) if IS_NUMBER[grid[c]]]
+        else:
+            self.known_mines.discard(source)
+            self.work.extend(changed)
 
 
 def _start(board: Board, layout: Layout, first_cell: Cell, rules: Rules, mines: int) -> _Sweep:
@@ -432,7 +443,7 @@ def _repair(
         layout = sweep.layout
         if all(sweep.grid[target] == COVERED for _, target in moves):
             for source, target in moves:
-                sweep.move_mine(source, target)
+                sweep.move_mine(source, target, forget=False)
         else:
             layout = (layout - {s for s, _ in moves}) | {t for _, t in moves}
             sweep = _start(board, layout, first_cell, rules, mines)
@@ -446,49 +457,48 @@ def _repair_moves(
     rng: random.Random,
     under_opened: bool,
 ) -> list[tuple[Cell, Cell]]:
-    """Where the mines around one stuck number go: ``(source, target)`` pairs.
+    """Where the mines around the stuck numbers go: ``(source, target)`` pairs.
 
-    The number is the revealed cell with the fewest mines among its undecided covered
-    neighbours (ties drawn at random): with them gone, its undecided neighbours are all
-    safe and the player can go on. Targets are covered cells away from every number,
-    then undecided cells not next to that number, then (``under_opened``, or when no
-    covered cell is left) opened cells outside the first opening and away from the
-    number: the sweep must then start over.
+    Stuck numbers are taken fewest undecided mines first (ties drawn at random), each
+    sharing no cell with one taken before: with their undecided mines gone, their
+    undecided neighbours are safe and the player goes on there. Targets are covered cells
+    away from every number, then undecided cells away from the taken numbers, then
+    (``under_opened``, or when too few covered cells are left) opened cells outside the
+    first opening and away from the taken numbers: the sweep must then start over.
     """
     grid, nb, layout = sweep.grid, sweep.nb, sweep.layout
-
-    def touches_revealed(c: Cell) -> bool:
-        return any(grid[n] != COVERED for n in nb(c))
-
     covered = sorted(verdicts)
-    undecided = [c for c in covered if verdicts[c] is Verdict.EITHER and touches_revealed(c)]
+    touching = {c for c in covered if any(grid[n] != COVERED for n in nb(c))}
+    undecided = [c for c in covered if c in touching and verdicts[c] is Verdict.EITHER]
     around: dict[Cell, list[Cell]] = {}  # stuck number -> its undecided mines
     for c in undecided:
-        for n in nb(c):
-            if grid[n] != COVERED:
-                around.setdefault(n, [])
-                if c in layout:
-                    around[n].append(c)
+        if c in layout:
+            for n in nb(c):
+                if grid[n] != COVERED:
+                    around.setdefault(n, []).append(c)
+    sources: list[Cell] = []
+    near: set[Cell] = set()  # the taken numbers and their neighbours
     if around:
-        fewest = min(len(m) for m in around.values())
-        number = rng.choice(sorted(n for n, m in around.items() if len(m) == fewest))
-        sources = sorted(around[number])
-        near = frozenset(nb(number)) | {number}
+        for number in sorted(around, key=lambda n: (len(around[n]), rng.random())):
+            cells = {number, *nb(number)}
+            if not cells & near:
+                near |= cells
+                sources.extend(around[number])
+        sources.sort()
     else:
         # nothing undecided on the edge (classic rule: covered cells walled in by proven
         # mines): open the wall by moving one of its mines
-        edge = [c for c in covered if c in layout and touches_revealed(c)]
-        if not edge:
+        wall = [c for c in covered if c in touching and c in layout]
+        if not wall:
             return []
-        sources = [rng.choice(edge)]
-        near = frozenset(nb(sources[0])) | {sources[0]}
+        sources = [rng.choice(wall)]
+        near = {sources[0], *nb(sources[0])}
     if not under_opened:
-        targets = [c for c in covered if c not in layout and c not in keep]
-        far = [c for c in targets if not touches_revealed(c)]
+        far = [c for c in covered if c not in touching and c not in layout and c not in keep]
         rng.shuffle(far)
-        edge_safe = [c for c in undecided if c not in layout and c not in near]
-        rng.shuffle(edge_safe)
-        pool = edge_safe + far  # popped from the end: far cells first
+        edge = [c for c in undecided if c not in layout and c not in near]
+        rng.shuffle(edge)
+        pool = edge + far  # popped from the end: far cells first
         if len(pool) >= len(sources):
             return [(s, pool.pop()) for s in sources]
     opened = [
