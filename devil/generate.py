@@ -461,10 +461,9 @@ def _repair_moves(
 
     Stuck numbers are taken fewest undecided mines first (ties drawn at random), each
     sharing no cell with one taken before: with their undecided mines gone, their
-    undecided neighbours are safe and the player goes on there. Targets are covered cells
-    away from every number, then undecided cells away from the taken numbers, then
-    (``under_opened``, or when too few covered cells are left) opened cells outside the
-    first opening and away from the taken numbers: the sweep must then start over.
+    undecided neighbours are safe and the player goes on there. When the board has no
+    room for all those mines (``_targets``), only the first number's move. Empty when
+    nothing can move.
     """
     grid, nb, layout = sweep.grid, sweep.nb, sweep.layout
     covered = sorted(verdicts)
@@ -476,34 +475,59 @@ def _repair_moves(
             for n in nb(c):
                 if grid[n] != COVERED:
                     around.setdefault(n, []).append(c)
-    sources: list[Cell] = []
-    near: set[Cell] = set()  # the taken numbers and their neighbours
+    options: list[tuple[list[Cell], set[Cell]]] = []  # (mines to move, cells kept away from)
     if around:
+        sources: list[Cell] = []
+        near: set[Cell] = set()  # the taken numbers and their neighbours
         for number in sorted(around, key=lambda n: (len(around[n]), rng.random())):
             cells = {number, *nb(number)}
+            if not options:
+                options.append((sorted(around[number]), cells))
             if not cells & near:
                 near |= cells
                 sources.extend(around[number])
-        sources.sort()
+        options.insert(0, (sorted(sources), near))
     else:
         # nothing undecided on the edge (classic rule: covered cells walled in by proven
         # mines): open the wall by moving one of its mines
         wall = [c for c in covered if c in touching and c in layout]
-        if not wall:
-            return []
-        sources = [rng.choice(wall)]
-        near = {sources[0], *nb(sources[0])}
+        if wall:
+            source = rng.choice(wall)
+            options.append(([source], {source, *nb(source)}))
+    for sources, near in options:
+        targets = _targets(sweep, covered, touching, undecided, keep, near, len(sources), rng,
+                           under_opened)  # fmt: skip
+        if targets:
+            return list(zip(sources, targets, strict=True))
+    return []
+
+
+def _targets(
+    sweep: _Sweep,
+    covered: list[Cell],
+    touching: set[Cell],
+    undecided: list[Cell],
+    keep: frozenset[Cell],
+    near: set[Cell],
+    wanted: int,
+    rng: random.Random,
+    under_opened: bool,
+) -> list[Cell]:
+    """``wanted`` safe cells to move mines to, none in ``keep`` or ``near``: covered cells
+    away from every number, then undecided ones; or (``under_opened``, or too few covered
+    ones) opened cells, and the sweep must then start over. Empty when there is no room."""
+    grid, layout = sweep.grid, sweep.layout
     if not under_opened:
         far = [c for c in covered if c not in touching and c not in layout and c not in keep]
         rng.shuffle(far)
         edge = [c for c in undecided if c not in layout and c not in near]
         rng.shuffle(edge)
         pool = edge + far  # popped from the end: far cells first
-        if len(pool) >= len(sources):
-            return [(s, pool.pop()) for s in sources]
+        if len(pool) >= wanted:
+            return [pool.pop() for _ in range(wanted)]
     opened = [
         c for c in range(sweep.board.size) if IS_NUMBER[grid[c]] and c not in keep and c not in near
     ]
-    if len(opened) < len(sources):
+    if len(opened) < wanted:
         return []
-    return list(zip(sources, rng.sample(opened, len(sources)), strict=True))
+    return rng.sample(opened, wanted)
