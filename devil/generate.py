@@ -19,7 +19,7 @@ ask the exact solver (``devil.solver.Solver``, reused incrementally with the cel
 that changed) for the verdict of every covered cell; reveal *all* safe cells it finds
 at once and go back to the local rules.
 
-Two ways to get a no-guess board (``method``):
+Three ways to get a no-guess board (``method``):
 
 ``"redraw"`` (default)
     Rejection sampling: draw a uniform layout, keep it if solvable, else draw again.
@@ -32,15 +32,16 @@ Two ways to get a no-guess board (``method``):
     ``solvable``. Much faster on dense boards, but *not* uniform: boards that the
     perturbation reaches easily are over-represented (mines drift away from the first
     opening). Offered for big or dense boards where rejection rarely succeeds.
-``"repair"``
-    Perturbation that never starts over from a fresh draw: at each stuck point, pick the
-    revealed number with the fewest mines among its undecided covered neighbours and move
-    those mines away (to covered cells away from every number, else to undecided cells
-    elsewhere on the edge, else under opened cells, replaying from the first click), then
-    carry on. Once the player clears the board, the layout is replayed from the first
-    click; where that replay gets stuck, the repair goes on from there. Not uniform
-    either, but it reaches dense tilings (rhombille at expert density) that ``"perturb"``,
-    which gives up on a draw after ``MAX_MOVES_PER_DRAW`` moves, never clears.
+``"repair"`` (version-2 games)
+    Perturbation that never starts over from a fresh draw: at each stuck point, take the
+    stuck numbers fewest undecided mines first (each sharing no cell with one taken
+    before) and move those mines away (to covered cells away from every number, else to
+    undecided cells away from the taken numbers, else under opened cells, replaying from
+    the first click), then carry on, keeping the mines proven so far. Once the player
+    clears the board, the layout is replayed from the first click; where that replay gets
+    stuck, the repair goes on from there, so a result always clears from scratch. Not
+    uniform either, but it reaches dense tilings (rhombille at expert density) that
+    ``"perturb"``, which draws afresh after ``MAX_MOVES_PER_DRAW`` moves, never clears.
 
 See ``docs/game.md`` for measured success rates and times.
 """
@@ -439,14 +440,13 @@ def _repair(
         moves = _repair_moves(sweep, stuck, keep, rng, idle >= REPAIR_IDLE)
         if not moves:
             return Generated(best[1], False, tries)  # nothing on the edge to move
-        fresh = False
-        layout = sweep.layout
         if all(sweep.grid[target] == COVERED for _, target in moves):
             for source, target in moves:
                 sweep.move_mine(source, target, forget=False)
-        else:
-            layout = (layout - {s for s, _ in moves}) | {t for _, t in moves}
-            sweep = _start(board, layout, first_cell, rules, mines)
+            fresh = False
+        else:  # a mine goes under an opened cell: start over from the first click
+            layout = (sweep.layout - {s for s, _ in moves}) | {t for _, t in moves}
+            sweep, fresh = _start(board, layout, first_cell, rules, mines), True
             most, idle = -1, 0
 
 
