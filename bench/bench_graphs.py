@@ -12,9 +12,10 @@ mid-game positions (``devil.graphs.positions.midgame``: about 40% of the safe ce
   **click v2 p99**: the same clicks in a game of version 2 (``GameParams.version``: new graph
   games draw witnesses by ``devil.solve.quick_witness``; the first column is stored games');
 - **no-guess**: ``devil.generate.no_guess_layout`` as a game on that board draws it (the
-  method and tries of ``devil.game.params``: perturbation, at most 300 tries on graph boards)
-  from a random first cell at the beginner preset (``--no-guess-preset``): the share of
-  boards guaranteed and the time per board;
+  method and tries of ``devil.game.params`` for a game of ``--game-version``, default the
+  latest: version 1 perturbs, version 2 repairs, at most 300 tries on graph boards) from a
+  random first cell at the beginner preset (``--no-guess-preset``): the share of boards
+  guaranteed and the time per board (mean, and the worst after a slash);
 
 then the classification of 10,000-cell Penrose and triangle boards (cells with 12 or more
 neighbours), and reading 100,000-cell graph files (``devil.graphs.fileformat.read_graph``):
@@ -43,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from devil import native
 from devil.board import Cell
 from devil.budget import Budget, BudgetExceeded
-from devil.game.params import no_guess_method, no_guess_tries
+from devil.game.params import LATEST_VERSION, no_guess_method, no_guess_tries
 from devil.generate import no_guess_layout
 from devil.graphs import _fast
 from devil.graphs.fileformat import read_graph, write_graph
@@ -76,7 +77,12 @@ def _mark(value: float, target: float) -> str:
 
 
 def per_tiling(
-    name: str, positions: int, clicks: int, boards: int, no_guess: str = "beginner"
+    name: str,
+    positions: int,
+    clicks: int,
+    boards: int,
+    no_guess: str = "beginner",
+    version: int = LATEST_VERSION,
 ) -> list[str]:
     spec = tiling(name)
     expert = spec.preset("expert")
@@ -109,7 +115,7 @@ def per_tiling(
     chosen = spec.preset(no_guess)
     small = tiling_board(name, chosen.size)
     small_mines = chosen.mines(small.cell_count)
-    tries, method = no_guess_tries(small), no_guess_method(small)
+    tries, method = no_guess_tries(small), no_guess_method(small, version)
     made = 0
     gen_ms: list[float] = []
     cells = list(small.cells())
@@ -134,7 +140,7 @@ def per_tiling(
         _mark(_quantile(click2_ms, 0.99), 50),
         f"{small.cell_count}/{small_mines}",
         f"{made}/{boards}",
-        f"{statistics.mean(gen_ms):.0f}",
+        f"{statistics.mean(gen_ms):.0f}/{max(gen_ms):.0f}",
     ]
 
 
@@ -191,17 +197,21 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=0, help="mid-game positions per tiling")
     parser.add_argument("--skip-big", action="store_true", help="only the per-tiling table")
     parser.add_argument("--no-guess-preset", default="beginner", help="preset of no-guess boards")
+    parser.add_argument(
+        "--game-version", type=int, default=LATEST_VERSION, help="no-guess boards as games of it"
+    )
     args = parser.parse_args()
     positions, clicks, boards = (2, 5, 2) if args.quick else (20, 20, 20)
     decoder = "msgspec" if _fast.available() else "json (install the fast extra for msgspec)"
     print(f"engine: {native.ENGINE} ({native.REASON}); graph files: {decoder}")
     print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     head = ["tiling", "cells", "mines", "classify p50 ms", "click p99 ms", "click v2 p99",
-            "no-guess board", "guaranteed", "ms/board"]  # fmt: skip
-    widths = [16, 5, 5, 15, 22, 12, 14, 10, 8]
+            "no-guess board", "guaranteed", "ms/board mean/max"]  # fmt: skip
+    widths = [16, 5, 5, 15, 22, 12, 14, 10, 17]
     print("  ".join(cell.rjust(w) for cell, w in zip(head, widths, strict=True)), flush=True)
     for name in args.tilings:  # row by row: a slow tiling does not hide the others
-        row = per_tiling(name, args.positions or positions, clicks, boards, args.no_guess_preset)
+        sizes = (args.positions or positions, clicks, boards)
+        row = per_tiling(name, *sizes, args.no_guess_preset, args.game_version)
         print("  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)), flush=True)
     for where in STUCK:
         print(f"stuck past {CLICK_CAP:.0f} s: {where}")

@@ -19,7 +19,7 @@ ask the exact solver (``devil.solver.Solver``, reused incrementally with the cel
 that changed) for the verdict of every covered cell; reveal *all* safe cells it finds
 at once and go back to the local rules.
 
-Two ways to get a no-guess board (``method``):
+Three ways to get a no-guess board (``method``):
 
 ``"redraw"`` (default)
     Rejection sampling: draw a uniform layout, keep it if solvable, else draw again.
@@ -32,6 +32,16 @@ Two ways to get a no-guess board (``method``):
     ``solvable``. Much faster on dense boards, but *not* uniform: boards that the
     perturbation reaches easily are over-represented (mines drift away from the first
     opening). Offered for big or dense boards where rejection rarely succeeds.
+``"repair"`` (version-2 games)
+    Perturbation that never starts over from a fresh draw: at each stuck point, take the
+    stuck numbers fewest undecided mines first (each sharing no cell with one taken
+    before) and move those mines away (to covered cells away from every number, else to
+    undecided cells away from the taken numbers, else under opened cells, replaying from
+    the first click), then carry on, keeping the mines proven so far. Once the player
+    clears the board, the layout is replayed from the first click; where that replay gets
+    stuck, the repair goes on from there, so a result always clears from scratch. Not
+    uniform either, but it reaches dense tilings (rhombille at expert density) that
+    ``"perturb"``, which draws afresh after ``MAX_MOVES_PER_DRAW`` moves, never clears.
 
 See ``docs/game.md`` for measured success rates and times.
 """
@@ -50,10 +60,15 @@ from devil.rules import Count, Rules
 from devil.solve.grid import neighbour_fn
 from devil.solve.solver import Solver
 
-Method = Literal["redraw", "perturb"]
+Method = Literal["redraw", "perturb", "repair"]
+METHODS: tuple[Method, ...] = ("redraw", "perturb", "repair")
 
 MAX_MOVES_PER_DRAW = 40
-"""Perturbations tried on one drawn layout before drawing a fresh one."""
+"""Perturbations tried on one drawn layout before drawing a fresh one (``"perturb"``)."""
+
+REPAIR_IDLE = 8
+"""Stuck points in a row without a new reveal after which ``"repair"`` moves mines under
+opened cells and replays from the first click (moves among covered cells can cycle)."""
 
 
 class GenerateError(ValueError):
@@ -219,20 +234,31 @@ class _Sweep:
 
     # -- perturbation -------------------------------------------------------------------
 
-    def move_mine(self, source: Cell, target: Cell) -> None:
-        """Move a mine between covered cells and update the revealed numbers around both."""
+    def move_mine(self, source: Cell, target: Cell, forget: bool = True) -> None:
+        """Move a mine between covered cells and update the revealed numbers around both.
+
+        ``forget``: drop every proven mine and look at every number again (the proofs
+        used the old numbers). Otherwise keep the proven mines other than ``source`` (they
+        are still mines, so reveals made from them are still safe, though maybe no longer
+        provable: the caller then replays the layout from the first click) and look again
+        at the numbers that changed.
+        """
         self.layout = (self.layout - {source}) | {target}
         grid, nb = self.grid, self.nb
+        changed = []
         for cell, delta in ((source, -1), (target, 1)):
             for n in nb(cell):
                 self.counts[n] += delta
                 if grid[n] != COVERED:
                     grid[n] = NUMBER_BYTE[self.counts[n]]  # numbers may pass 8 on graphs
-                    self.pending.append(n)
-        # deductions made from the old numbers no longer hold: forget them and
-        # look at every number again
-        self.known_mines.clear()
-        self.work = [c for c in range(self.board.size) if IS_NUMBER[grid[c]]]
+                    changed.append(n)
+        self.pending.extend(changed)
+        if forget:
+            self.known_mines.clear()
+            self.work = [c for c in range(self.board.size) if IS_NUMBER[grid[c]]]
+        else:
+            self.known_mines.discard(source)
+            self.work.extend(changed)
 
 
 def _start(board: Board, layout: Layout, first_cell: Cell, rules: Rules, mines: int) -> _Sweep:
@@ -295,8 +321,11 @@ def no_guess_layout(
     """
     if max_tries < 1:
         raise GenerateError(f"max_tries {max_tries} must be at least 1")
-    if method not in ("redraw", "perturb"):
-        raise GenerateError(f"unknown no-guess method {method!r}: expected 'redraw' or 'perturb'")
+    if method not in METHODS:
+        expected = ", ".join(repr(m) for m in METHODS)
+        raise GenerateError(f"unknown no-guess method {method!r}: expected one of {expected}")
+    if method == "repair":
+        return _repair(board, mines, first_cell, rules, rng, max_tries)
     keep = board.neighbourhood(first_cell)
     best: tuple[int, Layout] | None = None
     tries = 0
@@ -370,3 +399,135 @@ def _pick_move(
     if not opened:
         return None
     return source, rng.choice(opened)
+
+
+# -- repair -------------------------------------------------------------------------------
+
+
+def _repair(
+    board: Board, mines: int, first_cell: Cell, rules: Rules, rng: random.Random, max_tries: int
+) -> Generated:
+    """``no_guess_layout``'s ``"repair"`` method: one draw, then moves until it clears.
+
+    ``max_tries`` counts the draw and every stuck point repaired. A sweep that cleared the
+    board after moves is replayed from the first click (the moves changed numbers that
+    earlier reveals were proved from); the replay either clears it too (the result) or
+    gets stuck, and the repair goes on from that stuck point.
+    """
+    keep = board.neighbourhood(first_cell)
+    sweep = _start(board, draw_layout(board, mines, keep, rng), first_cell, rules, mines)
+    fresh = True  # no move since the sweep started from the first click
+    best = (-1, sweep.layout)
+    tries = 1
+    most, idle = -1, 0
+    while True:
+        stuck = sweep.run()
+        if stuck is None:
+            if fresh:
+                return Generated(sweep.layout, True, tries)
+            sweep, fresh = _start(board, sweep.layout, first_cell, rules, mines), True
+            most, idle = -1, 0
+            continue
+        if sweep.revealed > best[0]:
+            best = (sweep.revealed, sweep.layout)
+        if tries >= max_tries:
+            return Generated(best[1], False, tries)
+        tries += 1
+        if sweep.revealed > most:
+            most, idle = sweep.revealed, 0
+        else:
+            idle += 1
+        moves = _repair_moves(sweep, stuck, keep, rng, idle >= REPAIR_IDLE)
+        if not moves:
+            return Generated(best[1], False, tries)  # nothing on the edge to move
+        if all(sweep.grid[target] == COVERED for _, target in moves):
+            for source, target in moves:
+                sweep.move_mine(source, target, forget=False)
+            fresh = False
+        else:  # a mine goes under an opened cell: start over from the first click
+            layout = (sweep.layout - {s for s, _ in moves}) | {t for _, t in moves}
+            sweep, fresh = _start(board, layout, first_cell, rules, mines), True
+            most, idle = -1, 0
+
+
+def _repair_moves(
+    sweep: _Sweep,
+    verdicts: dict[Cell, Verdict],
+    keep: frozenset[Cell],
+    rng: random.Random,
+    under_opened: bool,
+) -> list[tuple[Cell, Cell]]:
+    """Where the mines around the stuck numbers go: ``(source, target)`` pairs.
+
+    Stuck numbers are taken fewest undecided mines first (ties drawn at random), each
+    sharing no cell with one taken before: with their undecided mines gone, their
+    undecided neighbours are safe and the player goes on there. When the board has no
+    room for all those mines (``_targets``), only the first number's move. Empty when
+    nothing can move.
+    """
+    grid, nb, layout = sweep.grid, sweep.nb, sweep.layout
+    covered = sorted(verdicts)
+    touching = {c for c in covered if any(grid[n] != COVERED for n in nb(c))}
+    undecided = [c for c in covered if c in touching and verdicts[c] is Verdict.EITHER]
+    around: dict[Cell, list[Cell]] = {}  # stuck number -> its undecided mines
+    for c in undecided:
+        if c in layout:
+            for n in nb(c):
+                if grid[n] != COVERED:
+                    around.setdefault(n, []).append(c)
+    options: list[tuple[list[Cell], set[Cell]]] = []  # (mines to move, cells kept away from)
+    if around:
+        sources: list[Cell] = []
+        near: set[Cell] = set()  # the taken numbers and their neighbours
+        for number in sorted(around, key=lambda n: (len(around[n]), rng.random())):
+            cells = {number, *nb(number)}
+            if not options:
+                options.append((sorted(around[number]), cells))
+            if not cells & near:
+                near |= cells
+                sources.extend(around[number])
+        options.insert(0, (sorted(sources), near))
+    else:
+        # nothing undecided on the edge (classic rule: covered cells walled in by proven
+        # mines): open the wall by moving one of its mines
+        wall = [c for c in covered if c in touching and c in layout]
+        if wall:
+            source = rng.choice(wall)
+            options.append(([source], {source, *nb(source)}))
+    for sources, near in options:
+        targets = _targets(sweep, covered, touching, undecided, keep, near, len(sources), rng,
+                           under_opened)  # fmt: skip
+        if targets:
+            return list(zip(sources, targets, strict=True))
+    return []
+
+
+def _targets(
+    sweep: _Sweep,
+    covered: list[Cell],
+    touching: set[Cell],
+    undecided: list[Cell],
+    keep: frozenset[Cell],
+    near: set[Cell],
+    wanted: int,
+    rng: random.Random,
+    under_opened: bool,
+) -> list[Cell]:
+    """``wanted`` safe cells to move mines to, none in ``keep`` or ``near``: covered cells
+    away from every number, then undecided ones; or (``under_opened``, or too few covered
+    ones) opened cells, and the sweep must then start over. Empty when there is no room."""
+    grid, layout = sweep.grid, sweep.layout
+    if not under_opened:
+        far = [c for c in covered if c not in touching and c not in layout and c not in keep]
+        rng.shuffle(far)
+        edge = [c for c in undecided if c not in layout and c not in near]
+        rng.shuffle(edge)
+        pool = edge + far  # popped from the end: far cells first
+        if len(pool) >= wanted:
+            return [pool.pop() for _ in range(wanted)]
+    opened = [
+        c for c in range(sweep.board.size) if IS_NUMBER[grid[c]] and c not in keep and c not in near
+    ]
+    if len(opened) < wanted:
+        return []
+    return rng.sample(opened, wanted)

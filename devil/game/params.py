@@ -37,7 +37,8 @@ LATEST_VERSION = 2
 was created with, so it replays identically when a newer version draws differently:
 1. the first way;
 2. graph games: the witness and the no-guess layout are drawn by the faster methods named in
-   ``devil.devil_rule`` and ``devil.game.state``.
+   ``devil.devil_rule`` and ``devil.game.state``; a no-guess layout that is not drawn by
+   rejection is repaired where the simulated player gets stuck (``no_guess_method``).
 """
 
 VERSIONS = range(FIRST_VERSION, LATEST_VERSION + 1)
@@ -52,25 +53,29 @@ def keep_free(board: Board) -> int:
 
 
 GRAPH_NO_GUESS_TRIES = 300
-"""Most layouts no-guess generation tries on a graph board (a rhombille board at expert
-density, which rarely has one, takes a few seconds to give up)."""
+"""Most layouts no-guess generation tries on a graph board (version 1 on a rhombille board
+at expert density, which rarely finds one, takes a few seconds to give up; version 2 needs
+at most a few dozen stuck points repaired there)."""
 
 
 def no_guess_tries(board: Board) -> int:
-    """How many layouts no-guess generation may try on this board (deterministic: part of
-    how a stored game's layout is drawn)."""
+    """How many layouts (``"repair"``: stuck points) no-guess generation may try on this
+    board (deterministic: part of how a stored game's layout is drawn)."""
     most = GRAPH_NO_GUESS_TRIES if board.graph is not None else 1000
     return max(1, min(most, 500_000 // max(1, board.cell_count)))
 
 
-def no_guess_method(board: Board) -> Method:
-    """Rejection sampling (uniform) on grids up to expert size, perturbation beyond and on
+def no_guess_method(board: Board, version: int = FIRST_VERSION) -> Method:
+    """Rejection sampling (uniform) on grids up to expert size, mine moving beyond and on
     every graph board: their dense neighbourhoods (Penrose, 4.8.8) leave rejection sampling
-    without a no-guess board after 1,000 draws at expert density, where perturbation finds
-    one in a few dozen tries."""
-    if board.graph is not None:
-        return "perturb"
-    return "redraw" if board.cell_count <= UNIFORM_CELL_LIMIT else "perturb"
+    without a no-guess board after 1,000 draws at expert density.
+
+    Version 1 moves mines by ``"perturb"`` (a fresh draw after 40 moves), which finds a
+    Penrose board in a few dozen tries but no rhombille board at expert density; version 2
+    by ``"repair"`` (never a fresh draw), which finds both in a few dozen."""
+    if board.graph is None and board.cell_count <= UNIFORM_CELL_LIMIT:
+        return "redraw"
+    return "perturb" if version < 2 else "repair"
 
 
 def _require_int(name: str, value: object) -> int:

@@ -319,9 +319,8 @@ class _Step:
         p, board = self.params, self.board
         rng = random.Random(p.seed)
         if p.no_guess and board.cell_count <= NO_GUESS_CELL_LIMIT:
-            made = no_guess_layout(
-                board, p.mines, cell, p.rules, rng, no_guess_tries(board), no_guess_method(board)
-            )
+            tries, method = no_guess_tries(board), no_guess_method(board, p.version)
+            made = no_guess_layout(board, p.mines, cell, p.rules, rng, tries, method)
             self.layout, self.guaranteed = made.layout, made.guaranteed
         else:
             self.layout = _draw_layout(board, p.mines, board.neighbourhood(cell), rng)

@@ -7,6 +7,7 @@ which cells are safe; it shares no code with ``devil.generate``'s simulation.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -16,7 +17,11 @@ import pytest
 from devil import oracle
 from devil.analysis import Classification, Layout, Verdict
 from devil.board import Board, Cell, Topology
+from devil.game import Game, GameParams, Move
+from devil.game.graph_params import GraphSpec
+from devil.game.params import FIRST_VERSION, LATEST_VERSION, no_guess_method, no_guess_tries
 from devil.generate import GenerateError, draw_layout, no_guess_layout, solvable
+from devil.graphs.tilings import TILINGS, tiling_board
 from devil.position import Position
 from devil.rules import Count, Rules
 
@@ -132,7 +137,7 @@ def small_cases(
 @pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
 @pytest.mark.parametrize("topology", list(Topology.grids()))
 def test_solvable_agrees_with_the_oracle_sweep(count: Count, topology: Topology) -> None:
-    results = Counter()
+    results: Counter[bool] = Counter()
     for board, layout, first in small_cases(60, topology):
         want = reference_clears(board, layout, first, count, oracle_classify)
         assert solvable(board, layout, first, Rules(count)) == want, (board, sorted(layout), first)
@@ -141,7 +146,7 @@ def test_solvable_agrees_with_the_oracle_sweep(count: Count, topology: Topology)
 
 
 def test_counted_rule_solves_more_than_classic() -> None:
-    both = Counter()
+    both: Counter[tuple[bool, bool]] = Counter()
     for board, layout, first in small_cases(120):
         classic = solvable(board, layout, first, Rules(Count.CLASSIC))
         counted = solvable(board, layout, first, Rules(Count.COUNTED))
@@ -175,7 +180,7 @@ def test_solvable_names_a_bad_first_cell() -> None:
 
 
 @pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
-@pytest.mark.parametrize("method", ["redraw", "perturb"])
+@pytest.mark.parametrize("method", ["redraw", "perturb", "repair"])
 def test_no_guess_boards_are_clearable_by_safe_reveals(count: Count, method: str) -> None:
     board = Board(6, 6)
     first = board.cell(2, 3)
@@ -236,7 +241,7 @@ def test_no_guess_rejects_bad_arguments() -> None:
     board = Board(5, 5)
     with pytest.raises(GenerateError, match="max_tries 0"):
         no_guess_layout(board, 3, 0, Rules(), random.Random(0), 0)
-    with pytest.raises(GenerateError, match="unknown no-guess method 'magic'"):
+    with pytest.raises(GenerateError, match=r"unknown no-guess method 'magic'.*'repair'"):
         no_guess_layout(board, 3, 0, Rules(), random.Random(0), 5, "magic")  # type: ignore[arg-type]
     with pytest.raises(GenerateError, match="do not fit"):
         no_guess_layout(board, 20, 12, Rules(), random.Random(0), 5)
@@ -284,3 +289,105 @@ def test_perturbed_expert_boards_are_clearable(count: Count) -> None:
         assert reference_clears(board, made.layout, first, count, solver_classify)
         perturbed += made.tries > 1
     assert perturbed  # the perturbation path was exercised
+
+
+# -- repair (version-2 games) ---------------------------------------------------------------
+
+
+SMALL_SIZES: dict[str, tuple[int, ...]] = {
+    "penrose": (40,), "cube": (2,), "geodesic": (1,), "rhombille": (4, 4), "torus": (5, 6),
+    "snub-square": (4, 4), "cairo": (5, 5), "truncated-square": (5, 5),
+}  # fmt: skip
+"""Sizes of 20-48 cells whose edges stay within the oracle's reach (others: 6 x 7)."""
+
+
+@pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
+@pytest.mark.parametrize("name", sorted(TILINGS))
+def test_repaired_tiling_boards_clear_by_the_oracles_proofs(name: str, count: Count) -> None:
+    """Small dense boards of every tiling: the repaired layout clears from the first click
+    when every step is proved by the brute-force oracle."""
+    board = tiling_board(name, SMALL_SIZES.get(name, (6, 7)))
+    rng = random.Random(11)
+    repaired = 0
+    for _ in range(3):
+        first = rng.choice(list(board.cells()))
+        keep = board.neighbourhood(first)
+        mines = min(board.cell_count - len(keep) - 1, round(0.4 * board.cell_count))
+        made = no_guess_layout(board, mines, first, Rules(count), rng, 300, "repair")
+        assert made.guaranteed and len(made.layout) == mines and not made.layout & keep
+        assert reference_clears(board, made.layout, first, count, oracle_classify)
+        repaired += made.tries > 1
+    # the smallest sphere (20 cells, 9 neighbours each) needs no repair; bigger ones have
+    # too many cells on the edge for the oracle
+    assert repaired or name == "geodesic", "the repair was not exercised"
+
+
+@pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
+def test_expert_rhombille_boards_are_repaired_and_clear_from_scratch(count: Count) -> None:
+    """The tiling version 1 never found a no-guess expert board on: the result, solved again
+    from the first click by the exact solver from scratch, needs no guess."""
+    preset = TILINGS["rhombille"].preset("expert")
+    board = tiling_board("rhombille", preset.size)
+    mines = preset.mines(board.cell_count)
+    rng = random.Random(5)
+    first = rng.choice(list(board.cells()))
+    made = no_guess_layout(board, mines, first, Rules(count), rng, no_guess_tries(board), "repair")
+    assert made.guaranteed and made.tries > 1
+    assert len(made.layout) == mines and not made.layout & board.neighbourhood(first)
+    assert reference_clears(board, made.layout, first, count, solver_classify)
+
+
+def test_repair_is_deterministic_and_gives_up_within_its_tries() -> None:
+    board = tiling_board("rhombille", (9, 10))
+    a = no_guess_layout(board, 60, 40, Rules(), random.Random(3), 300, "repair")
+    b = no_guess_layout(board, 60, 40, Rules(), random.Random(3), 300, "repair")
+    assert a == b and a.guaranteed
+    short = no_guess_layout(board, 60, 40, Rules(), random.Random(3), 2, "repair")
+    assert not short.guaranteed and short.tries == 2 and len(short.layout) == 60
+
+
+def test_games_draw_no_guess_layouts_by_their_version() -> None:
+    """Version 1 keeps the old methods (stored games replay); version 2 repairs."""
+    graph = tiling_board("rhombille", (5, 6))
+    big_grid, grid = Board(40, 40), Board(16, 30)
+    assert [no_guess_method(b, FIRST_VERSION) for b in (graph, big_grid, grid)] == [
+        "perturb",
+        "perturb",
+        "redraw",
+    ]
+    assert [no_guess_method(b, LATEST_VERSION) for b in (graph, big_grid, grid)] == [
+        "repair",
+        "repair",
+        "redraw",
+    ]
+    preset = TILINGS["rhombille"].preset("expert")
+    spec = GraphSpec("rhombille", preset.size)
+    mines = preset.mines(spec.board().cell_count)
+    params = GameParams(mines=mines, graph=spec, seed=1, version=LATEST_VERSION)
+    cell = list(params.board().cells())[200]
+    game = Game.new(params).play(Move.reveal(*params.board().coord(cell)))
+    assert game.guaranteed and game.no_guess  # version 1 finds none (0 of 20 seeds)
+
+
+@pytest.mark.parametrize(
+    ("name", "preset", "digest"),
+    [
+        ("rhombille", "beginner", "29c05156407060a5"),
+        ("penrose", "intermediate", "d2c6017b15962b4b"),
+        ("truncated-square", "expert", "f4a08e4f31beafd2"),
+    ],
+)
+def test_version_1_graph_games_keep_their_no_guess_layouts(
+    name: str, preset: str, digest: str
+) -> None:
+    """A stored game re-derives its layout from its seed: version 1's no-guess layouts must
+    not change. Change a digest only together with a way to replay the old games."""
+    chosen = TILINGS[name].preset(preset)
+    spec = GraphSpec(name, chosen.size)
+    params = GameParams(mines=chosen.mines(spec.board().cell_count), graph=spec, seed=4)
+    layouts = []
+    cells = list(params.board().cells())
+    for cell in (cells[0], cells[len(cells) // 2]):
+        game = Game.new(params).play(Move.reveal(*params.board().coord(cell)))
+        layouts.append((sorted(game.layout or ()), game.guaranteed))
+    assert hashlib.sha256(repr(layouts).encode()).hexdigest()[:16] == digest
