@@ -40,6 +40,7 @@ from app.world.chunks import FLAGS, ChunkKey, ChunkKnowledge
 from app.world.schema import chunks
 from devil.budget import Meter
 from devil.world import Colouring, MoveResult, drop, flag, reveal
+from devil.world.play import Colours
 from devil.world.shares import Share
 
 CASCADE_LIMIT = 10_000
@@ -156,14 +157,14 @@ Judged = tuple[MoveRequest, MoveResult, int]
 
 
 def judge_one(
-    k: ChunkKnowledge, colouring: Colouring, colour: int, move: MoveRequest, budget: Share
+    k: ChunkKnowledge, truth: Colours, colour: int, move: MoveRequest, budget: Share
 ) -> MoveResult:
     if move.kind == "reveal":
-        return reveal(k, colouring.colour, colour, move.x, move.y, CASCADE_LIMIT, budget)
+        return reveal(k, truth, colour, move.x, move.y, CASCADE_LIMIT, budget)
     if move.kind == "flag":
         return flag(k, colour, move.x, move.y, budget)
     if move.kind == "drop":
-        return drop(k, colouring.colour, colour, move.x, move.y, DROP_RADIUS, CASCADE_LIMIT)
+        return drop(k, truth, colour, move.x, move.y, DROP_RADIUS, CASCADE_LIMIT)
     raise ValueError(f"unknown move kind {move.kind!r}")
 
 
@@ -176,15 +177,17 @@ def judge_moves(
     clock: Clock = time.thread_time,
 ) -> list[Judged]:
     """Judge ``moves`` in order on board ``colour``, each decided move's cells applied to
-    ``k`` before the next is judged."""
+    ``k`` before the next is judged. The colours the moves ask for are hashed once per
+    raft (``Colours``): its moves are next to each other."""
     raft = judging.raft(clock)
+    truth = Colours(colouring.colour)
     judged: list[Judged] = []
     for move in moves:
         before = raft.used
         if raft.exceeded:
             result = MoveResult("undecided", reason=judging.spent())
         else:
-            result = judge_one(k, colouring, colour, move, judging.move(raft, clock))
+            result = judge_one(k, truth, colour, move, judging.move(raft, clock))
         if result.outcome != "undecided":  # nothing happened: nothing to apply
             k.apply(colour, result.cells)
         judged.append((move, result, raft.used - before))

@@ -7,10 +7,13 @@ consistent with that knowledge leaves the cell safe, a flag when every one mines
 Otherwise the answer is a devil error with a witness: a consistent layout (mine on the
 click for a reveal, safe for a flag), computed from the knowledge only, never the hash.
 
-The pipeline: ``component.explore`` walks the click's constraint component, nearest
-numbers first and never beyond ``WINDOW_RADIUS`` cells of the click; ``window.build``
-encodes what it took as a holed ``Position``, and the exact solver (``devil.solver``)
-decides it, first on the nearest numbers only, then on more (``STAGES``).
+The pipeline: a click that one number next to it settles (all its mines flagged, or as
+many unknown neighbours as mines still to place) is proved at once
+(``Explorer.settled_next_to_the_click``: about 60 % of bot moves). Otherwise
+``component.explore`` walks the click's constraint component, nearest numbers first and
+never beyond ``WINDOW_RADIUS`` cells of the click; ``window.build`` encodes what it took
+as a holed ``Position``, and the exact solver (``devil.solver``) decides it, first on the
+nearest numbers only, then on more (``STAGES``).
 
 Which way a bounded window is sound (``docs/world-engine.md``):
 
@@ -165,6 +168,8 @@ def _judge(
     if symbol != UNKNOWN and (symbol == MINE) != mine:
         return WorldVerdict(True, None)  # known safe for a reveal, known mine for a flag
     explorer = Explorer(k, colour, x, y, WINDOW_RADIUS, meter)
+    if symbol == UNKNOWN and explorer.settled_next_to_the_click(mine):
+        return WorldVerdict(True, None, 1, None, len(explorer.read.seen))
     wanted = Verdict.SAFE if mine else Verdict.MINE
     for limit in STAGES if symbol == UNKNOWN else (None,):
         comp = explorer.grow(limit)
