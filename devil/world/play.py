@@ -17,7 +17,7 @@ from devil.budget import Budget
 from devil.errors import BudgetExceeded
 from devil.world.cells import XY, check, inside, neighbours
 from devil.world.knowledge import DIGITS, MINE, SAFE, UNKNOWN, Knowledge
-from devil.world.rule import Witness, WorldVerdict, judge_flag, judge_reveal
+from devil.world.rule import Settled, Witness, WorldVerdict, judge_flag, judge_reveal
 
 Truth = Callable[[int, int], int]
 """The colour of a cell (the server's ``Colouring.colour``)."""
@@ -98,19 +98,21 @@ def reveal(
     y: int,
     limit: int = CASCADE_LIMIT,
     budget: Budget | None = None,
+    proofs: Settled | None = None,
 ) -> MoveResult:
     """Reveal ``(x, y)`` on board ``colour`` if the team's knowledge proves it safe.
 
     A cell already revealed answers ``revealed`` with no cells. A proved cell opens with
     its cascade (``_cascade``); a judgement that could not decide (its window, or
     ``budget`` spent) is ``undecided``; anything else is a devil error with the witness.
+    ``proofs``: as for ``judge_reveal``.
     """
     check(x, y)
     symbol = k.symbol(colour, x, y)
     if symbol in DIGITS:
         return MoveResult("revealed")
     try:
-        verdict = judge_reveal(k, colour, x, y, budget)
+        verdict = judge_reveal(k, colour, x, y, budget, proofs)
     except BudgetExceeded as spent:
         return _spent(spent)
     if not verdict.proved:
@@ -151,14 +153,21 @@ def _cascade(
     return tuple(opened), False
 
 
-def flag(k: Knowledge, colour: int, x: int, y: int, budget: Budget | None = None) -> MoveResult:
+def flag(
+    k: Knowledge,
+    colour: int,
+    x: int,
+    y: int,
+    budget: Budget | None = None,
+    proofs: Settled | None = None,
+) -> MoveResult:
     """Flag ``(x, y)`` as colour ``colour`` if every consistent layout mines it
-    (``undecided`` and devil errors as for ``reveal``)."""
+    (``undecided``, devil errors and ``proofs`` as for ``reveal``)."""
     check(x, y)
     if k.symbol(colour, x, y) == MINE:
         return MoveResult("flagged")
     try:
-        verdict = judge_flag(k, colour, x, y, budget)
+        verdict = judge_flag(k, colour, x, y, budget, proofs)
     except BudgetExceeded as spent:
         return _spent(spent)
     if not verdict.proved:
