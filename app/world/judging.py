@@ -40,10 +40,14 @@ from app.world.chunks import FLAGS, ChunkKey, ChunkKnowledge
 from app.world.schema import chunks
 from devil.budget import Meter
 from devil.world import Colouring, MoveResult, drop, flag, reveal
+from devil.world.play import Colours
 from devil.world.shares import Share
+from devil.world.together import NONE, Proofs, prove_together
 
 CASCADE_LIMIT = 10_000
 DROP_RADIUS = 32
+TOGETHER = 2
+"""Rafts with at least this many reveals and flags have them proved together first."""
 PAUSE_EVERY = 0.004
 """CPU seconds a judgement runs between two pauses."""
 PAUSE_SECONDS = 0.0005
@@ -156,14 +160,19 @@ Judged = tuple[MoveRequest, MoveResult, int]
 
 
 def judge_one(
-    k: ChunkKnowledge, colouring: Colouring, colour: int, move: MoveRequest, budget: Share
+    k: ChunkKnowledge,
+    truth: Colours,
+    colour: int,
+    move: MoveRequest,
+    budget: Share,
+    proofs: Proofs = NONE,
 ) -> MoveResult:
     if move.kind == "reveal":
-        return reveal(k, colouring.colour, colour, move.x, move.y, CASCADE_LIMIT, budget)
+        return reveal(k, truth, colour, move.x, move.y, CASCADE_LIMIT, budget, proofs)
     if move.kind == "flag":
-        return flag(k, colour, move.x, move.y, budget)
+        return flag(k, colour, move.x, move.y, budget, proofs)
     if move.kind == "drop":
-        return drop(k, colouring.colour, colour, move.x, move.y, DROP_RADIUS, CASCADE_LIMIT)
+        return drop(k, truth, colour, move.x, move.y, DROP_RADIUS, CASCADE_LIMIT)
     raise ValueError(f"unknown move kind {move.kind!r}")
 
 
@@ -176,18 +185,26 @@ def judge_moves(
     clock: Clock = time.thread_time,
 ) -> list[Judged]:
     """Judge ``moves`` in order on board ``colour``, each decided move's cells applied to
-    ``k`` before the next is judged."""
+    ``k`` before the next is judged. The moves lie next to each other: their clicks are
+    first proved together (``devil.world.together``, within one move's budget, charged to
+    the first move), and the colours they ask for are hashed once per raft (``Colours``)."""
     raft = judging.raft(clock)
+    truth = Colours(colouring.colour)
     judged: list[Judged] = []
+    before = raft.used
+    clicks = [(m.x, m.y) for m in moves if m.kind in ("reveal", "flag")]
+    proofs = NONE
+    if len(clicks) >= TOGETHER:
+        proofs = prove_together(k, colour, clicks, judging.move(raft, clock))
     for move in moves:
-        before = raft.used
         if raft.exceeded:
             result = MoveResult("undecided", reason=judging.spent())
         else:
-            result = judge_one(k, colouring, colour, move, judging.move(raft, clock))
+            result = judge_one(k, truth, colour, move, judging.move(raft, clock), proofs)
         if result.outcome != "undecided":  # nothing happened: nothing to apply
             k.apply(colour, result.cells)
         judged.append((move, result, raft.used - before))
+        before = raft.used
     return judged
 
 

@@ -158,6 +158,11 @@ class Explorer:
                 if sym == MINE:
                     self.mines.add(n)
                     need -= 1
+        self._check(number, value, need, free)
+        self.numbers[number] = need
+
+    def _check(self, number: XY, value: int, need: int, free: int) -> None:
+        """Raise ``InconsistentKnowledge`` unless ``number`` can still be satisfied."""
         if not 0 <= need <= free:
             x, y = number
             why = (
@@ -168,7 +173,34 @@ class Explorer:
             raise InconsistentKnowledge(
                 f"the {value} at ({x}, {y}) on board {self.colour} has {why}", number
             )
-        self.numbers[number] = need
+
+    def settled_next_to_the_click(self, mine: bool) -> bool:
+        """Whether one number touching the (unknown) click proves it safe (``mine``: the
+        devil wants a mine there, so a number with all its mines known, flagged, settles
+        it) or a mine (a number needing as many more mines as it has unknown neighbours).
+
+        A proof from one number is a proof (fewer constraints only allow more layouts),
+        and the solver, given that number among others, proves the same: this settles
+        the commonest move (the one a player sees from a single number) without the
+        walk's further numbers, the window or the solver. The numbers are those the walk
+        queued first (every number touching the click) and their neighbours are read as
+        ``_take`` reads them, each checked the same way; only what the solver would find
+        inconsistent among several numbers is left unchecked when one settles the click.
+        """
+        read = self.read
+        settled = False
+        for number in self.todo:  # before any grow: exactly the numbers touching the click
+            value = need = int(read(number))
+            free = 0
+            for n in neighbours(*number):
+                sym = read(n)
+                if sym == UNKNOWN:
+                    free += 1
+                elif sym == MINE:
+                    need -= 1
+            self._check(number, value, need, free)
+            settled = settled or need == (0 if mine else free)
+        return settled
 
     def grow(self, limit: int | None = None) -> Component:
         """Take numbers until ``limit`` of them (None: all) and describe what was taken."""

@@ -17,7 +17,7 @@ from devil.budget import Budget
 from devil.errors import BudgetExceeded
 from devil.world.cells import XY, check, inside, neighbours
 from devil.world.knowledge import DIGITS, MINE, SAFE, UNKNOWN, Knowledge
-from devil.world.rule import Witness, WorldVerdict, judge_flag, judge_reveal
+from devil.world.rule import Settled, Witness, WorldVerdict, judge_flag, judge_reveal
 
 Truth = Callable[[int, int], int]
 """The colour of a cell (the server's ``Colouring.colour``)."""
@@ -60,21 +60,34 @@ class MoveResult:
     reason: str | None = None
 
 
-class _Colours:
-    """``truth`` memoised for one move (a cascade asks about each cell up to nine times)."""
+class Colours:
+    """``truth`` memoised: a cascade asks about each cell up to nine times, and the moves
+    of one raft, next to each other, about many of the same cells again. A move builds one
+    for itself; a caller playing several moves can build one (``Colours(truth)``) and pass
+    it as each move's ``truth`` to share it. It asks ``truth`` only what the moves ask."""
+
+    __slots__ = ("seen", "truth")
 
     def __init__(self, truth: Truth):
         self.truth = truth
         self.seen: dict[XY, int] = {}
 
-    def __call__(self, cell: XY) -> int:
+    def __call__(self, x: int, y: int) -> int:
+        return self.of((x, y))
+
+    def of(self, cell: XY) -> int:
         c = self.seen.get(cell)
         if c is None:
             c = self.seen[cell] = self.truth(cell[0], cell[1])
         return c
 
     def number(self, cell: XY, colour: int) -> int:
-        return sum(1 for n in neighbours(*cell) if self(n) == colour)
+        of = self.of
+        return sum(1 for n in neighbours(*cell) if of(n) == colour)
+
+
+def _colours(truth: Truth) -> Colours:
+    return truth if isinstance(truth, Colours) else Colours(truth)
 
 
 def reveal(
@@ -85,29 +98,31 @@ def reveal(
     y: int,
     limit: int = CASCADE_LIMIT,
     budget: Budget | None = None,
+    proofs: Settled | None = None,
 ) -> MoveResult:
     """Reveal ``(x, y)`` on board ``colour`` if the team's knowledge proves it safe.
 
     A cell already revealed answers ``revealed`` with no cells. A proved cell opens with
     its cascade (``_cascade``); a judgement that could not decide (its window, or
     ``budget`` spent) is ``undecided``; anything else is a devil error with the witness.
+    ``proofs``: as for ``judge_reveal``.
     """
     check(x, y)
     symbol = k.symbol(colour, x, y)
     if symbol in DIGITS:
         return MoveResult("revealed")
     try:
-        verdict = judge_reveal(k, colour, x, y, budget)
+        verdict = judge_reveal(k, colour, x, y, budget, proofs)
     except BudgetExceeded as spent:
         return _spent(spent)
     if not verdict.proved:
         return _refused(verdict)
-    cells, truncated = _cascade(k, _Colours(truth), colour, (x, y), limit)
+    cells, truncated = _cascade(k, _colours(truth), colour, (x, y), limit)
     return MoveResult("revealed", cells, None, truncated, (x, y))
 
 
 def _cascade(
-    k: Knowledge, col: _Colours, colour: int, start: XY, limit: int
+    k: Knowledge, col: Colours, colour: int, start: XY, limit: int
 ) -> tuple[tuple[OpenCell, ...], bool]:
     """Open ``start`` (proved safe) and, breadth-first, every neighbour of an opened 0.
 
@@ -117,7 +132,7 @@ def _cascade(
     """
     if limit < 1:
         raise ValueError(f"cascade limit {limit} must be at least 1")
-    if col(start) == colour:
+    if col.of(start) == colour:
         raise UnsoundKnowledge(f"cell {start} was proved safe on board {colour} but is a mine")
     opened: list[OpenCell] = []
     seen = {start}  # queued, or known not to open
@@ -138,14 +153,21 @@ def _cascade(
     return tuple(opened), False
 
 
-def flag(k: Knowledge, colour: int, x: int, y: int, budget: Budget | None = None) -> MoveResult:
+def flag(
+    k: Knowledge,
+    colour: int,
+    x: int,
+    y: int,
+    budget: Budget | None = None,
+    proofs: Settled | None = None,
+) -> MoveResult:
     """Flag ``(x, y)`` as colour ``colour`` if every consistent layout mines it
-    (``undecided`` and devil errors as for ``reveal``)."""
+    (``undecided``, devil errors and ``proofs`` as for ``reveal``)."""
     check(x, y)
     if k.symbol(colour, x, y) == MINE:
         return MoveResult("flagged")
     try:
-        verdict = judge_flag(k, colour, x, y, budget)
+        verdict = judge_flag(k, colour, x, y, budget, proofs)
     except BudgetExceeded as spent:
         return _spent(spent)
     if not verdict.proved:
@@ -196,12 +218,12 @@ def drop(
     check(x, y)
     if radius < 0:
         raise ValueError(f"drop radius {radius} must not be negative")
-    col = _Colours(truth)
+    col = _colours(truth)
     for r in range(radius + 1):
         for cell in ring(x, y, r):
             if not inside(*cell) or k.symbol(colour, cell[0], cell[1]) != UNKNOWN:
                 continue
-            if col(cell) == colour or col.number(cell, colour):
+            if col.of(cell) == colour or col.number(cell, colour):
                 continue
             cells, truncated = _cascade(k, col, colour, cell, limit)
             return MoveResult("dropped", cells, None, truncated, cell)

@@ -278,3 +278,40 @@ def test_a_long_judgement_pauses_every_few_ms_of_its_cpu() -> None:
     assert {r.outcome for _, r, _ in judged} == {"undecided"}
     gaps = pause.gaps
     assert len(gaps) >= 5 and max(gaps) < 0.05, (len(gaps), max(gaps))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_rafts_proved_together_answer_as_moves_judged_alone(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bots' rafts (every provable move of a 32x32 view, shuffled, at most 64, a drop
+    when there is none) played on two copies of a team's knowledge, one proving each
+    raft's clicks together first and one judging every move alone: the same results,
+    move by move, and the same knowledge after."""
+    from app.world import judging
+    from app.world.chunks import ChunkKnowledge
+    from app.world.judging import Judging, MoveRequest, judge_moves
+    from app.world.service import render_rows
+    from devil.world import Colouring, deduce
+
+    colouring = Colouring(bytes(range(32)), "main", 3)
+    rng = random.Random(seed)
+    together, alone = ChunkKnowledge(lambda keys: {}), ChunkKnowledge(lambda keys: {})
+    focus = (rng.randint(-500, 500), rng.randint(-500, 500))
+    moves = [MoveRequest("drop", *focus)]
+    for _ in range(12):
+        results = []
+        for k, least in ((together, judging.TOGETHER), (alone, 10**9)):
+            monkeypatch.setattr(judging, "TOGETHER", least)
+            results.append([r for _, r, _ in judge_moves(k, colouring, 0, moves, Judging())])
+        assert results[0] == results[1]
+        opened = [r.at for r in results[0] if r.at is not None]
+        focus = opened[0] if opened else focus
+        rows = render_rows(together, 0, focus[0] - 16, focus[1] - 16, 32, 32)
+        assert rows == render_rows(alone, 0, focus[0] - 16, focus[1] - 16, 32, 32)
+        found = deduce(rows, focus[0] - 16, focus[1] - 16)
+        moves = [MoveRequest("reveal", x, y) for x, y in sorted(found.safe)]
+        moves += [MoveRequest("flag", x, y) for x, y in sorted(found.mines)]
+        rng.shuffle(moves)
+        moves = moves[:64] or [MoveRequest("drop", focus[0] + 40, focus[1])]
+    assert together.cached() and together.dirty() == alone.dirty()

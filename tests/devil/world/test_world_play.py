@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from devil.world import Colouring, MemoryKnowledge, MoveResult, drop, flag, reveal
-from devil.world.play import CASCADE_LIMIT, UnsoundKnowledge, ring
+from devil.world.play import CASCADE_LIMIT, Colours, UnsoundKnowledge, ring
 from tests.helpers.strategies import profile
 from tests.helpers.worlds import XY, Scene, around, scenes
 
@@ -153,6 +153,29 @@ def test_flag_accepted_only_when_proved() -> None:
     guess = flag(k, 0, 5, 5)
     assert guess.outcome == "devil" and guess.cells == () and guess.witness is not None
     assert guess.witness.mines() == frozenset()
+
+
+def test_moves_sharing_their_colours_ask_the_truth_once_per_cell() -> None:
+    """Neighbouring reveals given one ``Colours`` (as a raft's moves are) ask the keyed
+    hash about each cell once, and open what they open alone."""
+    colouring = Colouring(b"k" * 16, "test", 2)
+    alone = MemoryKnowledge()
+    first = drop(alone, colouring.colour, 0, 0, 0)
+    assert first.outcome == "dropped"
+    alone.apply(0, first.cells)
+    shared = MemoryKnowledge()
+    shared.apply(0, first.cells)
+    truth = Truth(colouring.colour)
+    colours = Colours(truth)
+    asked = 0
+    for x, y, _ in first.cells:
+        for n in around(x, y):
+            got = reveal(shared, colours, 0, *n)
+            assert got == reveal(alone, colouring.colour, 0, *n)
+            shared.apply(0, got.cells)
+            alone.apply(0, got.cells)
+            asked += len(got.cells)
+    assert asked and len(colours.seen) == len(truth.asked)
 
 
 def test_unsound_knowledge_is_reported() -> None:

@@ -174,6 +174,23 @@ def test_a_one_in_a_corner_proves_the_last_cell() -> None:
     assert not judge_flag(k, 1, 1, 1).proved  # board 1 knows nothing of it
 
 
+def test_a_number_next_to_the_click_settles_it_without_the_solver() -> None:
+    """A 1 with its mine flagged proves its other neighbours safe, a 2 with two unknown
+    neighbours proves both mines: no window is built, no solver runs; a click no single
+    number settles still goes to the solver and gets the same verdicts as before."""
+    k = MemoryKnowledge()
+    k.reveal(0, 0, 0, 1)
+    k.flag(0, -1, -1)
+    k.reveal(0, 10, 0, 2)
+    for c in around(10, 0)[2:]:
+        k.flag(1, *c)
+    with patch("devil.world.rule.analyse", side_effect=AssertionError("the solver ran")):
+        assert judge_reveal(k, 0, 1, 1).proved
+        assert judge_flag(k, 0, 9, -1).proved and judge_flag(k, 0, 10, -1).proved
+    devil = judge_reveal(k, 0, 9, -1)  # the devil's: a witness, from the solver
+    assert devil.witness is not None and (9, -1) in devil.witness.mines()
+
+
 def test_flags_of_another_colour_are_safe_and_own_flags_are_mines() -> None:
     k = MemoryKnowledge()
     k.flag(2, 5, 5)
