@@ -42,7 +42,10 @@ def test_faults_under_load_lose_nothing_and_answer_no_500() -> None:
         assert phase["acked"] > 50, (name, report)
         assert phase["lost"] == 0 and phase["duplicated"] == 0, (name, report)
         assert "500" not in phase["statuses"], (name, report)
-        assert set(phase["statuses"]) <= {"200", "429", "503"}, (name, report)
+        allowed = {"200", "429", "503"}
+        if name == "kill -9":  # a process killed between its answer's head and body: the
+            allowed.add("IncompleteRead")  # client sees the answer cut off and retries
+        assert set(phase["statuses"]) <= allowed, (name, report)
         assert phase["recovery"] < 50, (name, report)  # every process back by itself
     # nginx sends around a killed process at once; PostgreSQL's restart costs seconds
     assert phases["kill -9"]["first_ack"] < 3, report
