@@ -67,6 +67,15 @@ class Cdcl:
             self.order_at[var] = i
         self.scan = 0
         self.head = 0
+        # guided search (``guide``): a known solution's cell values; per card the sum of
+        # the guide over its cells and how far the counted cells stray from it
+        self.guided = False
+        self.guide = [0] * n_vars
+        self.guide_sum = [0] * len(cards)
+        self.excess = [0] * len(cards)
+        self.is_bad = [False] * len(cards)
+        self.n_bad = 0
+        self.bad_stack: list[int] = []
         self.ok = all(
             lo <= hi and hi >= 0 and lo <= len(vs)
             for vs, lo, hi in zip(self.card_vars, self.card_lo, self.card_hi, strict=True)
@@ -111,6 +120,8 @@ class Cdcl:
         n_true, n_false = self.n_true, self.n_false
         var_cards = self.var_cards
         trail = self.trail
+        guided = self.guided
+        guide = self.guide
         for p in range(len(trail) - 1, keep - 1, -1):
             var = trail[p] >> 1
             if p < self.head:  # counted by _propagate
@@ -120,6 +131,8 @@ class Cdcl:
                 else:
                     for c in var_cards[var]:
                         n_false[c] -= 1
+                if guided and value[var] != guide[var]:
+                    self._stray(var, guide[var] - value[var])
             self.phase[var] = 1 - value[var]  # 0: try "mine" first next time
             value[var] = _UNSET
             at = self.order_at[var]
@@ -142,6 +155,8 @@ class Cdcl:
         clauses = self.clauses
         watches = self.watches
         assign = self._assign
+        guided = self.guided
+        guide = self.guide
         while self.head < len(trail):
             lit = trail[self.head]
             self.head += 1
@@ -153,6 +168,8 @@ class Cdcl:
             else:
                 for c in cards:
                     n_false[c] += 1
+            if guided and value[var] != guide[var]:
+                self._stray(var, value[var] - guide[var])
             for c in cards:
                 size = card_size[c]
                 t = n_true[c]
@@ -204,6 +221,60 @@ class Cdcl:
                 assign(first, (1, ci))
                 i += 1
         return None
+
+    def _stray(self, var: int, step: int) -> None:
+        """The counted cell ``var`` strays from the guide by ``step`` more (or less): the
+        cards it lies in may stop (or start) being completable by the guide."""
+        excess, guide_sum, is_bad = self.excess, self.guide_sum, self.is_bad
+        card_lo, card_hi = self.card_lo, self.card_hi
+        for c in self.var_cards[var]:
+            e = excess[c] + step
+            excess[c] = e
+            total = guide_sum[c] + e
+            bad = total < card_lo[c] or total > card_hi[c]
+            if bad != is_bad[c]:
+                is_bad[c] = bad
+                if bad:
+                    self.n_bad += 1
+                    self.bad_stack.append(c)
+                else:
+                    self.n_bad -= 1
+
+    def set_guide(self, groups: Sequence[int]) -> None:
+        """Guide the next searches by a solution (group values): each search repairs it
+        around its assumptions, deciding only cells of cards the guide no longer completes,
+        and stops as soon as the guide completes every card (``_pick_guided``)."""
+        self._backtrack(0)
+        guide = self.guide
+        for g, size in enumerate(self.problem.sizes):
+            base = self.first[g]
+            a = groups[g]
+            for i in range(size):
+                guide[base + i] = 1 if i < a else 0
+        value, card_vars = self.value, self.card_vars
+        for c, vs in enumerate(card_vars):
+            self.guide_sum[c] = sum(guide[v] for v in vs)
+            self.excess[c] = 0
+            self.is_bad[c] = False
+        self.n_bad = 0
+        self.bad_stack.clear()
+        self.guided = True
+        for p in range(self.head):
+            var = self.trail[p] >> 1
+            if value[var] != guide[var]:
+                self._stray(var, value[var] - guide[var])
+
+    def _rebase(self) -> None:
+        """The solution just found (the guide where cells are open) guides from now on: the
+        cells set take their values, and each card's guided sum moves by its excess."""
+        guide, value = self.guide, self.value
+        for lit in self.trail:
+            var = lit >> 1
+            guide[var] = value[var]
+        excess, guide_sum = self.excess, self.guide_sum
+        for c in range(len(excess)):
+            guide_sum[c] += excess[c]
+            excess[c] = 0
 
     def _explain(self, reason: tuple[int, int], lit: int | None) -> list[int]:
         """The false literals that, with ``reason``, force ``lit`` (or the conflict)."""
@@ -325,16 +396,19 @@ class Cdcl:
                 if val == _UNSET:
                     self._assign(lit, None)
                 continue
-            var = self._pick()
-            if var < 0:
+            lit = self._pick_guided() if self.guided else self._pick()
+            if lit < 0:
                 out = self._groups()
+                if self.guided:
+                    self._rebase()
                 self._backtrack(0)
                 return out
             self.limits.append(len(self.trail))
-            self._assign(2 * var + self.phase[var], None)
+            self._assign(lit, None)
 
     def _pick(self) -> int:
-        """The first open cell in the graph order (a pointer that backtracking rewinds)."""
+        """The first open cell in the graph order (a pointer that backtracking rewinds), to
+        its saved phase; -1 when every cell is set."""
         value = self.value
         order = self.order
         i = self.scan
@@ -342,14 +416,45 @@ class Cdcl:
         while i < n and value[order[i]] != _UNSET:
             i += 1
         self.scan = i
-        return order[i] if i < n else -1
+        if i == n:
+            return -1
+        var = order[i]
+        return 2 * var + self.phase[var]
+
+    def _pick_guided(self) -> int:
+        """A cell of a card the guide no longer completes, set to bring the card's total back
+        towards its bounds; -1 when the guide completes every card (the open cells take the
+        guide's values: a solution)."""
+        stack, is_bad, value, guide = self.bad_stack, self.is_bad, self.value, self.guide
+        while stack:
+            c = stack[-1]
+            if not is_bad[c]:
+                stack.pop()
+                continue
+            vs = self.card_vars[c]
+            if self.guide_sum[c] + self.excess[c] > self.card_hi[c]:
+                for k in range(len(vs) - 1, -1, -1):  # the last mine of a group: safe
+                    w = vs[k]
+                    if value[w] == _UNSET and guide[w] == 1:
+                        return 2 * w + 1
+            else:
+                for w in vs:  # the first safe cell of a group: a mine
+                    if value[w] == _UNSET and guide[w] == 0:
+                        return 2 * w
+            raise AssertionError("a card out of the guide's reach has no open cell")
+        return -1
 
     def _groups(self) -> list[int]:
-        value = self.value
+        """Group values of the assignment (open cells take the guide's values)."""
+        value, guide = self.value, self.guide
         out = []
         for g, size in enumerate(self.problem.sizes):
             base = self.first[g]
-            out.append(sum(value[base + i] for i in range(size)))
+            a = 0
+            for var in range(base, base + size):
+                x = value[var]
+                a += guide[var] if x == _UNSET else x
+            out.append(a)
         return out
 
     # -- queries in group terms --------------------------------------------------------------
@@ -436,8 +541,14 @@ class CdclBackbone:
             self.can_be_safe(g)
         return self.low, self.high, self.first
 
+    GUIDED = True
+
     def _ask(self, lit: int) -> bool:
-        self._steer()
+        if self.GUIDED:
+            if not self.solver.guided and self.first is not None:
+                self.solver.set_guide(self.first)
+        else:
+            self._steer()
         sol = self.solver.solve([lit], self.max_conflicts)
         if sol is None:
             self.solver.fix(lit ^ 1)
