@@ -15,11 +15,17 @@ Literals: ``2 * var`` is "var is a mine", ``2 * var + 1`` "var is safe".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from devil.solve._search import GroupProblem, TooHard, TotalWindow
 from devil.solve.budget import current
 
-_UNSET = -1
+_UNSET: Final = -1
+"""An open cell's value. ``Final``, as ``_NO_REASON``: mypyc then inlines it (a module global
+is a dict lookup each time it is read, in the hottest loops)."""
+_NO_REASON: Final = -1
+"""A cell's reason (why propagation set it) is ``2 * card`` or ``2 * clause + 1``; a decision,
+an assumption or a fact has none."""
 
 
 class Cdcl:
@@ -50,7 +56,7 @@ class Cdcl:
                 self.var_cards[v].append(ci)
         self.value = [_UNSET] * n_vars
         self.level = [0] * n_vars
-        self.reason: list[tuple[int, int] | None] = [None] * n_vars  # (kind, index)
+        self.reason = [_NO_REASON] * n_vars  # 2 * card or 2 * clause + 1 (``_card``, ``_clause``)
         self.trail_pos = [0] * n_vars
         self.trail: list[int] = []  # literals
         self.limits: list[int] = []  # trail length at each decision level
@@ -104,7 +110,7 @@ class Cdcl:
 
     # -- assignment ------------------------------------------------------------------------
 
-    def _assign(self, lit: int, reason: tuple[int, int] | None) -> None:
+    def _assign(self, lit: int, reason: int) -> None:
         var = lit >> 1
         self.value[var] = 1 - (lit & 1)
         self.level[var] = len(self.limits)
@@ -144,8 +150,9 @@ class Cdcl:
 
     # -- propagation -----------------------------------------------------------------------
 
-    def _propagate(self) -> tuple[int, int] | None:
-        """Unit propagation from ``self.head``; a conflict as (kind, index) or None."""
+    def _propagate(self) -> int:
+        """Unit propagation from ``self.head``; a conflict as a reason (``_card``,
+        ``_clause``), or ``_NO_REASON``."""
         value = self.value
         n_true, n_false = self.n_true, self.n_false
         card_vars, card_lo, card_hi = self.card_vars, self.card_lo, self.card_hi
@@ -154,7 +161,6 @@ class Cdcl:
         trail = self.trail
         clauses = self.clauses
         watches = self.watches
-        assign = self._assign
         guided = self.guided
         guide = self.guide
         while self.head < len(trail):
@@ -177,16 +183,16 @@ class Cdcl:
                 hi = card_hi[c]
                 room = size - card_lo[c]
                 if t > hi or f > room:
-                    return (0, c)
+                    return 2 * c
                 if t + f < size:
                     if t == hi:
                         for w in card_vars[c]:
                             if value[w] == _UNSET:
-                                assign(2 * w + 1, (0, c))
+                                self._assign(2 * w + 1, 2 * c)
                     elif f == room:
                         for w in card_vars[c]:
                             if value[w] == _UNSET:
-                                assign(2 * w, (0, c))
+                                self._assign(2 * w, 2 * c)
             # clauses watching the literal that just became false
             false_lit = lit ^ 1
             watching = watches[false_lit]
@@ -217,10 +223,10 @@ class Cdcl:
                 if moved:
                     continue
                 if fv != _UNSET:
-                    return (1, ci)
-                assign(first, (1, ci))
+                    return 2 * ci + 1
+                self._assign(first, 2 * ci + 1)
                 i += 1
-        return None
+        return _NO_REASON
 
     def _stray(self, var: int, step: int) -> None:
         """The counted cell ``var`` strays from the guide by ``step`` more (or less): the
@@ -276,10 +282,10 @@ class Cdcl:
             guide_sum[c] += excess[c]
             excess[c] = 0
 
-    def _explain(self, reason: tuple[int, int], lit: int | None) -> list[int]:
+    def _explain(self, reason: int, lit: int | None) -> list[int]:
         """The false literals that, with ``reason``, force ``lit`` (or the conflict)."""
-        kind, idx = reason
-        if kind == 1:
+        idx = reason >> 1
+        if reason & 1:
             return [x for x in self.clauses[idx] if x != lit]
         value = self.value
         limit = self.trail_pos[lit >> 1] if lit is not None else len(self.trail)
@@ -300,7 +306,7 @@ class Cdcl:
                 out.append(2 * w)
         return out
 
-    def _analyse(self, conflict: tuple[int, int]) -> tuple[list[int], int]:
+    def _analyse(self, conflict: int) -> tuple[list[int], int]:
         """First-UIP learned clause and the level to jump back to."""
         seen = set()
         learned: list[int] = []
@@ -328,7 +334,7 @@ class Cdcl:
             if counter == 0:
                 break
             reason = self.reason[pivot >> 1]
-            assert reason is not None
+            assert reason != _NO_REASON
             lits = self._explain(reason, pivot)
         learned.insert(0, pivot ^ 1)
         self.bump *= 1.05
@@ -351,7 +357,7 @@ class Cdcl:
         if not self.ok:
             return None
         conflict = self._propagate()
-        if conflict is not None:
+        if conflict != _NO_REASON:
             self.ok = False
             return None
         conflicts = 0
@@ -362,7 +368,7 @@ class Cdcl:
                 self._backtrack(0)
                 meter.check()
             conflict = self._propagate()
-            if conflict is not None:
+            if conflict != _NO_REASON:
                 if not self.limits:
                     self.ok = False
                     return None
@@ -377,10 +383,10 @@ class Cdcl:
                 self._backtrack(jump)
                 if len(learned) == 1:
                     self._backtrack(0)
-                    self._assign(learned[0], None)
+                    self._assign(learned[0], _NO_REASON)
                 else:
                     ci = self._add_clause(learned)
-                    self._assign(learned[0], (1, ci))
+                    self._assign(learned[0], 2 * ci + 1)
                 if conflicts >= restart_at:
                     restart_at = int(restart_at * 1.5)
                     self._backtrack(0)
@@ -394,7 +400,7 @@ class Cdcl:
                     return None
                 self.limits.append(len(self.trail))
                 if val == _UNSET:
-                    self._assign(lit, None)
+                    self._assign(lit, _NO_REASON)
                 continue
             lit = self._pick_guided() if self.guided else self._pick()
             if lit < 0:
@@ -404,7 +410,7 @@ class Cdcl:
                 self._backtrack(0)
                 return out
             self.limits.append(len(self.trail))
-            self._assign(lit, None)
+            self._assign(lit, _NO_REASON)
 
     def _pick(self) -> int:
         """The first open cell in the graph order (a pointer that backtracking rewinds), to
@@ -472,7 +478,7 @@ class Cdcl:
         if self._lit_value(lit) == 0:
             self.ok = False
         elif self._lit_value(lit) == _UNSET:
-            self._assign(lit, None)
+            self._assign(lit, _NO_REASON)
 
 
 class CdclBackbone:
