@@ -9,6 +9,15 @@ and jumps back, so a wrong early choice is not retried in every combination of
 the choices after it. Learned clauses follow from the constraints alone, so
 they are kept across calls on the same instance; calls differ by assumptions.
 
+A guided search (``set_guide``, what ``CdclBackbone`` asks with) starts from a known solution
+and repairs it: it decides only cells of cards (numbers, the window) whose total the guide
+no longer reaches given the cells set so far, and stops as soon as the guide completes every
+card; the solution is the cells set plus the guide's values elsewhere. On a geodesic
+sphere's dense pieces that sets about half the cells a search from scratch does (a question
+changes the solution near its group only). Any decision order keeps the search complete,
+so the answers stay exact; the first solution of an instance is never guided (witnesses and
+the cuts start from it).
+
 Literals: ``2 * var`` is "var is a mine", ``2 * var + 1`` "var is safe".
 """
 
@@ -80,7 +89,6 @@ class Cdcl:
         self.guide_sum = [0] * len(cards)
         self.excess = [0] * len(cards)
         self.is_bad = [False] * len(cards)
-        self.n_bad = 0
         self.bad_stack: list[int] = []
         self.ok = all(
             lo <= hi and hi >= 0 and lo <= len(vs)
@@ -241,10 +249,7 @@ class Cdcl:
             if bad != is_bad[c]:
                 is_bad[c] = bad
                 if bad:
-                    self.n_bad += 1
                     self.bad_stack.append(c)
-                else:
-                    self.n_bad -= 1
 
     def set_guide(self, groups: Sequence[int]) -> None:
         """Guide the next searches by a solution (group values): each search repairs it
@@ -262,7 +267,6 @@ class Cdcl:
             self.guide_sum[c] = sum(guide[v] for v in vs)
             self.excess[c] = 0
             self.is_bad[c] = False
-        self.n_bad = 0
         self.bad_stack.clear()
         self.guided = True
         for p in range(self.head):
@@ -489,7 +493,9 @@ class CdclBackbone:
     when the piece has none (within ``window``). Each question a search answers "no" is
     fixed in the solver for good, and its learned clauses serve every later question, so
     asking every group (``finish``) costs what one backbone run does, and a click that
-    asks one group pays for at most two searches.
+    asks one group pays for at most two searches. Each search after the first is guided by
+    the last solution found (``Cdcl.set_guide``), so ``low``/``high`` may differ from an
+    unguided run's, but only their ends (0 and the group's size) mean anything.
 
     ``lo``/``hi``: group values already proven impossible outside these bounds (only the
     all-safe ``hi == 0`` and all-mine ``lo == size`` cases are used). Raises ``TooHard``
@@ -547,17 +553,15 @@ class CdclBackbone:
             self.can_be_safe(g)
         return self.low, self.high, self.first
 
-    GUIDED = True
-
     def _ask(self, lit: int) -> bool:
-        if self.GUIDED:
-            if not self.solver.guided and self.first is not None:
-                self.solver.set_guide(self.first)
-        else:
-            self._steer()
-        sol = self.solver.solve([lit], self.max_conflicts)
+        """Whether some solution makes ``lit`` true: a search from the last solution found,
+        repaired around ``lit`` (``Cdcl.set_guide``)."""
+        solver = self.solver
+        if not solver.guided and self.first is not None:
+            solver.set_guide(self.first)
+        sol = solver.solve([lit], self.max_conflicts)
         if sol is None:
-            self.solver.fix(lit ^ 1)
+            solver.fix(lit ^ 1)
             return False
         low, high = self.low, self.high
         for g, a in enumerate(sol):
@@ -566,20 +570,6 @@ class CdclBackbone:
             if a > high[g]:
                 high[g] = a
         return True
-
-    def _steer(self) -> None:
-        """Try the values not seen yet first, so each solution shows many new ones."""
-        phase = self.solver.phase
-        first_cell = self.solver.first
-        low, high = self.low, self.high
-        for g, size in enumerate(self.problem.sizes):
-            base = first_cell[g]
-            if high[g] == 0:
-                for i in range(size):
-                    phase[base + i] = 0
-            elif low[g] == size:
-                for i in range(size):
-                    phase[base + i] = 1
 
 
 def cdcl_backbone(
