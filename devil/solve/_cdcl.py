@@ -433,25 +433,37 @@ class Cdcl:
 
     def _pick_guided(self) -> int:
         """A cell of a card the guide no longer completes, set to bring the card's total back
-        towards its bounds; -1 when the guide completes every card (the open cells take the
-        guide's values: a solution)."""
+        towards its bounds: of the cells that can, the one whose other cards the change
+        helps most (those off the same way) and harms least (those the guide completes);
+        -1 when the guide completes every card (the open cells take the guide's values: a
+        solution)."""
         stack, is_bad, value, guide = self.bad_stack, self.is_bad, self.value, self.guide
+        excess, guide_sum, card_hi = self.excess, self.guide_sum, self.card_hi
+        var_cards = self.var_cards
         while stack:
             c = stack[-1]
             if not is_bad[c]:
                 stack.pop()
                 continue
-            vs = self.card_vars[c]
-            if self.guide_sum[c] + self.excess[c] > self.card_hi[c]:
-                for k in range(len(vs) - 1, -1, -1):  # the last mine of a group: safe
-                    w = vs[k]
-                    if value[w] == _UNSET and guide[w] == 1:
-                        return 2 * w + 1
-            else:
-                for w in vs:  # the first safe cell of a group: a mine
-                    if value[w] == _UNSET and guide[w] == 0:
-                        return 2 * w
-            raise AssertionError("a card out of the guide's reach has no open cell")
+            over = guide_sum[c] + excess[c] > card_hi[c]
+            want = 1 if over else 0  # the guide's value of the cells to change
+            best = -1
+            best_score = -(1 << 30)
+            for w in self.card_vars[c]:
+                if value[w] != _UNSET or guide[w] != want:
+                    continue
+                score = 0
+                for d in var_cards[w]:
+                    if is_bad[d]:
+                        if (guide_sum[d] + excess[d] > card_hi[d]) == over:
+                            score += 1
+                    else:
+                        score -= 1
+                if score > best_score:
+                    best, best_score = w, score
+            if best < 0:
+                raise AssertionError("a card out of the guide's reach has no open cell")
+            return 2 * best + want
         return -1
 
     def _groups(self) -> list[int]:
