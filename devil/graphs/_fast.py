@@ -42,6 +42,9 @@ except ImportError:  # pragma: no cover - the fast extra is not installed
     msgspec = None  # type: ignore[assignment, unused-ignore]
 
 MAX_LABEL = 80
+EDGES_AS_TEXT = native.ENGINE == "compiled"
+"""Read the edges with ``pair_ends`` (a loop per byte: fast only compiled), else decode
+them with msgspec and look the ids up."""
 MAX_CORNERS = 64
 _STATES = frozenset({".", "F"})
 
@@ -166,10 +169,9 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
     del data, raw
     where = placement(polygons, at)
     del polygons, solids
-    if native.ENGINE == "compiled":
+    ends = None
+    if EDGES_AS_TEXT:
         ends = pair_ends(bytes(edges), list(map(str.encode, ids)), index, max_edges)
-    else:  # pair_ends is a loop per byte: fast compiled only
-        ends = None
     if ends is None:
         try:
             pairs = _EDGES.decode(edges)

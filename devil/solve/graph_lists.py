@@ -57,6 +57,30 @@ def names_one_twice(lists: Sequence[Sequence[int]]) -> bool:
     return any(len(set(near)) != len(near) for near in lists)
 
 
+def levels(neighbours: Sequence[Sequence[int]], starts: Sequence[int]) -> list[list[int]]:
+    """The breadth-first levels of every piece in turn, each walk from the first cell of
+    ``starts`` not yet reached; a level lists its cells in the order the walk finds them
+    (each the first time one of the previous level's cells names it)."""
+    reached: list[bool] = [False] * len(neighbours)
+    out: list[list[object]] = []
+    for start in starts:
+        if reached[start]:
+            continue
+        reached[start] = True
+        level: list[object] = [start]
+        while level:
+            out.append(level)
+            found: list[object] = []
+            for cell in level:
+                near: Sequence[object] = neighbours[cast(int, cell)]
+                for other in near:
+                    if not reached[cast(int, other)]:
+                        reached[cast(int, other)] = True
+                        found.append(other)
+            level = found
+    return cast("list[list[int]]", out)
+
+
 def names_twice(lists: Sequence[Sequence[int]]) -> bool:
     """``names_one_twice`` in one pass over the items, marking each list's items in a
     flag per place (``lists[p]`` names places ``0 .. len(lists)-1``), not a set per list."""

@@ -33,14 +33,18 @@ EXAMPLE: dict[str, Any] = {
 }
 
 
-@pytest.fixture(autouse=True, params=["fast", "plain"])
+@pytest.fixture(autouse=True, params=["fast", "text", "plain"])
 def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test twice: through msgspec's fast path (when installed) and the plain json
-    path; both must accept the same files, build the same boards and name the same errors."""
+    """Every test three times: through msgspec's fast path (when installed), with the edges
+    read from their text (``pair_ends``, the compiled engine's way) or decoded by msgspec,
+    and the plain json path; all must accept the same files, build the same boards and name
+    the same errors."""
     if request.param == "plain":
         monkeypatch.setattr(_fast, "msgspec", None)
     elif not _fast.available():
         pytest.skip("msgspec is not installed (the fast extra)")
+    else:
+        monkeypatch.setattr(_fast, "EDGES_AS_TEXT", request.param == "text")
     return str(request.param)
 
 
