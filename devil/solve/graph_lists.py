@@ -135,7 +135,7 @@ def polygon_placement(
 
 
 def pair_ends(
-    text: bytes, names: Sequence[bytes], index: dict[str, int], most: int
+    text: bytes, names: list[bytes], index: dict[str, int], most: int
 ) -> tuple[list[int], list[int]] | None:
     """The pairs' first and second cell indices, read from the JSON text of the edges
     (``[["a", "b"], ...]``) without a Python string per id; None when the text is anything
@@ -143,12 +143,13 @@ def pair_ends(
     then decodes it as JSON, whose checks name what is wrong.
 
     ``names[i]`` is cell ``i``'s id in UTF-8, ``index`` the cell index by id. Files list
-    a cell's pairs together, in the same pattern from cell to cell (a writer walks its
-    cells), so each id is first guessed (the previous pair's first cell or the next one;
-    the second at the offset the previous cell's pair at the same rank had) and checked
-    byte by byte; only a wrong guess decodes the id and looks it up."""
+    a cell's pairs together, in a pattern repeated from cell to cell (a writer walks its
+    cells; tilings alternate two kinds of cell), so each id is first guessed and the guess
+    checked byte by byte: the first id is the previous pair's or the next cell's, the
+    second at the offset the previous (else the one before) first cell's pair of the same
+    rank had. Only a wrong guess decodes the id and looks it up."""
     n = len(names)
-    nums: list[object] = list(range(n))
+    nums: list[object] = list(range(n))  # stored as they are: no new int per pair
     lookup = cast("dict[object, object]", index)
     firsts: list[object] = []
     seconds: list[object] = []
@@ -161,8 +162,11 @@ def pair_ends(
         return ([], []) if _skip(text, i + 1, end) == end else None
     a = -1
     rank = 0
-    before: list[int] = []  # the previous first cell's offsets, by rank
-    offsets: list[int] = []
+    group: list[object] = []  # the second cells of this first cell's pairs
+    last: list[object] = []  # ... of the previous first cell, last_a
+    last_a = 0
+    older: list[object] = []  # ... of the one before, older_a
+    older_a = 0
     while True:
         if i >= end or text[i] != _OPEN or len(firsts) == most:
             return None
@@ -173,6 +177,9 @@ def pair_ends(
             i += len(names[a])
             rank += 1
         else:
+            older, older_a, last, last_a = last, last_a, group, a
+            group = []
+            rank = 0
             if a + 1 < n and _names(text, i, end, names[a + 1]):
                 a += 1
                 i += len(names[a])
@@ -180,9 +187,6 @@ def pair_ends(
                 i, a = _looked_up(text, i, end, lookup)
                 if a < 0:
                     return None
-            rank = 0
-            before = offsets
-            offsets = []
         i = _after(text, i + 1, end, _COMMA)
         if i < 0:
             return None
@@ -190,18 +194,23 @@ def pair_ends(
         if i < 0:
             return None
         b = -1
-        if rank < len(before):
-            guess = a + before[rank]
+        if rank < len(last):
+            guess = cast(int, last[rank]) + a - last_a
             if 0 <= guess < n and _names(text, i, end, names[guess]):
                 b = guess
-                i += len(names[b])
-        if b < 0:
+        if b < 0 and rank < len(older):
+            guess = cast(int, older[rank]) + a - older_a
+            if 0 <= guess < n and _names(text, i, end, names[guess]):
+                b = guess
+        if b >= 0:
+            i += len(names[b])
+        else:
             i, b = _looked_up(text, i, end, lookup)
             if b < 0:
                 return None
         if a == b:
             return None
-        offsets.append(b - a)
+        group.append(nums[b])
         firsts.append(nums[a])
         seconds.append(nums[b])
         i = _after(text, i + 1, end, _CLOSE)
