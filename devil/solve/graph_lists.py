@@ -52,11 +52,6 @@ def placed(size: int, lists: Sequence[Sequence[int]], places: Sequence[int]) -> 
     return cast(Lists, tuple(out))
 
 
-def names_one_twice(lists: Sequence[Sequence[int]]) -> bool:
-    """True when one of ``lists`` names an item twice (a pair of the graph repeats another)."""
-    return any(len(set(near)) != len(near) for near in lists)
-
-
 def levels(neighbours: Sequence[Sequence[int]], starts: Sequence[int]) -> list[list[int]]:
     """The breadth-first levels of every piece in turn, each walk from the first cell of
     ``starts`` not yet reached; a level lists its cells in the order the walk finds them
@@ -82,8 +77,9 @@ def levels(neighbours: Sequence[Sequence[int]], starts: Sequence[int]) -> list[l
 
 
 def names_twice(lists: Sequence[Sequence[int]]) -> bool:
-    """``names_one_twice`` in one pass over the items, marking each list's items in a
-    flag per place (``lists[p]`` names places ``0 .. len(lists)-1``), not a set per list."""
+    """True when one of ``lists`` names an item twice (a pair of the graph repeats another):
+    one pass over the items, each list's marked in a flag per place (``lists[p]`` names
+    places ``0 .. len(lists)-1``), not a set per list."""
     marked: list[bool] = [False] * len(lists)
     for near in lists:
         for q in near:
