@@ -8,11 +8,15 @@ with the same messages whichever path ran. So this path only ever accepts files 
 path accepts, and gives them the same values (numbers keep their JSON type: ``1`` stays an
 int, as ``json.loads`` reads it).
 
-The parts are columns (one list per member, one flat list of the edges' ids), not a
-Python object per cell or per pair: a 100,000-cell file would make half a million of them,
-and the cycle collector would then walk them all. The polygons are drawing only: they are
-checked and reduced to what the layout needs (``Placement``) here, and kept as their JSON
-text (``Drawing``), decoded again only when the board is drawn or written.
+The parts are columns (one list per member, the pairs' two ends as two lists of cell
+indices), not a Python object per cell or per pair: a 100,000-cell file would make half a
+million of them, and the cycle collector would then walk them all. The edges are kept as
+their JSON text by msgspec and read by the compiled ``pair_ends`` without a string per id
+(two million of them, and as many dict lookups, were 0.4 s of a million-pair file); text
+it does not read (escapes, an unknown id) is decoded by msgspec and looked up as before.
+The polygons are drawing only: they are checked and reduced to what the layout needs
+(``Placement``) here, and kept as their JSON text (``Drawing``), decoded again only when
+the board is drawn or written.
 """
 
 from __future__ import annotations
@@ -21,9 +25,10 @@ from collections.abc import Iterator, Sequence, Sized
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
-from operator import attrgetter, is_not
+from operator import attrgetter, eq, is_not
 from typing import Any, cast
 
+from devil import native
 from devil.graphs.cells import (
     MAX_ID_LENGTH,
     GraphCell,
@@ -32,6 +37,7 @@ from devil.graphs.cells import (
     Point3,
     placement,
 )
+from devil.solve.graph_lists import pair_ends
 
 # Typed both with and without the optional msgspec installed (hence "unused-ignore").
 try:
@@ -40,6 +46,9 @@ except ImportError:  # pragma: no cover - the fast extra is not installed
     msgspec = None  # type: ignore[assignment, unused-ignore]
 
 MAX_LABEL = 80
+EDGES_AS_TEXT = native.ENGINE == "compiled"
+"""Read the edges with ``pair_ends`` (a loop per byte: fast only compiled), else decode
+them with msgspec and look the ids up."""
 MAX_CORNERS = 64
 _STATES = frozenset({".", "F"})
 
@@ -59,7 +68,7 @@ if msgspec is not None:
         format: str
         version: int
         cells: list[_Cell]
-        edges: list[tuple[str, str]] = msgspec.field(default_factory=list)
+        edges: msgspec.Raw = msgspec.Raw(b"[]")  # read by pair_ends, else by _EDGES
         mines: int | None = None
 
     class _Head(msgspec.Struct, gc=False):  # type: ignore[misc, unused-ignore]
@@ -67,23 +76,22 @@ if msgspec is not None:
 
     _DECODER: Any = msgspec.json.Decoder(_File)
     _HEAD: Any = msgspec.json.Decoder(_Head)
+    _EDGES: Any = msgspec.json.Decoder(list[tuple[str, str]])
     _POLYGONS: Any = msgspec.json.Decoder(list[tuple[tuple[Number, Number], ...] | None])
     _SOLIDS: Any = msgspec.json.Decoder(list[tuple[tuple[Number, Number, Number], ...] | None])
 
 
 @dataclass(frozen=True)
 class Parts:
-    """A well-formed file's contents, as columns (edges not yet checked against the ids):
-    ``edge_ids`` holds both ids of every pair in turn (``[a0, b0, a1, b1, ...]``)."""
+    """A well-formed file's contents, as columns: ``ends`` the pairs' first and second
+    cell indices, None when a pair names an unknown id or one cell twice."""
 
     format: str
     version: int
     ids: list[str]
-    index: dict[str, int]
-    """Cell index by id."""
     labels: list[str | None]
     states: list[str | int]
-    edge_ids: list[str]
+    ends: tuple[list[int], list[int]] | None
     mines: int | None
     placement: Placement | None
     drawing: Drawing
@@ -134,7 +142,7 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
         return None
     raw = data.cells
     n = len(raw)
-    if not 0 < n <= max_cells or len(data.edges) > max_edges:
+    if not 0 < n <= max_cells:
         return None
     if data.mines is not None and data.mines < 0:
         return None
@@ -161,13 +169,37 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
         return None
     has_solids = solids.count(None) != n
     at = list(map(_AT, raw))
-    edge_ids = list(chain.from_iterable(data.edges))
-    fmt, version, mines = data.format, data.version, data.mines
-    del data, raw  # a million small objects: freed before the layout makes its own
+    fmt, version, mines, edges = data.format, data.version, data.mines, data.edges
+    del data, raw
     where = placement(polygons, at)
     del polygons, solids
+    ends = None
+    if EDGES_AS_TEXT:
+        ends = pair_ends(bytes(edges), list(map(str.encode, ids)), index, max_edges)
+    if ends is None:
+        try:
+            pairs = _EDGES.decode(edges)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        if len(pairs) > max_edges:
+            return None
+        ends = ends_of(list(chain.from_iterable(pairs)), index)
+        del pairs  # a million small objects: freed before the layout makes its own
     drawing = Drawing(ids, labels, polygon_text, at, solid_text if has_solids else None)
-    return Parts(fmt, version, ids, index, labels, states, edge_ids, mines, where, drawing)
+    return Parts(fmt, version, ids, labels, states, ends, mines, where, drawing)
+
+
+def ends_of(ids: Sequence[object], index: dict[str, int]) -> tuple[list[int], list[int]] | None:
+    """The pairs' first and second cell indices, of ``ids`` that list both ids of every
+    pair in turn (``[a0, b0, a1, b1, ...]``); None when an id is unknown or a pair names
+    one cell twice (``TypeError``: an unhashable id)."""
+    cells = list(map(index.get, ids))  # type: ignore[arg-type]
+    if None in cells:
+        return None
+    firsts, seconds = cast("list[int]", cells[0::2]), cast("list[int]", cells[1::2])
+    if any(map(eq, firsts, seconds)):
+        return None
+    return firsts, seconds
 
 
 def _joined(texts: Iterator[Any]) -> bytes:

@@ -12,7 +12,7 @@ from functools import cached_property
 from operator import attrgetter, itemgetter
 from typing import NamedTuple, Protocol, TypeAlias, cast
 
-from devil.solve.graph_lists import neighbour_lists
+from devil.solve.graph_lists import neighbour_lists, polygon_placement
 
 Point: TypeAlias = tuple[float, float]
 """A drawing coordinate ``(x, y)``; y grows downwards, as on a page."""
@@ -83,6 +83,9 @@ def placement(
     shapes = cast("Sequence[Sequence[Point]]", polygons)  # when ``drawn``
     drawn = all(polygons)
     if drawn and at.count(None) == len(at):
+        computed = polygon_placement(shapes)  # compiled: one loop, floats only
+        if computed is not None:
+            return Placement(*computed)
         xs = [sum(map(_X, p)) / len(p) for p in shapes]
         ys = [sum(map(_Y, p)) / len(p) for p in shapes]
     else:

@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain, compress, repeat
-from operator import eq, ne
+from operator import ne
 from typing import Any, NoReturn, cast
 
 from devil.board import Cell
@@ -38,7 +38,7 @@ from devil.graphs import _fast
 from devil.graphs.cells import MAX_ID_LENGTH, CellGraph, GraphCell, Point, Point3
 from devil.graphs.layout import graph_board
 from devil.position import COVERED, FLAG, MAX_NUMBER, NUMBER_VALUE, Position, number_byte
-from devil.solve.graph_lists import names_one_twice
+from devil.solve.graph_lists import names_twice
 
 FORMAT = "mine-devil-graph"
 VERSION = 1
@@ -88,16 +88,19 @@ def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
         )
     with _no_cycle_collection():
         parts = _fast.decode(text, max_cells, MAX_EDGES)
-        if parts is not None and parts.format == FORMAT and parts.version == VERSION:
-            ends = _ends(parts.edge_ids, parts.index)
-            if ends is not None:
-                graph = CellGraph.from_columns(
-                    parts.ids, parts.labels, ends, parts.placement, parts.drawing
-                )
-                try:
-                    return _position(graph, parts.states, parts.mines, _refuse)
-                except _Refused:
-                    pass  # a repeated pair: the plain path names it
+        if (
+            parts is not None
+            and parts.format == FORMAT
+            and parts.version == VERSION
+            and parts.ends is not None
+        ):
+            graph = CellGraph.from_columns(
+                parts.ids, parts.labels, parts.ends, parts.placement, parts.drawing
+            )
+            try:
+                return _position(graph, parts.states, parts.mines, _refuse)
+            except _Refused:
+                pass  # a repeated pair: the plain path names it
         try:
             data = json.loads(text)
         except ValueError as err:
@@ -167,7 +170,7 @@ def _position(
     layout = board.graph
     assert layout is not None
     adjacency = layout.adjacency
-    if names_one_twice(adjacency):
+    if names_twice(adjacency):
         repeated()
     grid = bytearray(Position.covered(board).grid)
     slots = layout.slots
@@ -310,25 +313,12 @@ def _edges(raw: list[Any], index: dict[str, int]) -> tuple[tuple[int, int], ...]
         _bad_edge(raw, index)
     ends = None
     try:
-        ends = _ends(list(chain.from_iterable(raw)), index)
+        ends = _fast.ends_of(list(chain.from_iterable(raw)), index)
     except TypeError:  # an unhashable "id" (a list, an object)
         _bad_edge(raw, index)
     if ends is None:
         _bad_edge(raw, index)
     return tuple(zip(*ends, strict=True))
-
-
-def _ends(ids: Sequence[object], index: dict[str, int]) -> tuple[list[int], list[int]] | None:
-    """The pairs' first and second cell indices, of ``ids`` that list both ids of every
-    pair in turn (``[a0, b0, a1, b1, ...]``); None when an id is unknown or a pair names
-    one cell twice (``TypeError``: an unhashable id)."""
-    cells = list(map(index.get, ids))  # type: ignore[arg-type]
-    if None in cells:
-        return None
-    firsts, seconds = cast("list[int]", cells[0::2]), cast("list[int]", cells[1::2])
-    if any(map(eq, firsts, seconds)):
-        return None
-    return firsts, seconds
 
 
 def _bad_edge(raw: list[Any], index: dict[str, int]) -> NoReturn:

@@ -23,13 +23,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain, filterfalse, groupby, repeat
+from itertools import chain, groupby, repeat
 from math import floor
 from operator import add, sub, truediv
 
 from devil.board import Board, Cell, Topology
 from devil.graphs.cells import CellGraph
-from devil.solve.graph_lists import neighbour_lists, placed
+from devil.solve.graph_lists import levels, neighbour_lists, placed
 
 _MAX_SPREAD = 4
 """A levels layout may use at most this many slots per cell (else one row)."""
@@ -173,20 +173,8 @@ def cuthill_mckee(neighbours: Sequence[Sequence[int]]) -> list[list[int]]:
     least degree (a cheap Cuthill-McKee), the levels and their contents reversed.
 
     A level lists its cells in the order a walk finds them (each the first time one of
-    the previous level's cells names it); built with set and dict operations, not a
-    Python loop per neighbour (a million pairs is the file's bound)."""
+    the previous level's cells names it); the walk is compiled (``levels``): a million
+    pairs is the file's bound."""
     degree = list(map(len, neighbours))
-    seen: set[int] = set()
-    levels: list[list[int]] = []
-    near_of = neighbours.__getitem__
-    for start in sorted(range(len(neighbours)), key=degree.__getitem__):
-        if start in seen:
-            continue
-        seen.add(start)
-        level = [start]
-        while level:
-            levels.append(level)
-            found = dict.fromkeys(chain.from_iterable(map(near_of, level)))
-            level = list(filterfalse(seen.__contains__, found))
-            seen.update(level)
-    return [level[::-1] for level in reversed(levels)]
+    starts = sorted(range(len(neighbours)), key=degree.__getitem__)
+    return [level[::-1] for level in reversed(levels(neighbours, starts))]

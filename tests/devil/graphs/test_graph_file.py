@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from devil import native
 from devil.errors import InconsistentPosition
 from devil.graphs import _fast
 from devil.graphs.fileformat import (
@@ -33,14 +34,18 @@ EXAMPLE: dict[str, Any] = {
 }
 
 
-@pytest.fixture(autouse=True, params=["fast", "plain"])
+@pytest.fixture(autouse=True, params=["fast", "text", "plain"])
 def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test twice: through msgspec's fast path (when installed) and the plain json
-    path; both must accept the same files, build the same boards and name the same errors."""
+    """Every test three times: through msgspec's fast path (when installed), with the edges
+    read from their text (``pair_ends``, the compiled engine's way) or decoded by msgspec,
+    and the plain json path; all must accept the same files, build the same boards and name
+    the same errors."""
     if request.param == "plain":
         monkeypatch.setattr(_fast, "msgspec", None)
     elif not _fast.available():
         pytest.skip("msgspec is not installed (the fast extra)")
+    else:
+        monkeypatch.setattr(_fast, "EDGES_AS_TEXT", request.param == "text")
     return str(request.param)
 
 
@@ -231,7 +236,14 @@ def test_an_unsatisfiable_number_names_its_id() -> None:
         classify(position)
 
 
-def test_size_bounds_refuse_clearly() -> None:
+def _only_compiled_for_text(reader: str) -> None:
+    """A million pairs are read from their text by a loop per byte: run it compiled."""
+    if reader == "text" and native.ENGINE != "compiled":
+        pytest.skip("a million pairs read from their text by the pure-Python loop")
+
+
+def test_size_bounds_refuse_clearly(reader: str) -> None:
+    _only_compiled_for_text(reader)
     cells = [{"id": str(i), "state": "."} for i in range(100_001)]
     with pytest.raises(GraphFileError, match=r"^cells: 100,001 cells; .* at most 100,000"):
         _read(_broken(cells=cells, edges=[]))
@@ -240,8 +252,9 @@ def test_size_bounds_refuse_clearly() -> None:
         _read(_broken(edges=edges))
 
 
-def test_a_large_graph_reads() -> None:
+def test_a_large_graph_reads(reader: str) -> None:
     """100,000 cells and a million edges read (the benchmark times it: under 1 s)."""
+    _only_compiled_for_text(reader)
     n = 100_000
     cells = [{"id": f"c{i}", "state": "."} for i in range(n)]
     edges = [[f"c{i}", f"c{(i + k) % n}"] for i in range(n) for k in range(1, 11)]
