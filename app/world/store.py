@@ -69,6 +69,18 @@ def _rows_pausing(result: sa.CursorResult[Any], pause: Callable[[], None]) -> It
         pause()
 
 
+_REGION_CHUNKS = sa.select(
+    chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version
+).where(
+    chunks.c.world == sa.bindparam("w"),
+    chunks.c.team == sa.bindparam("t"),
+    chunks.c.layer.in_(sa.bindparam("layers", expanding=True)),
+    chunks.c.cx.between(sa.bindparam("cx0"), sa.bindparam("cx1")),
+    chunks.c.cy.between(sa.bindparam("cy0"), sa.bindparam("cy1")),
+)
+"""A rectangle's chunks (``WorldStore.region``, every view and raft): one statement built
+once, not a new one per request (building it and its cache key was ~3 % of a worker's
+samples under the bot load)."""
 _EVENT_HEADS = [c for c in events.c if c.name != "changes"]
 """An event's columns but its cells (``WorldStore.newest_events_without_cells``)."""
 WORLD_ORDER = (events.c.at, events.c.team, events.c.seq)
@@ -349,18 +361,14 @@ class WorldStore:
             head = conn.execute(TEAM_HEAD, {"w": world, "t": team}).scalar_one_or_none()
             if head is None:
                 raise NoSuchPlayer(f"team {team!r} of world {world!r}")
-            query = sa.select(
-                chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version
-            ).where(
-                chunks.c.world == world,
-                chunks.c.team == team,
-                chunks.c.layer.in_(list(layers)),
-                chunks.c.cx.between(cx0, cx1),
-                chunks.c.cy.between(cy0, cy1),
+            rows = conn.execute(
+                _REGION_CHUNKS,
+                {"w": world, "t": team, "layers": list(layers)}
+                | {"cx0": cx0, "cx1": cx1, "cy0": cy0, "cy1": cy1},
             )
             found = {
                 (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
-                for layer, cx, cy, cells, version in conn.execute(query)
+                for layer, cx, cy, cells, version in rows
             }
         knowledge = ChunkKnowledge(lambda keys: {k: found[k] for k in keys if k in found})
         knowledge.prefetch(
