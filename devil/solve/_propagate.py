@@ -177,16 +177,22 @@ class Frontier:
             if t_cells < cells:
                 self._replace(s, cells - t_cells, need - t_need)
                 return
-            only_s = cells - t_cells
-            if need - t_need == len(only_s):
-                self._decide(only_s, 1)
-                self._decide(t_cells - cells, 0)
-                return
-            only_t = t_cells - cells
-            if t_need - need == len(only_t):
-                self._decide(only_t, 1)
-                self._decide(only_s, 0)
-                return
+            # Neither set holds the other here, so both differences are non-empty: the
+            # overlap rule can only fire on the side with more mines needed, and the
+            # differences (new sets) are built only for that side.
+            more = need - t_need
+            if more > 0:
+                only_s = cells - t_cells
+                if more == len(only_s):
+                    self._decide(only_s, 1)
+                    self._decide(t_cells - cells, 0)
+                    return
+            elif more < 0:
+                only_t = t_cells - cells
+                if -more == len(only_t):
+                    self._decide(only_t, 1)
+                    self._decide(cells - t_cells, 0)
+                    return
             if s not in cons:
                 return
 

@@ -154,20 +154,22 @@ class Search:
         w_state = [0, sum(hi), sum(lo)]
         trail: list[int] = []
 
+        # ``x[i] = x[i] - a``, not ``x[i] -= a``: mypyc compiles an augmented assignment to
+        # a list item as a generic in-place operation, the plain form as native arithmetic
         def assign(v: int, a: int, queue: list[int]) -> None:
             val[v] = a
             trail.append(v)
             hv = hi[v]
             lv = lo[v]
             for c in var_cons[v]:
-                need[c] -= a
-                cap[c] -= hv
-                floor[c] -= lv
-                free[c] -= 1
+                need[c] = need[c] - a
+                cap[c] = cap[c] - hv
+                floor[c] = floor[c] - lv
+                free[c] = free[c] - 1
                 queue.append(c)
-            w_state[0] += a
-            w_state[1] -= hv
-            w_state[2] -= lv
+            w_state[0] = w_state[0] + a
+            w_state[1] = w_state[1] - hv
+            w_state[2] = w_state[2] - lv
 
         def undo(mark: int) -> None:
             while len(trail) > mark:
@@ -177,13 +179,13 @@ class Search:
                 hv = hi[v]
                 lv = lo[v]
                 for c in var_cons[v]:
-                    need[c] += a
-                    cap[c] += hv
-                    floor[c] += lv
-                    free[c] += 1
-                w_state[0] -= a
-                w_state[1] += hv
-                w_state[2] += lv
+                    need[c] = need[c] + a
+                    cap[c] = cap[c] + hv
+                    floor[c] = floor[c] + lv
+                    free[c] = free[c] + 1
+                w_state[0] = w_state[0] - a
+                w_state[1] = w_state[1] + hv
+                w_state[2] = w_state[2] + lv
 
         # ``put`` is ``assign`` passed in, not captured: under mypyc a closure that captures
         # another one keeps it in the shared environment, a reference cycle per call
