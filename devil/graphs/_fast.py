@@ -21,7 +21,7 @@ the board is drawn or written.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence, Sized
+from collections.abc import Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
@@ -187,10 +187,12 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
     if named and (not min(map(len, named)) > 0 or max(map(len, named)) > MAX_LABEL):
         return None
     polygon_text = _joined(map(_POLYGON, raw))
-    solid_text = _joined(map(_SOLID, raw))
+    solid_raw = list(map(_SOLID, raw))
+    # A flat board's cells all have the shared default: no text to join and decode.
+    solid_text = None if solid_raw.count(_NULL) == n else _joined(solid_raw)
     try:
         polygons = _POLYGONS.decode(polygon_text)
-        solids = _SOLIDS.decode(solid_text)
+        solids = [None] * n if solid_text is None else _SOLIDS.decode(solid_text)
     except msgspec.ValidationError:
         return None
     if not (_corners_ok(polygons) and _corners_ok(solids)):
@@ -230,7 +232,7 @@ def ends_of(ids: Sequence[object], index: dict[str, int]) -> tuple[list[int], li
     return firsts, seconds
 
 
-def _joined(texts: Iterator[Any]) -> bytes:
+def _joined(texts: Iterable[Any]) -> bytes:
     """One JSON list of the cells' raw values (``null`` for a cell without)."""
     return b"[" + b",".join(texts) + b"]"
 
