@@ -252,7 +252,7 @@ def _names(text: bytes, i: int, end: int, name: bytes) -> bool:
     size = len(name)
     if i + size >= end or text[i + size] != _QUOTE:
         return False
-    return text.startswith(name, i)  # one memcmp, not a loop per byte
+    return all(text[i + t] == name[t] for t in range(size))
 
 
 def _looked_up(text: bytes, i: int, end: int, lookup: dict[object, object]) -> tuple[int, int]:
