@@ -21,7 +21,7 @@ the board is drawn or written.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence, Sized
+from collections.abc import Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
@@ -121,15 +121,43 @@ def available() -> bool:
     return msgspec is not None
 
 
+_decoded: tuple[object, Any] | None = None
+"""The text ``format_of`` last read whole, and what it decoded (``_File``): ``decode`` of
+the same text object takes it instead of parsing the file again. One entry, dropped when
+taken or replaced."""
+
+
 def format_of(text: str | bytes) -> tuple[bool, object]:
     """``(True, the top-level "format")`` of a JSON object, ``(False, None)`` when msgspec
-    cannot tell (not installed, not an object, or JSON it refuses: ask ``json``)."""
+    cannot tell (not installed, not an object, or JSON it refuses: ask ``json``).
+
+    A detected file is usually read next (``devil-check``), so a file the fast path can
+    read is decoded whole here and kept for ``decode``: one parse of the text, not two."""
+    global _decoded
     if msgspec is None:
         return False, None
+    _decoded = None
+    try:
+        data = _DECODER.decode(text)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        pass
+    else:
+        _decoded = (text, data)
+        return True, data.format
     try:
         return True, _HEAD.decode(text).format
     except (msgspec.DecodeError, msgspec.ValidationError):
         return False, None
+
+
+def _decode_file(text: str | bytes) -> Any:
+    """The file decoded as ``_File`` (kept by ``format_of``, else parsed now)."""
+    global _decoded
+    kept = _decoded
+    if kept is not None and kept[0] is text:
+        _decoded = None
+        return kept[1]
+    return _DECODER.decode(text)
 
 
 def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
@@ -137,7 +165,7 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
     if msgspec is None:
         return None
     try:
-        data = _DECODER.decode(text)
+        data = _decode_file(text)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     raw = data.cells
@@ -159,10 +187,12 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
     if named and (not min(map(len, named)) > 0 or max(map(len, named)) > MAX_LABEL):
         return None
     polygon_text = _joined(map(_POLYGON, raw))
-    solid_text = _joined(map(_SOLID, raw))
+    solid_raw = list(map(_SOLID, raw))
+    # A flat board's cells all have the shared default: no text to join and decode.
+    solid_text = None if solid_raw.count(_NULL) == n else _joined(solid_raw)
     try:
         polygons = _POLYGONS.decode(polygon_text)
-        solids = _SOLIDS.decode(solid_text)
+        solids = [None] * n if solid_text is None else _SOLIDS.decode(solid_text)
     except msgspec.ValidationError:
         return None
     if not (_corners_ok(polygons) and _corners_ok(solids)):
@@ -202,7 +232,7 @@ def ends_of(ids: Sequence[object], index: dict[str, int]) -> tuple[list[int], li
     return firsts, seconds
 
 
-def _joined(texts: Iterator[Any]) -> bytes:
+def _joined(texts: Iterable[Any]) -> bytes:
     """One JSON list of the cells' raw values (``null`` for a cell without)."""
     return b"[" + b",".join(texts) + b"]"
 

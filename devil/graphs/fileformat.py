@@ -62,14 +62,16 @@ def looks_like_graph(text: str | bytes) -> bool:
     """True when ``text`` is a JSON object that declares itself a graph-board file.
 
     Cheap: looks only at the start for the format's name, then parses to be sure (with
-    msgspec when installed, which reads only the ``format`` member; else ``json``).
+    msgspec when installed, whose decoding ``read_graph`` of the same text then reuses;
+    else ``json``).
     """
     head = text[:4096]
     if isinstance(head, bytes):
         head = head.decode("utf-8", "replace")
     if not head.lstrip().startswith("{") or FORMAT not in head:
         return False
-    known, declared = _fast.format_of(text)
+    with _no_cycle_collection():  # format_of decodes the whole file when it can
+        known, declared = _fast.format_of(text)
     if known:
         return declared == FORMAT
     try:
