@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from devil import oracle
 from devil.analysis import Verdict
-from devil.devil_rule import Lose, Redraw, Safe, judge
+from devil.devil_rule import judge
 from devil.rules import Count, Mercy, Rules
 from devil.solver import Solver, classify, probabilities, witness
 from tests.helpers.graph_strategies import graph_boards, tiling_boards
+from tests.helpers.judgements import assert_judged_as_the_oracle_says
 from tests.helpers.strategies import Scenario, profile, scenarios
 
 COUNTS = st.sampled_from(Count)
@@ -80,20 +81,8 @@ def test_the_devil_rule_on_graph_boards(
     covered = sorted(position.covered_cells())
     assume(covered)
     cell = data.draw(st.sampled_from(covered))
-    rules = Rules(count, mercy)
-    truth = oracle.classify(position, count)
-    got = judge(Solver(count).analyse(position), cell, rules, seed=7)
-    verdict = truth.verdict(cell)
-    if verdict is Verdict.SAFE:
-        assert got == Safe()
-    elif verdict is Verdict.MINE or mercy is Mercy.STRICT or truth.safe_cells():
-        assert isinstance(got, Lose)
-        assert cell in got.witness
-        assert oracle.is_consistent(position, got.witness, count)
-    else:
-        assert isinstance(got, Redraw)
-        assert cell not in got.layout
-        assert oracle.is_consistent(position, got.layout, count)
+    got = judge(Solver(count).analyse(position), cell, Rules(count, mercy), seed=7)
+    assert_judged_as_the_oracle_says(got, position, cell, count, mercy)
 
 
 def test_a_hub_with_twelve_mined_neighbours_is_read() -> None:

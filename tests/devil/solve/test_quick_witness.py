@@ -17,12 +17,13 @@ from hypothesis import strategies as st
 
 from devil import oracle
 from devil.analysis import Verdict
-from devil.devil_rule import Lose, Redraw, Safe, judge
+from devil.devil_rule import judge
 from devil.game import LATEST_VERSION, Game, GameParams, GraphSpec, Move, Status
 from devil.rules import Count, Mercy, Rules
 from devil.solve import _wide, piece_facts, quick_witness
 from devil.solver import Solver
 from tests.helpers.graph_strategies import graph_boards, tiling_boards
+from tests.helpers.judgements import assert_judged_as_the_oracle_says
 from tests.helpers.strategies import Scenario, profile, scenarios
 
 BOARDS = st.none() | graph_boards() | tiling_boards()
@@ -84,21 +85,10 @@ def test_the_devil_rule_at_version_two(
     scenario: Scenario = data.draw(scenarios() if board is None else scenarios(st.just(board)))
     position = scenario.position
     cell = draw_cell(data, scenario)
-    truth = oracle.classify(position, count)
     with pytest.MonkeyPatch.context() as mp:
         make_hard(mp, how)
         got = judge(Solver(count).analyse(position), cell, Rules(count, mercy), 7, version=2)
-    verdict = truth.verdict(cell)
-    if verdict is Verdict.SAFE:
-        assert got == Safe()
-    elif verdict is Verdict.MINE or mercy is Mercy.STRICT or truth.safe_cells():
-        assert isinstance(got, Lose)
-        assert cell in got.witness
-        assert oracle.is_consistent(position, got.witness, count)
-    else:
-        assert isinstance(got, Redraw)
-        assert cell not in got.layout
-        assert oracle.is_consistent(position, got.layout, count)
+    assert_judged_as_the_oracle_says(got, position, cell, count, mercy)
 
 
 @settings(profile(), max_examples=min(profile().max_examples, 30))
