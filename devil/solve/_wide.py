@@ -232,15 +232,8 @@ class WideEngine(Engine):
         of set bits."""
         self.backbone()  # the base the searches start from
         merged: Backbone | None = None
-        k = 0
-        while allowed >> k:
-            if not (allowed >> k) & 1:
-                k += 1
-                continue
-            start = k
-            while (allowed >> k) & 1:
-                k += 1
-            got = self._searched(TotalWindow(start, k - 1), WINDOW_CONFLICTS)
+        for low, high in bits.runs(allowed):
+            got = self._searched(TotalWindow(low, high), WINDOW_CONFLICTS)
             if got is None:
                 continue
             if merged is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-__all__ = ["interval", "lowest", "members", "sumset"]
+__all__ = ["interval", "lowest", "members", "runs", "sumset"]
 
 
 def sumset(a: int, b: int) -> int:
@@ -42,3 +42,18 @@ def interval(lo: int, hi: int) -> int:
 def lowest(mask: int) -> int:
     """The smallest number in a non-empty set."""
     return (mask & -mask).bit_length() - 1
+
+
+def runs(mask: int) -> list[tuple[int, int]]:
+    """The set's runs of consecutive numbers as ``(low, high)``, smallest first."""
+    out: list[tuple[int, int]] = []
+    k = 0
+    while mask >> k:
+        if not (mask >> k) & 1:
+            k += 1
+            continue
+        start = k
+        while (mask >> k) & 1:
+            k += 1
+        out.append((start, k - 1))
+    return out

@@ -44,7 +44,7 @@ from devil.solve._engine import WIDE_OPEN, WITNESS_BUDGET, lone_solution
 from devil.solve._search import GroupProblem, Search, TooHard, TotalWindow
 from devil.solve._small import SmallEngine
 from devil.solve._wide import DP_LIMIT, learns
-from devil.solve.bits import interval, members, sumset
+from devil.solve.bits import interval, members, runs, sumset
 
 if TYPE_CHECKING:
     from devil.solve.position_analysis import PositionAnalysis
@@ -119,18 +119,7 @@ def draw_learnt(
 
 def _runs(allowed: int, near: int) -> list[tuple[int, int]]:
     """The runs of set bits of ``allowed`` as ``(low, high)``, nearest ``near`` first."""
-    out: list[tuple[int, int]] = []
-    k = 0
-    while allowed >> k:
-        if not (allowed >> k) & 1:
-            k += 1
-            continue
-        start = k
-        while (allowed >> k) & 1:
-            k += 1
-        out.append((start, k - 1))
-    out.sort(key=lambda run: max(run[0] - near, near - run[1], 0))
-    return out
+    return sorted(runs(allowed), key=lambda run: max(run[0] - near, near - run[1], 0))
 
 
 class _Quick(_witness._Builder):
