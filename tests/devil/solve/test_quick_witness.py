@@ -19,6 +19,7 @@ from devil import oracle
 from devil.analysis import Verdict
 from devil.devil_rule import judge
 from devil.game import LATEST_VERSION, Game, GameParams, GraphSpec, Move, Status
+from devil.position import Position
 from devil.rules import Count, Mercy, Rules
 from devil.solve import _wide, piece_facts, quick_witness
 from devil.solver import Solver
@@ -42,10 +43,13 @@ def make_hard(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
         monkeypatch.setattr(quick_witness, "WINDOW_CONFLICTS", 0)
 
 
-def draw_cell(data: st.DataObject, scenario: Scenario) -> int:
+def draw_click(data: st.DataObject) -> tuple[Position, int]:
+    """A position on one of ``BOARDS`` (any graph when None) and a covered cell of it."""
+    board = data.draw(BOARDS)
+    scenario: Scenario = data.draw(scenarios() if board is None else scenarios(st.just(board)))
     covered = sorted(scenario.position.covered_cells())
     assume(covered)
-    return data.draw(st.sampled_from(covered))
+    return scenario.position, data.draw(st.sampled_from(covered))
 
 
 @profile()
@@ -53,10 +57,7 @@ def draw_cell(data: st.DataObject, scenario: Scenario) -> int:
 def test_version_two_witnesses_are_layouts_the_oracle_accepts(
     data: st.DataObject, count: Count, how: str, nearest: bool
 ) -> None:
-    board = data.draw(BOARDS)
-    scenario: Scenario = data.draw(scenarios() if board is None else scenarios(st.just(board)))
-    position = scenario.position
-    cell = draw_cell(data, scenario)
+    position, cell = draw_click(data)
     truth = oracle.classify(position, count).verdict(cell)
     seed = data.draw(st.integers(0, 2**32))
     with pytest.MonkeyPatch.context() as mp:
@@ -81,10 +82,7 @@ def test_version_two_witnesses_are_layouts_the_oracle_accepts(
 def test_the_devil_rule_at_version_two(
     data: st.DataObject, count: Count, mercy: Mercy, how: str
 ) -> None:
-    board = data.draw(BOARDS)
-    scenario: Scenario = data.draw(scenarios() if board is None else scenarios(st.just(board)))
-    position = scenario.position
-    cell = draw_cell(data, scenario)
+    position, cell = draw_click(data)
     with pytest.MonkeyPatch.context() as mp:
         make_hard(mp, how)
         got = judge(Solver(count).analyse(position), cell, Rules(count, mercy), 7, version=2)
@@ -98,10 +96,7 @@ def test_a_version_two_witness_does_not_depend_on_what_the_solver_met_before(
 ) -> None:
     """A replayed game's solver may have answered other questions first (probabilities,
     version-1 witnesses), which can hand a piece over to another engine: same layouts."""
-    board = data.draw(BOARDS)
-    scenario: Scenario = data.draw(scenarios() if board is None else scenarios(st.just(board)))
-    position = scenario.position
-    cell = draw_cell(data, scenario)
+    position, cell = draw_click(data)
     with pytest.MonkeyPatch.context() as mp:
         make_hard(mp, how)
         fresh = Solver(count).analyse(position)
