@@ -405,8 +405,11 @@
     if (note) note.hidden = false; // "swipe it to see the rest"
   }
 
+  /* only the game's own board (#board): a replay's board is never tapped to play, and grown
+     it ran off the panel's right edge with no sign that it scrolled (it fits the phone now,
+     its cells small but only looked at) */
   function growBoards() {
-    var boards = document.querySelectorAll("svg.graph-game.fit:not(.ball)");
+    var boards = document.querySelectorAll("#board svg.graph-game.fit:not(.ball)");
     for (var i = 0; i < boards.length; i++) {
       var svg = boards[i], key = svg.closest("[id]") ? svg.closest("[id]").id : "";
       if (svg.classList.contains("grown")) continue;
