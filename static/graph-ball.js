@@ -232,21 +232,10 @@
     e.preventDefault();
   }, true);
 
-  // a move's answer swaps the board: draw the new one as the old one was, before it is painted
-  if (window.MutationObserver) {
-    new MutationObserver(function (records) {
-      for (var i = 0; i < records.length; i++) {
-        var added = records[i].addedNodes;
-        for (var j = 0; j < added.length; j++) {
-          var node = added[j];
-          if (node.nodeType === 1 && (node.matches("svg.graph-game") || node.querySelector("svg.graph-game"))) {
-            apply();
-            return;
-          }
-        }
-      }
-    }).observe(document.documentElement, { childList: true, subtree: true });
-  }
+  // a move's answer swaps the board: graph-game.js's one observer (loaded first) calls apply
+  // before it turns or grows the board, so the new one is drawn as the old one was before
+  // it is painted
+  if (window.MineDevilOnBoardSwap) window.MineDevilOnBoardSwap(apply);
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply);
   else apply();

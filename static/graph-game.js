@@ -321,8 +321,17 @@
       svg.classList.toggle("turned", want);
     }
   }
-  // a swapped-in board is turned before it is painted (htmx's own events come after a
-  // settle delay, long enough to flash the unturned board)
+  /* A swapped-in board is drawn before it is painted (htmx's own events come after a settle
+     delay, long enough to flash the board as the server drew it). The page's one observer:
+     first the hooks other scripts register (graph-ball.js draws a solid, which is never
+     turned nor grown), then the quarter turn and the growth of a net or a flat board. */
+  var swapHooks = [];
+  window.MineDevilOnBoardSwap = function (hook) { swapHooks.push(hook); };
+  function boardSwapped() {
+    for (var i = 0; i < swapHooks.length; i++) swapHooks[i]();
+    turnBoards();
+    growBoards();
+  }
   if (window.MutationObserver) {
     new MutationObserver(function (records) {
       for (var i = 0; i < records.length; i++) {
@@ -330,8 +339,7 @@
         for (var j = 0; j < added.length; j++) {
           var node = added[j];
           if (node.nodeType === 1 && (node.matches("svg.graph-game") || node.querySelector("svg.graph-game"))) {
-            turnBoards();
-            growBoards();
+            boardSwapped();
             return;
           }
         }
