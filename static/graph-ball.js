@@ -139,10 +139,34 @@
 
   function boards() { return document.querySelectorAll("#board svg.graph-game[data-turn]"); }
 
+  /* The cells' 3-D corners come with the page's first board only: a move's answer leaves them
+     out when the request says the page kept them (the Mine-Devil-Corners header,
+     app/play/graph_board.py), and they are put back on the swapped-in cells, by cell id,
+     before anything reads them. */
+  var kept = null; // element id -> data-p3 text
+  function withCorners(svg) {
+    var cells = svg.querySelectorAll("g[data-cell]");
+    if (!kept) {
+      kept = {};
+      for (var i = 0; i < cells.length; i++) {
+        if (cells[i].hasAttribute("data-p3")) kept[cells[i].id] = cells[i].getAttribute("data-p3");
+      }
+      return;
+    }
+    for (var j = 0; j < cells.length; j++) {
+      var p3 = kept[cells[j].id];
+      if (p3 && !cells[j].hasAttribute("data-p3")) cells[j].setAttribute("data-p3", p3);
+    }
+  }
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (kept && boards().length && Object.keys(kept).length) e.detail.headers["Mine-Devil-Corners"] = "kept";
+  });
+
   function apply() {
     var want = chosen();
     var list = boards();
     for (var i = 0; i < list.length; i++) {
+      withCorners(list[i]);
       if (want === "solid") toSolid(list[i]); else toNet(list[i]);
     }
     var buttons = document.querySelectorAll("[data-graph-view]");

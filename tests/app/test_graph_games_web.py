@@ -15,7 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from app.graphs.projection import solid_corners
-from app.play.graph_board import net_shades, sphere_faces
+from app.play.graph_board import CORNERS_KEPT, net_shades, sphere_faces
 from app.play.graph_params import parse_graph_params
 from devil.analysis import Verdict
 from devil.game import Game
@@ -248,6 +248,32 @@ def test_a_page_click_answers_with_the_whole_svg_and_the_replay_draws_it(
     assert re.search(r'class="gcell open[^"]*\bfresh\b', replay)
     replay0 = client.get(f"{location}/replay/0").get_data(as_text=True)
     assert "gcell open" not in replay0 and " moved" not in replay0
+
+
+def test_a_move_leaves_out_the_corners_a_page_kept(client: FlaskClient) -> None:
+    """A cube's 3-D corners come with the page; a move's answer to a page that says it kept
+    them (graph-ball.js's header) leaves them out, and only then: the same cells, the same
+    turn, a much smaller answer."""
+    form = {"preset": "beginner", "topology": "cube", "seed": "4", "csrf_token": csrf(client)}
+    location = client.post("/new", data=form).headers["Location"]
+    page = client.get(location).get_data(as_text=True)
+    assert page.count("data-p3=") == 96
+    headers = {"X-CSRFToken": csrf(client), **HX}
+    cells = re.findall(r'data-at="(\d+,\d+)"', page)
+    full = client.post(f"{location}/move", data={"kind": "flag", "at": cells[0]}, headers=headers)
+    kept = client.post(f"{location}/move", data={"kind": "flag", "at": cells[0]},
+                       headers={**headers, CORNERS_KEPT: "kept"})  # fmt: skip
+    with_corners, without = full.get_data(as_text=True), kept.get_data(as_text=True)
+    assert CORNERS_KEPT in kept.headers["Vary"]
+    assert with_corners.count("data-p3=") == 96 and "data-p3=" not in without
+    assert 'data-turn="' in without and without.count("<g id=") == with_corners.count("<g id=")
+    assert len(without) < 0.9 * len(with_corners)
+    # a watcher's poll (a GET) the same way
+    watch = f"{location}?since=0"
+    assert "data-p3=" not in client.get(watch, headers={**HX, CORNERS_KEPT: "kept"}).get_data(
+        as_text=True
+    )
+    assert client.get(watch, headers=HX).get_data(as_text=True).count("data-p3=") == 96
 
 
 def test_the_hint_ladder_names_cells_by_label(client: FlaskClient) -> None:
