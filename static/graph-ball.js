@@ -7,7 +7,9 @@
    swapped board comes back as it was.
 
    Playing needs nothing new: the cells stay the same <g> elements (graph-game.js opens,
-   flags, chords and moves the cursor). Faces turned away get .back (hidden, not clickable);
+   flags, chords and moves the cursor). Faces turned away get .back (not drawn, not clickable,
+   but still in the accessibility tree: a screen reader reads every cell, and a cell that
+   takes the focus is turned to face the viewer);
    graph-game.js's arrows use each cell's projected centre (data-bx, data-by), and before it
    focuses a cell it sends "graph:reach", on which the solid turns to face that cell.
    A drag is not a click: the click that ends a drag is swallowed. The maths is
@@ -218,6 +220,12 @@
   }
   document.addEventListener("mouseover", faceRef);
   document.addEventListener("focusin", faceRef);
+  /* a face turned away is still read by a screen reader (only hidden from sight: the CSS):
+     a cell it moves the focus to is turned into sight */
+  document.addEventListener("focusin", function (e) {
+    var g = e.target.closest && e.target.closest("#board svg.graph-game.ball g.back");
+    if (g) face(g);
+  });
   document.addEventListener("click", faceRef);
 
   // -- dragging turns the solid; the click ending a drag opens nothing ---------------------

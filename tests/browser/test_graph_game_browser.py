@@ -235,4 +235,53 @@ def test_a_finger_taps_twice_to_open_a_narrow_cell(
         " g => window.MineDevilNarrowest(g)))"
     )
     assert smallest >= 24 and page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # its replay is only looked at: never grown, it fits the panel (grown, it ran off the
+    # panel's right edge and looked clipped)
+    page.goto(page.url + "/replay/0")
+    expect(page.locator("#replay-board svg.graph-game g[data-cell]")).not_to_have_count(0)
+    page.wait_for_load_state("load")
+    expect(page.locator("#replay-board svg.graph-game")).not_to_have_class(re.compile(r"\bgrown\b"))
+    fits = page.evaluate(
+        "() => { const s = document.querySelector('.replay-view .scroller');"
+        " return s.scrollWidth <= s.clientWidth + 1 && s.getBoundingClientRect().right <= 390; }"
+    )
+    assert fits, "the replay's board runs past the phone's edge"
     context.close()
+
+
+def test_every_cell_of_a_solid_is_reached_by_a_screen_reader(
+    page: Page, live_server: str, shots: Path
+) -> None:
+    """The cube drawn as a solid: faces turned away are hidden from sight but not from a
+    screen reader (every cell keeps its accessible name); a cell the focus moves to (a
+    screen reader's cursor, a cell named in a panel) is turned to face the player. A move's
+    answer leaves out the corners the page kept, and the solid still draws."""
+    page.set_viewport_size(DESKTOP)
+    _start(page, live_server, "cube", 3)
+    first = page.locator("svg.graph-game g[data-cell]").first
+    _click(page, str(first.get_attribute("data-cell")))
+    page.click("[data-graph-view=solid]")
+    board = page.locator("svg.graph-game")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    away = page.locator("svg.graph-game g.back")
+    expect(away).not_to_have_count(0)
+    cells = page.locator("svg.graph-game g[data-cell]").count()
+    expect(page.get_by_role("button", name=re.compile(r"^cell "))).to_have_count(cells)
+    target = str(away.first.get_attribute("id"))
+    page.locator(f"#{target}").focus()  # where a screen reader's cursor puts the focus
+    expect(page.locator(f"#{target}")).not_to_have_class(re.compile(r"\bback\b"))
+    assert float(str(page.locator(f"#{target}").get_attribute("data-tilt"))) >= 0.5
+    # a move: its answer has no corners (the page kept them), the cells get them back
+    safe, _ = _proved(live_server, page.url.rsplit("/", 1)[1])
+    cell = page.locator(f'svg.graph-game g[data-cell="{safe[0]}"]')
+    cell.dispatch_event("graph:reach")
+    with page.expect_response(re.compile(r"/move$")) as answer:
+        act(page, lambda: cell.click())
+    assert answer.value.request.headers.get("mine-devil-corners") == "kept"
+    assert "data-p3=" not in answer.value.text()
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    assert page.locator("svg.graph-game g[data-cell]:not([data-p3])").count() == 0
+    expect(page.get_by_role("button", name=re.compile(r"^cell "))).to_have_count(cells)
+    page.screenshot(path=str(shots / "graph-game-cube-solid-reached.png"), full_page=True)
+    problem = audit(page, "a cube drawn as a solid, after a move")
+    assert not problem, problem
