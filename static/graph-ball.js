@@ -23,6 +23,7 @@
   var MIN_PX = 420;
   var DRAG_PX = 10; // as graph-game.js's long press: a finger moving further is a drag
   var REACH_TILT = 0.5; // the cursor's cell is turned to face the viewer below this
+  var SLANT = S.turn(-0.35, 0.4); // a faced cell, slanted a little (x then y, radians)
 
   function chosen() {
     try { return localStorage.getItem(VIEW_KEY) === "solid" ? "solid" : "net"; } catch (e) { return "net"; }
@@ -204,7 +205,9 @@
     var svg = g && g.closest && g.closest("svg.graph-game.ball");
     if (!svg || !g.dataset.p3 || parseFloat(g.dataset.tilt) >= REACH_TILT) return;
     var corners = g.dataset.p3.split(" ").map(function (p) { return p.split(",").map(Number); });
-    svg._turn = S.toward(svg._turn, S.normal(corners));
+    // then a slant, so the faces around it show too: a cube face seen straight on was a flat
+    // grid, and a stranger no longer saw a cube (the cell stays facing: tilt about 0.87)
+    svg._turn = S.multiply(SLANT, S.toward(svg._turn, S.normal(corners)));
     draw(svg);
   }
 
