@@ -175,6 +175,14 @@
       event.preventDefault();
       by(k[0], k[1]);
     });
+    /* a cell on a face turned away stays in the accessibility tree (graph.css): when a screen
+       reader's cursor (or anything) focuses it, the solid turns to face it */
+    svg.addEventListener("focusin", function (event) {
+      var cell = cells.filter(function (c) { return c.el === event.target; })[0];
+      if (!cell || apply(matrix, cell.normal)[2] >= LABEL_TILT) { return; }
+      matrix = toward(matrix, cell.normal);
+      draw();
+    });
     var frame = svg.closest(".graph-frame") || svg.parentNode;
     var controls = frame.parentNode.querySelector(".solid-controls");
     if (controls) {

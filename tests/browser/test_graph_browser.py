@@ -140,3 +140,9 @@ def test_the_sphere_turns_by_drag_keys_and_buttons(
     page.locator(f'.graph-board [data-cell="{newly[0]}"]').click()
     expect(page.locator("#graph-proof")).to_contain_text(f"{newly[0]}:")
     assert newly[0] in _front_ids(page)
+    # faces turned away are hidden from sight, not from a screen reader: every cell keeps its
+    # accessible name, and a hidden cell that takes the focus is turned into sight
+    expect(board.get_by_role("button")).to_have_count(board.locator("[data-p3]").count())
+    hidden = str(page.locator(".graph-board.solid [data-p3].back").first.get_attribute("data-cell"))
+    page.locator(f'.graph-board [data-cell="{hidden}"]').focus()
+    assert hidden in _front_ids(page)
