@@ -1,10 +1,12 @@
-/* The game page's board on a solid (the cube, the geodesic sphere: app/play/graph_board.py
-   writes data-turn on the svg and each cell's 3-D corners in data-p3) drawn as the solid
+/* The game's board on a solid, and its replay's (the cube, the geodesic sphere:
+   app/play/graph_board.py writes data-turn on the svg and each cell's 3-D corners in
+   data-p3) drawn as the solid
    itself, turned by dragging, by the .solid-turn buttons, or by the arrow keys moving the
    cursor (the solid turns to face the cell the cursor reaches). The player chooses "Unfolded"
    (the net, as the server draws it) or "Solid" with the [data-graph-view] buttons; the choice
-   is kept (localStorage), the turn too while the page lives (sessionStorage), so a move's
-   swapped board comes back as it was.
+   is kept (localStorage), the turn too while the page lives (sessionStorage, one per game),
+   so a move's swapped board comes back as it was and the replay is seen as the game was; a
+   replay's step turns its move's cell into sight.
 
    Playing needs nothing new: the cells stay the same <g> elements (graph-game.js opens,
    flags, chords and moves the cursor). Faces turned away get .back (not drawn, not clickable,
@@ -28,7 +30,11 @@
   function chosen() {
     try { return localStorage.getItem(VIEW_KEY) === "solid" ? "solid" : "net"; } catch (e) { return "net"; }
   }
-  function turnKey(svg) { return "graph-turn:" + location.pathname + ":" + svg.querySelectorAll("g[data-p3]").length; }
+  /* one turn per game: its replay (page or panel) is seen as the game was */
+  function turnKey(svg) {
+    var game = location.pathname.replace(/\/replay(\/.*)?$/, "");
+    return "graph-turn:" + game + ":" + svg.querySelectorAll("g[data-p3]").length;
+  }
   function keptTurn(svg) {
     try {
       var kept = JSON.parse(sessionStorage.getItem(turnKey(svg)) || "null");
@@ -117,7 +123,8 @@
     svg.setAttribute("height", px.toFixed(0));
     svg._turn = svg._turn || keptTurn(svg);
     draw(svg);
-    face(svg.querySelector("g.boom")); // a lost game: the fatal click in sight
+    // a lost game: the fatal click in sight; a replay: the move's cell
+    face(svg.querySelector("g.boom") || svg.querySelector("g.moved"));
   }
 
   function toNet(svg) {
@@ -140,29 +147,28 @@
     if (window.MineDevilTurnBoards) window.MineDevilTurnBoards(); // a phone turns the net again
   }
 
-  function boards() { return document.querySelectorAll("#board svg.graph-game[data-turn]"); }
+  // the game's board and a replay's (the replay page, the game page's replay panel)
+  function boards() {
+    return document.querySelectorAll("#board svg.graph-game[data-turn], #replay-board svg.graph-game[data-turn]");
+  }
 
   /* The cells' 3-D corners come with the page's first board only: a move's answer leaves them
      out when the request says the page kept them (the Mine-Devil-Corners header,
-     app/play/graph_board.py), and they are put back on the swapped-in cells, by cell id,
-     before anything reads them. */
-  var kept = null; // element id -> data-p3 text
+     app/play/graph_board.py), and they are put back on the swapped-in cells, by the cell's
+     id in the board file (the same on the game's board and a replay's), before anything
+     reads them. */
+  var kept = {}; // data-cell -> data-p3 text
+  var keptCount = 0;
   function withCorners(svg) {
     var cells = svg.querySelectorAll("g[data-cell]");
-    if (!kept) {
-      kept = {};
-      for (var i = 0; i < cells.length; i++) {
-        if (cells[i].hasAttribute("data-p3")) kept[cells[i].id] = cells[i].getAttribute("data-p3");
-      }
-      return;
-    }
-    for (var j = 0; j < cells.length; j++) {
-      var p3 = kept[cells[j].id];
-      if (p3 && !cells[j].hasAttribute("data-p3")) cells[j].setAttribute("data-p3", p3);
+    for (var i = 0; i < cells.length; i++) {
+      var id = cells[i].getAttribute("data-cell"), p3 = cells[i].getAttribute("data-p3");
+      if (p3 && !kept[id]) { kept[id] = p3; keptCount++; }
+      else if (!p3 && kept[id]) cells[i].setAttribute("data-p3", kept[id]);
     }
   }
   document.addEventListener("htmx:configRequest", function (e) {
-    if (kept && boards().length && Object.keys(kept).length) e.detail.headers["Mine-Devil-Corners"] = "kept";
+    if (keptCount && boards().length) e.detail.headers["Mine-Devil-Corners"] = "kept";
   });
 
   function apply() {
@@ -196,7 +202,8 @@
     var turn = e.target.closest && e.target.closest(".graph-view-switch [data-turn]");
     if (turn) {
       var k = { left: [0, -S.STEP], right: [0, S.STEP], up: [-S.STEP, 0], down: [S.STEP, 0] }[turn.dataset.turn];
-      if (k) turnBy(boards()[0], k[0], k[1]);
+      var which = turn.closest(".graph-view-switch").getAttribute("data-board") || "board";
+      if (k) turnBy(document.querySelector("#" + which + " svg.graph-game"), k[0], k[1]);
     }
   });
 
@@ -226,7 +233,7 @@
   /* a face turned away is still read by a screen reader (only hidden from sight: the CSS):
      a cell it moves the focus to is turned into sight */
   document.addEventListener("focusin", function (e) {
-    var g = e.target.closest && e.target.closest("#board svg.graph-game.ball g.back");
+    var g = e.target.closest && e.target.closest("svg.graph-game.ball g.back");
     if (g) face(g);
   });
   document.addEventListener("click", faceRef);
@@ -235,7 +242,7 @@
   var drag = null;
   var dragged = false;
   document.addEventListener("pointerdown", function (e) {
-    var svg = e.target.closest && e.target.closest("#board svg.graph-game.ball");
+    var svg = e.target.closest && e.target.closest("svg.graph-game.ball");
     dragged = false;
     drag = svg ? { svg: svg, x: e.clientX, y: e.clientY, id: e.pointerId, moving: false } : null;
   });

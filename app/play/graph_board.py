@@ -252,8 +252,8 @@ def graph_board_svg(
         edge_lines(position, items),
     ]
     faces = net_shades(position)
-    # the game page's board (a replay's, prefixed, stays a net) can be drawn as the solid
-    p3 = solid_text(position) if not prefix else None
+    # the game's board and a replay's can be drawn as the solid
+    p3 = solid_text(position)
     if p3 is not None:
         turn = ",".join(f"{v:.6f}" for v in DEFAULT_TURN)
         out[0] = out[0].replace(' role="group"', f' data-turn="{turn}" role="group"', 1)

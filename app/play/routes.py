@@ -213,10 +213,12 @@ def replay_query(game_id: str) -> ResponseReturnValue:
 
 
 def show_replay(loaded: LoadedGame, n: int) -> ResponseReturnValue:
-    rv = replay_view(get_service(), loaded, n)
+    kept = is_htmx() and request.headers.get(CORNERS_KEPT) == "kept"  # the page has them
+    rv = replay_view(get_service(), loaded, n, corners=not kept)
     note = replay_note(loaded.id, n)  # the move's annotation, once the game has ended
     if is_htmx():
         response = make_response(render_template("_replay_view.html", rv=rv, note=note))
+        response.vary.add(CORNERS_KEPT)
         if "/replay" in urlsplit(request.headers.get("HX-Current-URL", "")).path:
             # on the replay page the address follows the slider (reload and share stay there);
             # the game page's replay panel leaves the game's address alone

@@ -241,10 +241,19 @@ def test_a_page_click_answers_with_the_whole_svg_and_the_replay_draws_it(
     assert 'data-graph-view="solid"' in page and "graph-ball.js" in page
     replay = client.get(f"{location}/replay/1").get_data(as_text=True)
     assert '<g id="rp-c-' in replay and "gcell open" in replay
-    # the replay rings the move's cell and tints what it opened; its board stays a net
+    # the replay rings the move's cell and tints what it opened; it can be turned as a ball
+    # too (its corners left out of a step's answer when the page kept them)
     moved = rf'class="gcell [^"]*\bmoved\b[^"]*" [^>]*data-at="{first.group(1)}"'
     clicked = re.search(moved + r'[^>]*aria-label="[^"]*, this move"', replay)
-    assert clicked and "opened by this move" in replay and "data-p3=" not in replay
+    assert clicked and "opened by this move" in replay and replay.count("data-p3=") == 80
+    assert 'data-board="replay-board"' in replay
+    step = client.get(f"{location}/replay/1", headers={**HX, CORNERS_KEPT: "kept"})
+    assert "data-p3=" not in step.get_data(as_text=True) and 'data-turn="' in step.get_data(
+        as_text=True
+    )
+    assert CORNERS_KEPT in step.headers["Vary"]
+    full = client.get(f"{location}/replay/1", headers=HX).get_data(as_text=True)
+    assert full.count("data-p3=") == 80
     assert re.search(r'class="gcell open[^"]*\bfresh\b', replay)
     replay0 = client.get(f"{location}/replay/0").get_data(as_text=True)
     assert "gcell open" not in replay0 and " moved" not in replay0

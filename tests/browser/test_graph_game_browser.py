@@ -285,3 +285,37 @@ def test_every_cell_of_a_solid_is_reached_by_a_screen_reader(
     page.screenshot(path=str(shots / "graph-game-cube-solid-reached.png"), full_page=True)
     problem = audit(page, "a cube drawn as a solid, after a move")
     assert not problem, problem
+
+
+def test_a_solids_replay_is_a_solid_too(page: Page, live_server: str, shots: Path) -> None:
+    """A cube game played as a solid replays as a solid (the player's choice is kept), turned
+    so each step's cell is in sight; a step's answer leaves out the corners the page kept."""
+    page.set_viewport_size(PHONE)
+    game_id = _start(page, live_server, "cube", 5)
+    page.click("[data-graph-view=solid]")
+    first = str(page.locator("svg.graph-game g[data-cell]").first.get_attribute("data-cell"))
+    for n in range(3):  # the first click is always safe, then cells the numbers prove safe
+        target = first if n == 0 else _proved(live_server, game_id)[0][0]
+        cell = page.locator(f'svg.graph-game g[data-cell="{target}"]')
+        cell.dispatch_event("graph:reach")
+        act(page, cell.click)
+    page.goto(f"{live_server}/g/{game_id}/replay/1")
+    board = page.locator("#replay-board svg.graph-game")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    expect(page.locator("[data-board=replay-board] [data-graph-view=solid]")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator("#replay-board g.moved")).not_to_have_class(re.compile(r"\bback\b"))
+    with page.expect_response(re.compile(r"/replay/2$")) as answer:
+        act(page, lambda: page.click(".replay-steps a:has-text('Next')"), "answered")
+    assert answer.value.request.headers.get("mine-devil-corners") == "kept"
+    assert "data-p3=" not in answer.value.text()
+    expect(page.locator(".replay-caption")).to_contain_text("Move 2 of")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    expect(page.locator("#replay-board g.moved")).not_to_have_class(re.compile(r"\bback\b"))
+    assert page.locator("#replay-board g[data-cell]:not([data-p3])").count() == 0
+    page.screenshot(path=str(shots / "graph-game-cube-solid-replay-phone.png"), full_page=True)
+    problem = audit(page, "a cube's replay drawn as a solid on a phone")
+    assert not problem, problem
+    page.click("[data-board=replay-board] [data-graph-view=net]")
+    expect(board).not_to_have_class(re.compile(r"\bball\b"))
