@@ -115,6 +115,9 @@
     if (cell) {
       cell.classList.add("picked");
       cell.parentNode.appendChild(cell); // in front: its ring is not hidden under neighbours
+      // a solid's cell near the rim (a sliver a finger cannot hit twice) turns to face the
+      // player first (graph-ball.js), ringed, as wide as the others
+      cell.dispatchEvent(new CustomEvent("graph:reach", { bubbles: true }));
       cell.focus({ preventScroll: true });
     }
     var note = document.getElementById("tap-note");

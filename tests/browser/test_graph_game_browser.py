@@ -319,3 +319,29 @@ def test_a_solids_replay_is_a_solid_too(page: Page, live_server: str, shots: Pat
     assert not problem, problem
     page.click("[data-board=replay-board] [data-graph-view=net]")
     expect(board).not_to_have_class(re.compile(r"\bball\b"))
+
+
+def test_a_finger_on_a_spheres_rim_turns_the_cell_into_sight(
+    browser: Browser, live_server: str
+) -> None:
+    """A covered cell at the rim of the solid sphere is a sliver on a phone: a finger's tap
+    picks it and turns the sphere to face it, so the second tap is on a cell as wide as the
+    others."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    _start(page, live_server, "geodesic", 3)
+    page.click("[data-graph-view=solid]")
+    act(page, lambda: page.locator("svg.graph-game g[data-cell]:not(.back)").first.tap())
+    rim = page.evaluate(
+        "() => { const g = Array.from(document.querySelectorAll("
+        "'svg.graph-game g.covered:not(.back):not(.flag)')).find(g => +g.dataset.tilt < 0.3"
+        " && window.MineDevilNarrowest(g) < 24); return g && g.id; }"
+    )
+    assert rim, "no sliver at the sphere's rim"
+    cell = page.locator(f"#{rim}")
+    cell.tap(force=True)
+    expect(cell).to_have_class(re.compile(r"\bpicked\b"))
+    assert float(str(cell.get_attribute("data-tilt"))) >= 0.5
+    assert page.evaluate(f"() => window.MineDevilNarrowest(document.getElementById('{rim}'))") >= 24
+    assert page.locator("#status").get_attribute("data-moves") == "1"
+    context.close()
