@@ -319,6 +319,17 @@ def test_a_solids_replay_is_a_solid_too(page: Page, live_server: str, shots: Pat
     assert not problem, problem
     page.click("[data-board=replay-board] [data-graph-view=net]")
     expect(board).not_to_have_class(re.compile(r"\bball\b"))
+    # on a wide screen the game page's replay panel sits in the side column: its board fits
+    page.click("[data-board=replay-board] [data-graph-view=solid]")
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/g/{game_id}")
+    page.click("#replay > summary")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    fits = page.evaluate(
+        "() => document.querySelector('#replay-board svg').getBoundingClientRect().right"
+        " <= document.querySelector('#replay').getBoundingClientRect().right"
+    )
+    assert fits, "the replay's board runs past its panel"
 
 
 def test_a_finger_on_a_spheres_rim_turns_the_cell_into_sight(
