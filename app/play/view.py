@@ -186,6 +186,12 @@ _SHAPE_NOTES = {
     "ball itself: drag it (or use the arrows) to turn it.",
     "penrose": "Penrose rhombs: a tiling that never repeats.",
     "torus": "Squares on a torus: the left edge touches the right, the top the bottom.",
+    # the rest only by name: a stranger saw "graph board of 72 cells" and no word of Cairo
+    "triangle": "Triangles.",
+    "truncated-square": "Octagons and squares.",
+    "rhombille": "Rhombs, three to a hexagon.",
+    "cairo": "Cairo pentagons.",
+    "snub-square": "Snub square: squares and triangles.",
 }
 
 

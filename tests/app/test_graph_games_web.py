@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 from app.graphs.projection import solid_corners
 from app.play.graph_board import CORNERS_KEPT, net_shades, sphere_faces
 from app.play.graph_params import parse_graph_params
+from app.play.new_game import GRAPH_TILINGS
 from devil.analysis import Verdict
 from devil.game import Game
 from devil.graphs.fileformat import from_json
@@ -196,6 +197,10 @@ def test_the_form_offers_every_tiling(client: FlaskClient, tiling: str) -> None:
     assert '<svg class="graph-game fit live"' in page
     assert re.search(r'<g id="c-\d+-\d+" class="gcell covered(?: f[xyz])?" data-cell="[^"]+"', page)
     assert 'aria-label="cell ' in page and "graph-game.js" in page
+    # the note under the board names the tiling
+    word = {"geodesic": "ball"}.get(tiling, dict((v, n) for v, n, _ in GRAPH_TILINGS)[tiling])
+    note = re.search(r'<p class="board-note">([^<]*)', page)
+    assert note and word.split()[0].lower() in note.group(1).lower(), note
     # nothing about mines while the game runs: no layout marks, no mine glyphs
     assert not re.search(r'class="gcell[^"]*\b(rm|wm|boom|m-shown|m-real)\b', page)
     assert 'class="m"' not in page
