@@ -56,22 +56,27 @@
     lastFocus = cell.id;
   }
 
-  /* the neighbour whose direction from this cell is nearest (dx, dy); screen y grows down */
+  /* the neighbour nearest this cell that way (dx, dy; screen y grows down): the least
+     distance along the arrow plus twice the distance across it, among neighbours within 70
+     degrees of it. Ranking by the angle first left cells no arrow ever reached, so a
+     keyboard player could not open them (a rhomb at a Penrose board's edge, a triangle of
+     the solid sphere); nearer cells first reach every cell of the built-in tilings but one:
+     the small squares of octagons and squares sit at 45 degrees from their four octagons,
+     and four arrows cannot reach them without losing a straight move between octagons. */
   function step(cell, dx, dy) {
     if (cell.closest("svg.turned")) { var t = dx; dx = dy; dy = -t; } // into the drawing's frame
     // a solid drawn turnable (graph-ball.js): the centres as projected now
     var kx = cell.closest("svg.ball") ? "bx" : "x", ky = kx === "bx" ? "by" : "y";
     var x = parseFloat(cell.dataset[kx]), y = parseFloat(cell.dataset[ky]);
-    var best = null, bestScore = -Infinity;
+    var best = null, bestScore = Infinity;
     (cell.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
       if (!n) return;
       var vx = parseFloat(n.dataset[kx]) - x, vy = parseFloat(n.dataset[ky]) - y;
-      var len = Math.hypot(vx, vy) || 1;
-      var cos = (vx * dx + vy * dy) / len;
-      if (cos < 0.35) return; // not that way at all
-      var score = cos - 0.02 * len;
-      if (score > bestScore) { bestScore = score; best = n; }
+      var along = vx * dx + vy * dy, across = Math.abs(vx * dy - vy * dx);
+      if (along < 0.35 * (Math.hypot(vx, vy) || 1)) return; // not that way at all
+      var score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = n; }
     });
     return best;
   }
@@ -352,6 +357,7 @@
   window.addEventListener("resize", turnBoards); // cheap: a board is redrawn only on a flip
   window.MineDevilTurnBoards = turnBoards; // graph-ball.js: a solid is never turned
   window.MineDevilNarrowest = narrowest; // the browser tests measure tap targets with it
+  window.MineDevilStep = step; // and walk the arrows with it
 
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {

@@ -356,3 +356,23 @@ def test_a_finger_on_a_spheres_rim_turns_the_cell_into_sight(
     assert page.evaluate(f"() => window.MineDevilNarrowest(document.getElementById('{rim}'))") >= 24
     assert page.locator("#status").get_attribute("data-moves") == "1"
     context.close()
+
+
+@pytest.mark.parametrize("tiling", ["penrose", "cube", "geodesic"])
+def test_the_arrows_reach_every_cell(page: Page, live_server: str, tiling: str) -> None:
+    """From the board's tab stop, the four arrows (graph-game.js's step, walked in the page)
+    reach every cell of the drawing: a rhomb at a beginner Penrose board's edge was reached
+    by none, so a keyboard player could not open it."""
+    page.set_viewport_size(DESKTOP)
+    _start(page, live_server, tiling, 2)
+    missed = page.evaluate(
+        "() => { const dirs = [[0, -1], [0, 1], [-1, 0], [1, 0]];"
+        " const all = Array.from(document.querySelectorAll('svg.graph-game g[data-cell]'));"
+        " const first = document.querySelector('svg.graph-game g[tabindex=\"0\"]');"
+        " const seen = new Set([first.id]), todo = [first];"
+        " while (todo.length) { const g = todo.pop(); for (const [dx, dy] of dirs) {"
+        "   const n = window.MineDevilStep(g, dx, dy);"
+        "   if (n && !seen.has(n.id)) { seen.add(n.id); todo.push(n); } } }"
+        " return all.filter(g => !seen.has(g.id)).map(g => g.dataset.cell); }"
+    )
+    assert not missed, f"no arrow reaches {missed}"
