@@ -60,25 +60,77 @@
      distance along the arrow plus twice the distance across it, among neighbours within 70
      degrees of it. Ranking by the angle first left cells no arrow ever reached, so a
      keyboard player could not open them (a rhomb at a Penrose board's edge, a triangle of
-     the solid sphere); nearer cells first reach every cell of the built-in tilings but one:
-     the small squares of octagons and squares sit at 45 degrees from their four octagons,
-     and four arrows cannot reach them without losing a straight move between octagons. */
-  function step(cell, dx, dy) {
-    if (cell.closest("svg.turned")) { var t = dx; dx = dy; dy = -t; } // into the drawing's frame
+     the solid sphere). */
+  function frame(cell) {
     // a solid drawn turnable (graph-ball.js): the centres as projected now
-    var kx = cell.closest("svg.ball") ? "bx" : "x", ky = kx === "bx" ? "by" : "y";
-    var x = parseFloat(cell.dataset[kx]), y = parseFloat(cell.dataset[ky]);
+    return cell.closest("svg.ball") ? ["bx", "by"] : ["x", "y"];
+  }
+  function scoreOf(cell, n, dx, dy) {
+    var k = frame(cell);
+    var vx = parseFloat(n.dataset[k[0]]) - parseFloat(cell.dataset[k[0]]);
+    var vy = parseFloat(n.dataset[k[1]]) - parseFloat(cell.dataset[k[1]]);
+    var along = vx * dx + vy * dy, across = Math.abs(vx * dy - vy * dx);
+    if (along < 0.35 * (Math.hypot(vx, vy) || 1)) return Infinity; // not that way at all
+    return along + 2 * across;
+  }
+  function nearest(cell, dx, dy) {
+    if (cell.closest("svg.turned")) { var t = dx; dx = dy; dy = -t; } // into the drawing's frame
     var best = null, bestScore = Infinity;
     (cell.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
-      if (!n) return;
-      var vx = parseFloat(n.dataset[kx]) - x, vy = parseFloat(n.dataset[ky]) - y;
-      var along = vx * dx + vy * dy, across = Math.abs(vx * dy - vy * dx);
-      if (along < 0.35 * (Math.hypot(vx, vy) || 1)) return; // not that way at all
-      var score = along + 2 * across;
+      var score = n ? scoreOf(cell, n, dx, dy) : Infinity;
       if (score < bestScore) { bestScore = score; best = n; }
     });
     return best;
+  }
+
+  /* Still no arrow reaches the small squares of octagons and squares: each sits at 45
+     degrees from its four octagons, behind the octagon straight on. On a flat board (or a
+     net) such a cell claims one neighbour's arrow, the one whose own pick it comes nearest,
+     so pressing that arrow there goes to it (the cursor zig-zags through the squares). */
+  var ARROWS = [[0, -1], [0, 1], [-1, 0], [1, 0]];
+  function claimsOf(svg) {
+    if (svg._claims) return svg._claims;
+    var claims = svg._claims = {}, reached = {};
+    var cells = svg.querySelectorAll("g[data-cell]");
+    var i, k;
+    for (i = 0; i < cells.length; i++) {
+      for (k = 0; k < 4; k++) {
+        var to = nearest(cells[i], ARROWS[k][0], ARROWS[k][1]);
+        if (to) reached[to.id] = true;
+      }
+    }
+    for (i = 0; i < cells.length; i++) {
+      var x = cells[i];
+      if (reached[x.id]) continue;
+      var best = null, bestRatio = Infinity;
+      (x.dataset.near || "").split(" ").forEach(function (id) {
+        var n = id && document.getElementById(id);
+        if (!n) return;
+        for (var a = 0; a < 4; a++) {
+          var d = ARROWS[a], turned = n.closest("svg.turned");
+          var dx = turned ? d[1] : d[0], dy = turned ? -d[0] : d[1];
+          if (claims[n.id + ":" + a]) continue;
+          var s = scoreOf(n, x, dx, dy), own = nearest(n, d[0], d[1]);
+          var ratio = own ? s / scoreOf(n, own, dx, dy) : 0;
+          if (ratio < bestRatio) { bestRatio = ratio; best = n.id + ":" + a; }
+        }
+      });
+      if (best) claims[best] = x.id;
+    }
+    return claims;
+  }
+
+  function step(cell, dx, dy) {
+    var svg = cell.closest("svg");
+    if (!svg.classList.contains("ball")) {
+      for (var a = 0; a < 4; a++) {
+        if (ARROWS[a][0] !== dx || ARROWS[a][1] !== dy) continue;
+        var claimed = claimsOf(svg)[cell.id + ":" + a];
+        if (claimed) return document.getElementById(claimed);
+      }
+    }
+    return nearest(cell, dx, dy);
   }
 
   var lastFocus = null;
@@ -327,6 +379,7 @@
         else t.removeAttribute("transform");
       }
       svg.classList.toggle("turned", want);
+      svg._claims = null; // the arrows follow the screen: claimed again
     }
   }
   /* A swapped-in board is drawn before it is painted (htmx's own events come after a settle

@@ -358,11 +358,12 @@ def test_a_finger_on_a_spheres_rim_turns_the_cell_into_sight(
     context.close()
 
 
-@pytest.mark.parametrize("tiling", ["penrose", "cube", "geodesic"])
+@pytest.mark.parametrize("tiling", ["penrose", "cube", "geodesic", "truncated-square"])
 def test_the_arrows_reach_every_cell(page: Page, live_server: str, tiling: str) -> None:
     """From the board's tab stop, the four arrows (graph-game.js's step, walked in the page)
     reach every cell of the drawing: a rhomb at a beginner Penrose board's edge was reached
-    by none, so a keyboard player could not open it."""
+    by none, nor any small square of octagons and squares, so a keyboard player could not
+    open them."""
     page.set_viewport_size(DESKTOP)
     _start(page, live_server, tiling, 2)
     missed = page.evaluate(
