@@ -1,13 +1,17 @@
-/* The game page's board on a solid (the cube, the geodesic sphere: app/play/graph_board.py
-   writes data-turn on the svg and each cell's 3-D corners in data-p3) drawn as the solid
+/* The game's board on a solid, and its replay's (the cube, the geodesic sphere:
+   app/play/graph_board.py writes data-turn on the svg and each cell's 3-D corners in
+   data-p3) drawn as the solid
    itself, turned by dragging, by the .solid-turn buttons, or by the arrow keys moving the
    cursor (the solid turns to face the cell the cursor reaches). The player chooses "Unfolded"
    (the net, as the server draws it) or "Solid" with the [data-graph-view] buttons; the choice
-   is kept (localStorage), the turn too while the page lives (sessionStorage), so a move's
-   swapped board comes back as it was.
+   is kept (localStorage), the turn too while the page lives (sessionStorage, one per game),
+   so a move's swapped board comes back as it was and the replay is seen as the game was; a
+   replay's step turns its move's cell into sight.
 
    Playing needs nothing new: the cells stay the same <g> elements (graph-game.js opens,
-   flags, chords and moves the cursor). Faces turned away get .back (hidden, not clickable);
+   flags, chords and moves the cursor). Faces turned away get .back (not drawn, not clickable,
+   but still in the accessibility tree: a screen reader reads every cell, and a cell that
+   takes the focus is turned to face the viewer);
    graph-game.js's arrows use each cell's projected centre (data-bx, data-by), and before it
    focuses a cell it sends "graph:reach", on which the solid turns to face that cell.
    A drag is not a click: the click that ends a drag is swallowed. The maths is
@@ -21,11 +25,16 @@
   var MIN_PX = 420;
   var DRAG_PX = 10; // as graph-game.js's long press: a finger moving further is a drag
   var REACH_TILT = 0.5; // the cursor's cell is turned to face the viewer below this
+  var SLANT = S.turn(-0.35, 0.4); // a faced cell, slanted a little (x then y, radians)
 
   function chosen() {
     try { return localStorage.getItem(VIEW_KEY) === "solid" ? "solid" : "net"; } catch (e) { return "net"; }
   }
-  function turnKey(svg) { return "graph-turn:" + location.pathname + ":" + svg.querySelectorAll("g[data-p3]").length; }
+  /* one turn per game: its replay (page or panel) is seen as the game was */
+  function turnKey(svg) {
+    var game = location.pathname.replace(/\/replay(\/.*)?$/, "");
+    return "graph-turn:" + game + ":" + svg.querySelectorAll("g[data-p3]").length;
+  }
   function keptTurn(svg) {
     try {
       var kept = JSON.parse(sessionStorage.getItem(turnKey(svg)) || "null");
@@ -114,7 +123,8 @@
     svg.setAttribute("height", px.toFixed(0));
     svg._turn = svg._turn || keptTurn(svg);
     draw(svg);
-    face(svg.querySelector("g.boom")); // a lost game: the fatal click in sight
+    // a lost game: the fatal click in sight; a replay: the move's cell
+    face(svg.querySelector("g.boom") || svg.querySelector("g.moved"));
   }
 
   function toNet(svg) {
@@ -137,12 +147,35 @@
     if (window.MineDevilTurnBoards) window.MineDevilTurnBoards(); // a phone turns the net again
   }
 
-  function boards() { return document.querySelectorAll("#board svg.graph-game[data-turn]"); }
+  // the game's board and a replay's (the replay page, the game page's replay panel)
+  function boards() {
+    return document.querySelectorAll("#board svg.graph-game[data-turn], #replay-board svg.graph-game[data-turn]");
+  }
+
+  /* The cells' 3-D corners come with the page's first board only: a move's answer leaves them
+     out when the request says the page kept them (the Mine-Devil-Corners header,
+     app/play/graph_board.py), and they are put back on the swapped-in cells, by the cell's
+     id in the board file (the same on the game's board and a replay's), before anything
+     reads them. */
+  var kept = {}; // data-cell -> data-p3 text
+  var keptCount = 0;
+  function withCorners(svg) {
+    var cells = svg.querySelectorAll("g[data-cell]");
+    for (var i = 0; i < cells.length; i++) {
+      var id = cells[i].getAttribute("data-cell"), p3 = cells[i].getAttribute("data-p3");
+      if (p3 && !kept[id]) { kept[id] = p3; keptCount++; }
+      else if (!p3 && kept[id]) cells[i].setAttribute("data-p3", kept[id]);
+    }
+  }
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (keptCount && boards().length) e.detail.headers["Mine-Devil-Corners"] = "kept";
+  });
 
   function apply() {
     var want = chosen();
     var list = boards();
     for (var i = 0; i < list.length; i++) {
+      withCorners(list[i]);
       if (want === "solid") toSolid(list[i]); else toNet(list[i]);
     }
     var buttons = document.querySelectorAll("[data-graph-view]");
@@ -169,7 +202,8 @@
     var turn = e.target.closest && e.target.closest(".graph-view-switch [data-turn]");
     if (turn) {
       var k = { left: [0, -S.STEP], right: [0, S.STEP], up: [-S.STEP, 0], down: [S.STEP, 0] }[turn.dataset.turn];
-      if (k) turnBy(boards()[0], k[0], k[1]);
+      var which = turn.closest(".graph-view-switch").getAttribute("data-board") || "board";
+      if (k) turnBy(document.querySelector("#" + which + " svg.graph-game"), k[0], k[1]);
     }
   });
 
@@ -178,7 +212,9 @@
     var svg = g && g.closest && g.closest("svg.graph-game.ball");
     if (!svg || !g.dataset.p3 || parseFloat(g.dataset.tilt) >= REACH_TILT) return;
     var corners = g.dataset.p3.split(" ").map(function (p) { return p.split(",").map(Number); });
-    svg._turn = S.toward(svg._turn, S.normal(corners));
+    // then a slant, so the faces around it show too: a cube face seen straight on was a flat
+    // grid, and a stranger no longer saw a cube (the cell stays facing: tilt about 0.87)
+    svg._turn = S.multiply(SLANT, S.toward(svg._turn, S.normal(corners)));
     draw(svg);
   }
 
@@ -194,13 +230,19 @@
   }
   document.addEventListener("mouseover", faceRef);
   document.addEventListener("focusin", faceRef);
+  /* a face turned away is still read by a screen reader (only hidden from sight: the CSS):
+     a cell it moves the focus to is turned into sight */
+  document.addEventListener("focusin", function (e) {
+    var g = e.target.closest && e.target.closest("svg.graph-game.ball g.back");
+    if (g) face(g);
+  });
   document.addEventListener("click", faceRef);
 
   // -- dragging turns the solid; the click ending a drag opens nothing ---------------------
   var drag = null;
   var dragged = false;
   document.addEventListener("pointerdown", function (e) {
-    var svg = e.target.closest && e.target.closest("#board svg.graph-game.ball");
+    var svg = e.target.closest && e.target.closest("svg.graph-game.ball");
     dragged = false;
     drag = svg ? { svg: svg, x: e.clientX, y: e.clientY, id: e.pointerId, moving: false } : null;
   });
@@ -232,21 +274,10 @@
     e.preventDefault();
   }, true);
 
-  // a move's answer swaps the board: draw the new one as the old one was, before it is painted
-  if (window.MutationObserver) {
-    new MutationObserver(function (records) {
-      for (var i = 0; i < records.length; i++) {
-        var added = records[i].addedNodes;
-        for (var j = 0; j < added.length; j++) {
-          var node = added[j];
-          if (node.nodeType === 1 && (node.matches("svg.graph-game") || node.querySelector("svg.graph-game"))) {
-            apply();
-            return;
-          }
-        }
-      }
-    }).observe(document.documentElement, { childList: true, subtree: true });
-  }
+  // a move's answer swaps the board: graph-game.js's one observer (loaded first) calls apply
+  // before it turns or grows the board, so the new one is drawn as the old one was before
+  // it is painted
+  if (window.MineDevilOnBoardSwap) window.MineDevilOnBoardSwap(apply);
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply);
   else apply();

@@ -56,24 +56,81 @@
     lastFocus = cell.id;
   }
 
-  /* the neighbour whose direction from this cell is nearest (dx, dy); screen y grows down */
-  function step(cell, dx, dy) {
-    if (cell.closest("svg.turned")) { var t = dx; dx = dy; dy = -t; } // into the drawing's frame
+  /* the neighbour nearest this cell that way (dx, dy; screen y grows down): the least
+     distance along the arrow plus twice the distance across it, among neighbours within 70
+     degrees of it. Ranking by the angle first left cells no arrow ever reached, so a
+     keyboard player could not open them (a rhomb at a Penrose board's edge, a triangle of
+     the solid sphere). */
+  function frame(cell) {
     // a solid drawn turnable (graph-ball.js): the centres as projected now
-    var kx = cell.closest("svg.ball") ? "bx" : "x", ky = kx === "bx" ? "by" : "y";
-    var x = parseFloat(cell.dataset[kx]), y = parseFloat(cell.dataset[ky]);
-    var best = null, bestScore = -Infinity;
+    return cell.closest("svg.ball") ? ["bx", "by"] : ["x", "y"];
+  }
+  function scoreOf(cell, n, dx, dy) {
+    var k = frame(cell);
+    var vx = parseFloat(n.dataset[k[0]]) - parseFloat(cell.dataset[k[0]]);
+    var vy = parseFloat(n.dataset[k[1]]) - parseFloat(cell.dataset[k[1]]);
+    var along = vx * dx + vy * dy, across = Math.abs(vx * dy - vy * dx);
+    if (along < 0.35 * (Math.hypot(vx, vy) || 1)) return Infinity; // not that way at all
+    return along + 2 * across;
+  }
+  function nearest(cell, dx, dy) {
+    if (cell.closest("svg.turned")) { var t = dx; dx = dy; dy = -t; } // into the drawing's frame
+    var best = null, bestScore = Infinity;
     (cell.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
-      if (!n) return;
-      var vx = parseFloat(n.dataset[kx]) - x, vy = parseFloat(n.dataset[ky]) - y;
-      var len = Math.hypot(vx, vy) || 1;
-      var cos = (vx * dx + vy * dy) / len;
-      if (cos < 0.35) return; // not that way at all
-      var score = cos - 0.02 * len;
-      if (score > bestScore) { bestScore = score; best = n; }
+      var score = n ? scoreOf(cell, n, dx, dy) : Infinity;
+      if (score < bestScore) { bestScore = score; best = n; }
     });
     return best;
+  }
+
+  /* Still no arrow reaches the small squares of octagons and squares: each sits at 45
+     degrees from its four octagons, behind the octagon straight on. On a flat board (or a
+     net) such a cell claims one neighbour's arrow, the one whose own pick it comes nearest,
+     so pressing that arrow there goes to it (the cursor zig-zags through the squares). */
+  var ARROWS = [[0, -1], [0, 1], [-1, 0], [1, 0]];
+  function claimsOf(svg) {
+    if (svg._claims) return svg._claims;
+    var claims = svg._claims = {}, reached = {};
+    var cells = svg.querySelectorAll("g[data-cell]");
+    var i, k;
+    for (i = 0; i < cells.length; i++) {
+      for (k = 0; k < 4; k++) {
+        var to = nearest(cells[i], ARROWS[k][0], ARROWS[k][1]);
+        if (to) reached[to.id] = true;
+      }
+    }
+    for (i = 0; i < cells.length; i++) {
+      var x = cells[i];
+      if (reached[x.id]) continue;
+      var best = null, bestRatio = Infinity;
+      (x.dataset.near || "").split(" ").forEach(function (id) {
+        var n = id && document.getElementById(id);
+        if (!n) return;
+        for (var a = 0; a < 4; a++) {
+          var d = ARROWS[a], turned = n.closest("svg.turned");
+          var dx = turned ? d[1] : d[0], dy = turned ? -d[0] : d[1];
+          if (claims[n.id + ":" + a]) continue;
+          var s = scoreOf(n, x, dx, dy), own = nearest(n, d[0], d[1]);
+          var ratio = own ? s / scoreOf(n, own, dx, dy) : 0;
+          if (ratio < bestRatio) { bestRatio = ratio; best = n.id + ":" + a; }
+        }
+      });
+      if (best) claims[best] = x.id;
+    }
+    return claims;
+  }
+
+  function step(cell, dx, dy) {
+    var svg = cell.closest("svg");
+    if (!svg.classList.contains("ball")) {
+      for (var a = 0; a < 4; a++) {
+        if (ARROWS[a][0] !== dx || ARROWS[a][1] !== dy) continue;
+        var claimed = claimsOf(svg)[cell.id + ":" + a];
+        if (claimed) return document.getElementById(claimed);
+      }
+    }
+    return nearest(cell, dx, dy);
   }
 
   var lastFocus = null;
@@ -115,6 +172,9 @@
     if (cell) {
       cell.classList.add("picked");
       cell.parentNode.appendChild(cell); // in front: its ring is not hidden under neighbours
+      // a solid's cell near the rim (a sliver a finger cannot hit twice) turns to face the
+      // player first (graph-ball.js), ringed, as wide as the others
+      cell.dispatchEvent(new CustomEvent("graph:reach", { bubbles: true }));
       cell.focus({ preventScroll: true });
     }
     var note = document.getElementById("tap-note");
@@ -319,10 +379,20 @@
         else t.removeAttribute("transform");
       }
       svg.classList.toggle("turned", want);
+      svg._claims = null; // the arrows follow the screen: claimed again
     }
   }
-  // a swapped-in board is turned before it is painted (htmx's own events come after a
-  // settle delay, long enough to flash the unturned board)
+  /* A swapped-in board is drawn before it is painted (htmx's own events come after a settle
+     delay, long enough to flash the board as the server drew it). The page's one observer:
+     first the hooks other scripts register (graph-ball.js draws a solid, which is never
+     turned nor grown), then the quarter turn and the growth of a net or a flat board. */
+  var swapHooks = [];
+  window.MineDevilOnBoardSwap = function (hook) { swapHooks.push(hook); };
+  function boardSwapped() {
+    for (var i = 0; i < swapHooks.length; i++) swapHooks[i]();
+    turnBoards();
+    growBoards();
+  }
   if (window.MutationObserver) {
     new MutationObserver(function (records) {
       for (var i = 0; i < records.length; i++) {
@@ -330,8 +400,7 @@
         for (var j = 0; j < added.length; j++) {
           var node = added[j];
           if (node.nodeType === 1 && (node.matches("svg.graph-game") || node.querySelector("svg.graph-game"))) {
-            turnBoards();
-            growBoards();
+            boardSwapped();
             return;
           }
         }
@@ -341,6 +410,7 @@
   window.addEventListener("resize", turnBoards); // cheap: a board is redrawn only on a flip
   window.MineDevilTurnBoards = turnBoards; // graph-ball.js: a solid is never turned
   window.MineDevilNarrowest = narrowest; // the browser tests measure tap targets with it
+  window.MineDevilStep = step; // and walk the arrows with it
 
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
@@ -405,8 +475,11 @@
     if (note) note.hidden = false; // "swipe it to see the rest"
   }
 
+  /* only the game's own board (#board): a replay's board is never tapped to play, and grown
+     it ran off the panel's right edge with no sign that it scrolled (it fits the phone now,
+     its cells small but only looked at) */
   function growBoards() {
-    var boards = document.querySelectorAll("svg.graph-game.fit:not(.ball)");
+    var boards = document.querySelectorAll("#board svg.graph-game.fit:not(.ball)");
     for (var i = 0; i < boards.length; i++) {
       var svg = boards[i], key = svg.closest("[id]") ? svg.closest("[id]").id : "";
       if (svg.classList.contains("grown")) continue;

@@ -69,9 +69,10 @@
   function setUp(svg) {
     var key = "graph-turn:" + location.pathname + ":" + svg.querySelectorAll("[data-p3]").length;
     var matrix = svg.getAttribute("data-turn").split(",").map(Number);
+    var first = true;  // the server's view, not a turn the player left
     try {
       var kept = JSON.parse(sessionStorage.getItem(key) || "null");
-      if (kept && kept.length === 9) { matrix = kept; }
+      if (kept && kept.length === 9) { matrix = kept; first = false; }
     } catch (e) { /* no storage: start from the server's view */ }
     var labels = {};
     svg.querySelectorAll("text[data-of]").forEach(function (t) {
@@ -97,6 +98,20 @@
       var n = [0, 0, 0];
       marked.forEach(function (c) { n[0] += c.normal[0]; n[1] += c.normal[1]; n[2] += c.normal[2]; });
       matrix = toward(matrix, n);
+    }
+
+    /* the first view of a position turns its covered cells (what the board is about) towards
+       the viewer when most of them are turned away or at the rim (a pasted cube showed its
+       opened face and the covered cells as slivers), then slants a little so the faces
+       around them show too */
+    function faceCovered() {
+      var covered = cells.filter(function (c) { return c.el.classList.contains("covered"); });
+      var seen = covered.filter(function (c) { return apply(matrix, c.normal)[2] >= LABEL_TILT; });
+      if (!covered.length || seen.length * 2 >= covered.length) { return; }
+      var n = [0, 0, 0];
+      covered.forEach(function (c) { n[0] += c.normal[0]; n[1] += c.normal[1]; n[2] += c.normal[2]; });
+      if (Math.hypot(n[0], n[1], n[2]) < 0.5) { return; }  // all round the solid
+      matrix = multiply(turn(-0.35, 0.4), toward(matrix, n));
     }
 
     /* the board's one tab stop among its cells stays on a face turned to the viewer */
@@ -175,6 +190,14 @@
       event.preventDefault();
       by(k[0], k[1]);
     });
+    /* a cell on a face turned away stays in the accessibility tree (graph.css): when a screen
+       reader's cursor (or anything) focuses it, the solid turns to face it */
+    svg.addEventListener("focusin", function (event) {
+      var cell = cells.filter(function (c) { return c.el === event.target; })[0];
+      if (!cell || apply(matrix, cell.normal)[2] >= LABEL_TILT) { return; }
+      matrix = toward(matrix, cell.normal);
+      draw();
+    });
     var frame = svg.closest(".graph-frame") || svg.parentNode;
     var controls = frame.parentNode.querySelector(".solid-controls");
     if (controls) {
@@ -187,6 +210,7 @@
         if (k) { by(k[0], k[1]); }
       });
     }
+    if (first) { faceCovered(); }
     faceMarked();
     draw();
   }

@@ -158,10 +158,11 @@ def board_view(
     prefix: str = "",
     moved: Cell | None = None,
     fresh: frozenset[Cell] = frozenset(),
+    corners: bool = True,
 ) -> BoardView:
     """Every cell of the board, in display order (with torus ghosts when the board wraps);
     a graph board as SVG (``prefix``: before its element ids, as the grid macro's; ``moved``
-    and ``fresh``: a replay's marks, ``graph_board_svg``)."""
+    and ``fresh``: a replay's marks; ``corners``: a solid's 3-D corners, ``graph_board_svg``)."""
     board = position.board
     if board.graph is not None:
         return BoardView(
@@ -180,6 +181,7 @@ def board_view(
                 prefix=prefix,
                 moved=moved,
                 fresh=fresh,
+                corners=corners,
             ),
         )
     views = [cell_view(position, cell, ending) for cell in range(board.size)]

@@ -41,6 +41,11 @@ FIT_CELLS = 300
 """Boards up to this many cells shrink to fit the page's width (a 390 px phone); bigger ones
 are drawn at a readable size and scroll (with zoom buttons)."""
 
+CORNERS_KEPT = "Mine-Devil-Corners"
+"""A request header: ``kept`` when the page already has the solid's 3-D corners from its
+first board (``static/graph-ball.js``), so a move's answer leaves them out (a cube's or a
+sphere's corners are most of the answer's bytes)."""
+
 CELL_PX = 46
 """A typical cell's width on screen, in CSS pixels, at zoom 1."""
 
@@ -216,11 +221,14 @@ def graph_board_svg(
     focus: Cell | None = None,
     moved: Cell | None = None,
     fresh: frozenset[Cell] = frozenset(),
+    corners: bool = True,
 ) -> Markup:
     """The board as an ``<svg>`` (see the module doc); ``focus``: the cell holding the single
     tab stop (default the first cell in the file). A replay marks the cell its move acted on
     (``moved``: class ``moved``, a ring) and the cells that move opened (``fresh``: class
-    ``fresh``, tinted), so a stranger sees which cell "open cell k5" was."""
+    ``fresh``, tinted), so a stranger sees which cell "open cell k5" was. ``corners=False``:
+    a solid's cells without their 3-D corners (``data-p3``; the svg keeps ``data-turn``),
+    for a page that kept them from its first board (``CORNERS_KEPT``)."""
     board = position.board
     layout = board.graph
     assert layout is not None
@@ -244,8 +252,8 @@ def graph_board_svg(
         edge_lines(position, items),
     ]
     faces = net_shades(position)
-    # the game page's board (a replay's, prefixed, stays a net) can be drawn as the solid
-    p3 = solid_text(position) if not prefix else None
+    # the game's board and a replay's can be drawn as the solid
+    p3 = solid_text(position)
     if p3 is not None:
         turn = ",".join(f"{v:.6f}" for v in DEFAULT_TURN)
         out[0] = out[0].replace(' role="group"', f' data-turn="{turn}" role="group"', 1)
@@ -270,7 +278,7 @@ def graph_board_svg(
         cx, cy = centre_of[cell]
         near = " ".join(prefix + cell_id(*board.coord(n)) for n in board.neighbours(cell))
         tab = "0" if cell == first else "-1"
-        solid = "" if p3 is None else f' data-p3="{p3[k]}"'
+        solid = "" if p3 is None or not corners else f' data-p3="{p3[k]}"'
         out.append(
             f'<g id="{prefix}{cell_id(row, col)}" class="{classes}{extra}" '
             f'data-cell="{escape(layout.id(cell))}" data-at="{row},{col}" '

@@ -75,7 +75,10 @@ def _move_marks(
     return position.board.cell(move.row, move.col), fresh
 
 
-def replay_view(service: GameService, loaded: LoadedGame, n: int) -> ReplayView:
+def replay_view(
+    service: GameService, loaded: LoadedGame, n: int, corners: bool = True
+) -> ReplayView:
+    """The board after move ``n``; ``corners``: a solid's 3-D corners (``board_view``)."""
     total = loaded.moves
     check_move_number(n, total)
     game = loaded.game if n == total else service.replay(loaded.id, n)
@@ -83,7 +86,13 @@ def replay_view(service: GameService, loaded: LoadedGame, n: int) -> ReplayView:
     ending = ending_of(loaded.game, show_loss=n == total, sealed=tie is not None and tie.sealed)
     moved, fresh = _move_marks(service, loaded, n, game)
     board = board_view(
-        game.position, interactive=False, ending=ending, prefix="rp-", moved=moved, fresh=fresh
+        game.position,
+        interactive=False,
+        ending=ending,
+        prefix="rp-",
+        moved=moved,
+        fresh=fresh,
+        corners=corners,
     )
     if n == 0:
         caption = "Before the first move."

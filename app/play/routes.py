@@ -21,6 +21,7 @@ and large HTML is gzipped (``app.hooks.vary_and_compress``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
@@ -34,6 +35,7 @@ from app.ledger.routes import replay_note
 from app.play.big import big_game_page, drawable, refuse_page_move
 from app.play.board import RowView, changed_rows, changed_views, with_numbers_beside
 from app.play.cells import CellView
+from app.play.graph_board import CORNERS_KEPT
 from app.play.loaded import LoadedGame
 from app.play.moves import click_from_form
 from app.play.new_game import (
@@ -162,6 +164,8 @@ def move_response(
     """Only what changed: the changed cells (or rows), the status bar and the hint panel; the
     whole game once it ends."""
     gv = game_view(after, mover)
+    if request.headers.get(CORNERS_KEPT) == "kept":  # the page has the solid's corners
+        gv = replace(gv, corners=False)
     # a graph board is one SVG: a click answers with the whole game (SVG elements do not
     # survive htmx's out-of-band parsing one by one)
     whole = before.status is not after.game.status or after.game.params.graph is not None
@@ -173,10 +177,12 @@ def move_response(
         changed = changed_views(position, cells)
         if len(changed) > CELL_SWAP_LIMIT:
             changed, rows = [], changed_rows(position, cells)
-    return render_template(
+    response = make_response(render_template(
         "_move.html", gv=gv, game_id=after.id, changed=changed, rows=rows, whole=whole,
         message=message,
-    )  # fmt: skip
+    ))  # fmt: skip
+    response.vary.add(CORNERS_KEPT)  # a watcher's poll is a GET
+    return response
 
 
 # -- replay -------------------------------------------------------------------------------
@@ -207,10 +213,12 @@ def replay_query(game_id: str) -> ResponseReturnValue:
 
 
 def show_replay(loaded: LoadedGame, n: int) -> ResponseReturnValue:
-    rv = replay_view(get_service(), loaded, n)
+    kept = is_htmx() and request.headers.get(CORNERS_KEPT) == "kept"  # the page has them
+    rv = replay_view(get_service(), loaded, n, corners=not kept)
     note = replay_note(loaded.id, n)  # the move's annotation, once the game has ended
     if is_htmx():
         response = make_response(render_template("_replay_view.html", rv=rv, note=note))
+        response.vary.add(CORNERS_KEPT)
         if "/replay" in urlsplit(request.headers.get("HX-Current-URL", "")).path:
             # on the replay page the address follows the slider (reload and share stay there);
             # the game page's replay panel leaves the game's address alone

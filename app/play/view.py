@@ -129,11 +129,16 @@ class GameView:
     never to a solo game)."""
     shape_note: str = ""
     """A graph game: how its cells touch, in words (under the board)."""
+    corners: bool = True
+    """A solid's board carries its 3-D corners; False for a move's answer to a page that kept
+    them from its first board (``graph_board.CORNERS_KEPT``)."""
 
     @cached_property
     def board(self) -> BoardView:
         """The whole board, built only when a template draws it (a click's answer does not)."""
-        return board_view(self.position, interactive=self.can_move, ending=self.ending)
+        return board_view(
+            self.position, interactive=self.can_move, ending=self.ending, corners=self.corners
+        )
 
     @property
     def status_text(self) -> str:
@@ -181,6 +186,12 @@ _SHAPE_NOTES = {
     "ball itself: drag it (or use the arrows) to turn it.",
     "penrose": "Penrose rhombs: a tiling that never repeats.",
     "torus": "Squares on a torus: the left edge touches the right, the top the bottom.",
+    # the rest only by name: a stranger saw "graph board of 72 cells" and no word of Cairo
+    "triangle": "Triangles.",
+    "truncated-square": "Octagons and squares.",
+    "rhombille": "Rhombs, three to a hexagon.",
+    "cairo": "Cairo pentagons.",
+    "snub-square": "Snub square: squares and triangles.",
 }
 
 

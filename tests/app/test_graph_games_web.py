@@ -15,8 +15,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from app.graphs.projection import solid_corners
-from app.play.graph_board import net_shades, sphere_faces
+from app.play.graph_board import CORNERS_KEPT, net_shades, sphere_faces
 from app.play.graph_params import parse_graph_params
+from app.play.new_game import GRAPH_TILINGS
 from devil.analysis import Verdict
 from devil.game import Game
 from devil.graphs.fileformat import from_json
@@ -196,6 +197,10 @@ def test_the_form_offers_every_tiling(client: FlaskClient, tiling: str) -> None:
     assert '<svg class="graph-game fit live"' in page
     assert re.search(r'<g id="c-\d+-\d+" class="gcell covered(?: f[xyz])?" data-cell="[^"]+"', page)
     assert 'aria-label="cell ' in page and "graph-game.js" in page
+    # the note under the board names the tiling
+    word = {"geodesic": "ball"}.get(tiling, dict((v, n) for v, n, _ in GRAPH_TILINGS)[tiling])
+    note = re.search(r'<p class="board-note">([^<]*)', page)
+    assert note and word.split()[0].lower() in note.group(1).lower(), note
     # nothing about mines while the game runs: no layout marks, no mine glyphs
     assert not re.search(r'class="gcell[^"]*\b(rm|wm|boom|m-shown|m-real)\b', page)
     assert 'class="m"' not in page
@@ -241,13 +246,48 @@ def test_a_page_click_answers_with_the_whole_svg_and_the_replay_draws_it(
     assert 'data-graph-view="solid"' in page and "graph-ball.js" in page
     replay = client.get(f"{location}/replay/1").get_data(as_text=True)
     assert '<g id="rp-c-' in replay and "gcell open" in replay
-    # the replay rings the move's cell and tints what it opened; its board stays a net
+    # the replay rings the move's cell and tints what it opened; it can be turned as a ball
+    # too (its corners left out of a step's answer when the page kept them)
     moved = rf'class="gcell [^"]*\bmoved\b[^"]*" [^>]*data-at="{first.group(1)}"'
     clicked = re.search(moved + r'[^>]*aria-label="[^"]*, this move"', replay)
-    assert clicked and "opened by this move" in replay and "data-p3=" not in replay
+    assert clicked and "opened by this move" in replay and replay.count("data-p3=") == 80
+    assert 'data-board="replay-board"' in replay
+    step = client.get(f"{location}/replay/1", headers={**HX, CORNERS_KEPT: "kept"})
+    assert "data-p3=" not in step.get_data(as_text=True) and 'data-turn="' in step.get_data(
+        as_text=True
+    )
+    assert CORNERS_KEPT in step.headers["Vary"]
+    full = client.get(f"{location}/replay/1", headers=HX).get_data(as_text=True)
+    assert full.count("data-p3=") == 80
     assert re.search(r'class="gcell open[^"]*\bfresh\b', replay)
     replay0 = client.get(f"{location}/replay/0").get_data(as_text=True)
     assert "gcell open" not in replay0 and " moved" not in replay0
+
+
+def test_a_move_leaves_out_the_corners_a_page_kept(client: FlaskClient) -> None:
+    """A cube's 3-D corners come with the page; a move's answer to a page that says it kept
+    them (graph-ball.js's header) leaves them out, and only then: the same cells, the same
+    turn, a much smaller answer."""
+    form = {"preset": "beginner", "topology": "cube", "seed": "4", "csrf_token": csrf(client)}
+    location = client.post("/new", data=form).headers["Location"]
+    page = client.get(location).get_data(as_text=True)
+    assert page.count("data-p3=") == 96
+    headers = {"X-CSRFToken": csrf(client), **HX}
+    cells = re.findall(r'data-at="(\d+,\d+)"', page)
+    full = client.post(f"{location}/move", data={"kind": "flag", "at": cells[0]}, headers=headers)
+    kept = client.post(f"{location}/move", data={"kind": "flag", "at": cells[0]},
+                       headers={**headers, CORNERS_KEPT: "kept"})  # fmt: skip
+    with_corners, without = full.get_data(as_text=True), kept.get_data(as_text=True)
+    assert CORNERS_KEPT in kept.headers["Vary"]
+    assert with_corners.count("data-p3=") == 96 and "data-p3=" not in without
+    assert 'data-turn="' in without and without.count("<g id=") == with_corners.count("<g id=")
+    assert len(without) < 0.9 * len(with_corners)
+    # a watcher's poll (a GET) the same way
+    watch = f"{location}?since=0"
+    assert "data-p3=" not in client.get(watch, headers={**HX, CORNERS_KEPT: "kept"}).get_data(
+        as_text=True
+    )
+    assert client.get(watch, headers=HX).get_data(as_text=True).count("data-p3=") == 96
 
 
 def test_the_hint_ladder_names_cells_by_label(client: FlaskClient) -> None:

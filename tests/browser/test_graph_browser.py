@@ -140,3 +140,29 @@ def test_the_sphere_turns_by_drag_keys_and_buttons(
     page.locator(f'.graph-board [data-cell="{newly[0]}"]').click()
     expect(page.locator("#graph-proof")).to_contain_text(f"{newly[0]}:")
     assert newly[0] in _front_ids(page)
+    # faces turned away are hidden from sight, not from a screen reader: every cell keeps its
+    # accessible name, and a hidden cell that takes the focus is turned into sight
+    expect(board.get_by_role("button")).to_have_count(board.locator("[data-p3]").count())
+    hidden = str(page.locator(".graph-board.solid [data-p3].back").first.get_attribute("data-cell"))
+    page.locator(f'.graph-board [data-cell="{hidden}"]').focus()
+    assert hidden in _front_ids(page)
+
+
+@pytest.mark.parametrize("seed", [4, 7])  # seeds whose old first view hid them
+def test_a_solids_first_view_shows_its_covered_cells(
+    page: Page, live_server: str, seed: int
+) -> None:
+    """A mid-game cube: its first view turns the covered cells (what the board is about) to
+    the viewer when most were turned away or at the rim."""
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/analyse/graph?tiling=cube&preset=beginner&seed={seed}&view=solid")
+    board = page.locator(".graph-board.solid")
+    expect(board).to_be_visible()
+    shown = page.eval_on_selector_all(
+        ".graph-board.solid .covered[data-p3]",
+        "els => els.map(e => { const b = e.getBoundingClientRect();"
+        " return !e.classList.contains('back') && Math.min(b.width, b.height) > 12; })",
+    )
+    assert shown and sum(shown) * 2 >= len(shown), (
+        f"{sum(shown)} of {len(shown)} covered cells seen"
+    )

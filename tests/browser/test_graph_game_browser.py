@@ -235,4 +235,145 @@ def test_a_finger_taps_twice_to_open_a_narrow_cell(
         " g => window.MineDevilNarrowest(g)))"
     )
     assert smallest >= 24 and page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # its replay is only looked at: never grown, it fits the panel (grown, it ran off the
+    # panel's right edge and looked clipped)
+    page.goto(page.url + "/replay/0")
+    expect(page.locator("#replay-board svg.graph-game g[data-cell]")).not_to_have_count(0)
+    page.wait_for_load_state("load")
+    expect(page.locator("#replay-board svg.graph-game")).not_to_have_class(re.compile(r"\bgrown\b"))
+    fits = page.evaluate(
+        "() => { const s = document.querySelector('.replay-view .scroller');"
+        " return s.scrollWidth <= s.clientWidth + 1 && s.getBoundingClientRect().right <= 390; }"
+    )
+    assert fits, "the replay's board runs past the phone's edge"
     context.close()
+
+
+def test_every_cell_of_a_solid_is_reached_by_a_screen_reader(
+    page: Page, live_server: str, shots: Path
+) -> None:
+    """The cube drawn as a solid: faces turned away are hidden from sight but not from a
+    screen reader (every cell keeps its accessible name); a cell the focus moves to (a
+    screen reader's cursor, a cell named in a panel) is turned to face the player. A move's
+    answer leaves out the corners the page kept, and the solid still draws."""
+    page.set_viewport_size(DESKTOP)
+    _start(page, live_server, "cube", 3)
+    first = page.locator("svg.graph-game g[data-cell]").first
+    _click(page, str(first.get_attribute("data-cell")))
+    page.click("[data-graph-view=solid]")
+    board = page.locator("svg.graph-game")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    away = page.locator("svg.graph-game g.back")
+    expect(away).not_to_have_count(0)
+    cells = page.locator("svg.graph-game g[data-cell]").count()
+    expect(page.get_by_role("button", name=re.compile(r"^cell "))).to_have_count(cells)
+    target = str(away.first.get_attribute("id"))
+    page.locator(f"#{target}").focus()  # where a screen reader's cursor puts the focus
+    expect(page.locator(f"#{target}")).not_to_have_class(re.compile(r"\bback\b"))
+    assert float(str(page.locator(f"#{target}").get_attribute("data-tilt"))) >= 0.5
+    # a move: its answer has no corners (the page kept them), the cells get them back
+    safe, _ = _proved(live_server, page.url.rsplit("/", 1)[1])
+    cell = page.locator(f'svg.graph-game g[data-cell="{safe[0]}"]')
+    cell.dispatch_event("graph:reach")
+    with page.expect_response(re.compile(r"/move$")) as answer:
+        act(page, lambda: cell.click())
+    assert answer.value.request.headers.get("mine-devil-corners") == "kept"
+    assert "data-p3=" not in answer.value.text()
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    assert page.locator("svg.graph-game g[data-cell]:not([data-p3])").count() == 0
+    expect(page.get_by_role("button", name=re.compile(r"^cell "))).to_have_count(cells)
+    page.screenshot(path=str(shots / "graph-game-cube-solid-reached.png"), full_page=True)
+    problem = audit(page, "a cube drawn as a solid, after a move")
+    assert not problem, problem
+
+
+def test_a_solids_replay_is_a_solid_too(page: Page, live_server: str, shots: Path) -> None:
+    """A cube game played as a solid replays as a solid (the player's choice is kept), turned
+    so each step's cell is in sight; a step's answer leaves out the corners the page kept."""
+    page.set_viewport_size(PHONE)
+    game_id = _start(page, live_server, "cube", 5)
+    page.click("[data-graph-view=solid]")
+    first = str(page.locator("svg.graph-game g[data-cell]").first.get_attribute("data-cell"))
+    for n in range(3):  # the first click is always safe, then cells the numbers prove safe
+        target = first if n == 0 else _proved(live_server, game_id)[0][0]
+        cell = page.locator(f'svg.graph-game g[data-cell="{target}"]')
+        cell.dispatch_event("graph:reach")
+        act(page, cell.click)
+    page.goto(f"{live_server}/g/{game_id}/replay/1")
+    board = page.locator("#replay-board svg.graph-game")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    expect(page.locator("[data-board=replay-board] [data-graph-view=solid]")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator("#replay-board g.moved")).not_to_have_class(re.compile(r"\bback\b"))
+    with page.expect_response(re.compile(r"/replay/2$")) as answer:
+        act(page, lambda: page.click(".replay-steps a:has-text('Next')"), "answered")
+    assert answer.value.request.headers.get("mine-devil-corners") == "kept"
+    assert "data-p3=" not in answer.value.text()
+    expect(page.locator(".replay-caption")).to_contain_text("Move 2 of")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    expect(page.locator("#replay-board g.moved")).not_to_have_class(re.compile(r"\bback\b"))
+    assert page.locator("#replay-board g[data-cell]:not([data-p3])").count() == 0
+    page.screenshot(path=str(shots / "graph-game-cube-solid-replay-phone.png"), full_page=True)
+    problem = audit(page, "a cube's replay drawn as a solid on a phone")
+    assert not problem, problem
+    page.click("[data-board=replay-board] [data-graph-view=net]")
+    expect(board).not_to_have_class(re.compile(r"\bball\b"))
+    # on a wide screen the game page's replay panel sits in the side column: its board fits
+    page.click("[data-board=replay-board] [data-graph-view=solid]")
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/g/{game_id}")
+    page.click("#replay > summary")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    fits = page.evaluate(
+        "() => document.querySelector('#replay-board svg').getBoundingClientRect().right"
+        " <= document.querySelector('#replay').getBoundingClientRect().right"
+    )
+    assert fits, "the replay's board runs past its panel"
+
+
+def test_a_finger_on_a_spheres_rim_turns_the_cell_into_sight(
+    browser: Browser, live_server: str
+) -> None:
+    """A covered cell at the rim of the solid sphere is a sliver on a phone: a finger's tap
+    picks it and turns the sphere to face it, so the second tap is on a cell as wide as the
+    others."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    _start(page, live_server, "geodesic", 3)
+    page.click("[data-graph-view=solid]")
+    act(page, lambda: page.locator("svg.graph-game g[data-cell]:not(.back)").first.tap())
+    rim = page.evaluate(
+        "() => { const g = Array.from(document.querySelectorAll("
+        "'svg.graph-game g.covered:not(.back):not(.flag)')).find(g => +g.dataset.tilt < 0.3"
+        " && window.MineDevilNarrowest(g) < 24); return g && g.id; }"
+    )
+    assert rim, "no sliver at the sphere's rim"
+    cell = page.locator(f"#{rim}")
+    cell.tap(force=True)
+    expect(cell).to_have_class(re.compile(r"\bpicked\b"))
+    assert float(str(cell.get_attribute("data-tilt"))) >= 0.5
+    assert page.evaluate(f"() => window.MineDevilNarrowest(document.getElementById('{rim}'))") >= 24
+    assert page.locator("#status").get_attribute("data-moves") == "1"
+    context.close()
+
+
+@pytest.mark.parametrize("tiling", ["penrose", "cube", "geodesic", "truncated-square"])
+def test_the_arrows_reach_every_cell(page: Page, live_server: str, tiling: str) -> None:
+    """From the board's tab stop, the four arrows (graph-game.js's step, walked in the page)
+    reach every cell of the drawing: a rhomb at a beginner Penrose board's edge was reached
+    by none, nor any small square of octagons and squares, so a keyboard player could not
+    open them."""
+    page.set_viewport_size(DESKTOP)
+    _start(page, live_server, tiling, 2)
+    missed = page.evaluate(
+        "() => { const dirs = [[0, -1], [0, 1], [-1, 0], [1, 0]];"
+        " const all = Array.from(document.querySelectorAll('svg.graph-game g[data-cell]'));"
+        " const first = document.querySelector('svg.graph-game g[tabindex=\"0\"]');"
+        " const seen = new Set([first.id]), todo = [first];"
+        " while (todo.length) { const g = todo.pop(); for (const [dx, dy] of dirs) {"
+        "   const n = window.MineDevilStep(g, dx, dy);"
+        "   if (n && !seen.has(n.id)) { seen.add(n.id); todo.push(n); } } }"
+        " return all.filter(g => !seen.has(g.id)).map(g => g.dataset.cell); }"
+    )
+    assert not missed, f"no arrow reaches {missed}"
