@@ -69,18 +69,37 @@ def _rows_pausing(result: sa.CursorResult[Any], pause: Callable[[], None]) -> It
         pause()
 
 
-_REGION_CHUNKS = sa.select(
-    chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version
-).where(
-    chunks.c.world == sa.bindparam("w"),
-    chunks.c.team == sa.bindparam("t"),
+_REGION_WHERE = (
     chunks.c.layer.in_(sa.bindparam("layers", expanding=True)),
     chunks.c.cx.between(sa.bindparam("cx0"), sa.bindparam("cx1")),
     chunks.c.cy.between(sa.bindparam("cy0"), sa.bindparam("cy1")),
 )
-"""A rectangle's chunks (``WorldStore.region``, every view and raft): one statement built
-once, not a new one per request (building it and its cache key was ~3 % of a worker's
-samples under the bot load)."""
+_REGION_CHUNKS = sa.select(
+    chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version
+).where(chunks.c.world == sa.bindparam("w"), chunks.c.team == sa.bindparam("t"), *_REGION_WHERE)
+"""A rectangle's chunks (``WorldStore.chunks_in``: the live feeds' look at the board): one
+statement built once, not a new one per request (building it and its cache key was ~3 % of
+a worker's samples under the bot load)."""
+_REGION = (
+    sa.select(
+        teams.c.last_seq,
+        chunks.c.layer,
+        chunks.c.cx,
+        chunks.c.cy,
+        chunks.c.cells,
+        chunks.c.version,
+    )
+    .select_from(
+        teams.outerjoin(
+            chunks,
+            sa.and_(chunks.c.world == teams.c.world, chunks.c.team == teams.c.name, *_REGION_WHERE),
+        )
+    )
+    .where(teams.c.world == sa.bindparam("w"), teams.c.name == sa.bindparam("t"))
+)
+"""The team's head and a rectangle's chunks (``WorldStore.region``: every view) in one
+statement, so one round trip and one snapshot: a row per chunk found, each with the head, or
+one row of the head and nulls when none is; no row when the team does not exist."""
 _EVENT_HEADS = [c for c in events.c if c.name != "changes"]
 """An event's columns but its cells (``WorldStore.newest_events_without_cells``)."""
 WORLD_ORDER = (events.c.at, events.c.team, events.c.seq)
@@ -354,13 +373,32 @@ class WorldStore:
     def region(
         self, world: str, team: str, layers: Sequence[int], x0: int, y0: int, w: int, h: int
     ) -> tuple[int, ChunkKnowledge]:
-        """The team's head, then knowledge preloaded with the chunks of the rectangle (only
-        those). The head is read first, so the chunks are at least as new as it."""
+        """The team's head and knowledge preloaded with the chunks of the rectangle (only
+        those), read in one statement: the chunks are exactly as of the head (a commit
+        writes a team's chunks and its head together)."""
         cx0, cy0, cx1, cy1 = chunk_range(x0, y0, w, h)
         with self._read() as conn:
-            head = conn.execute(TEAM_HEAD, {"w": world, "t": team}).scalar_one_or_none()
-            if head is None:
-                raise NoSuchPlayer(f"team {team!r} of world {world!r}")
+            rows = conn.execute(
+                _REGION,
+                {"w": world, "t": team, "layers": list(layers)}
+                | {"cx0": cx0, "cx1": cx1, "cy0": cy0, "cy1": cy1},
+            ).all()
+        if not rows:
+            raise NoSuchPlayer(f"team {team!r} of world {world!r}")
+        found = {
+            (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
+            for _, layer, cx, cy, cells, version in rows
+            if layer is not None
+        }
+        return int(rows[0][0]), self._preloaded(found, layers, cx0, cy0, cx1, cy1)
+
+    def chunks_in(
+        self, world: str, team: str, layers: Sequence[int], x0: int, y0: int, w: int, h: int
+    ) -> ChunkKnowledge:
+        """Knowledge preloaded with the rectangle's chunks as they are now (no head: one
+        statement that reads the chunks only; a team with none reads as all unknown)."""
+        cx0, cy0, cx1, cy1 = chunk_range(x0, y0, w, h)
+        with self._read() as conn:
             rows = conn.execute(
                 _REGION_CHUNKS,
                 {"w": world, "t": team, "layers": list(layers)}
@@ -370,6 +408,17 @@ class WorldStore:
                 (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
                 for layer, cx, cy, cells, version in rows
             }
+        return self._preloaded(found, layers, cx0, cy0, cx1, cy1)
+
+    @staticmethod
+    def _preloaded(
+        found: dict[ChunkKey, StoredChunk],
+        layers: Sequence[int],
+        cx0: int,
+        cy0: int,
+        cx1: int,
+        cy1: int,
+    ) -> ChunkKnowledge:
         knowledge = ChunkKnowledge(lambda keys: {k: found[k] for k in keys if k in found})
         knowledge.prefetch(
             (layer, cx, cy)
@@ -378,7 +427,7 @@ class WorldStore:
             for cy in range(cy0, cy1 + 1)
         )
         knowledge.fetches = 1
-        return int(head), knowledge
+        return knowledge
 
     def team_events(self, world: str, team: str, after: int, limit: int) -> list[WorldEvent]:
         """The team's events with ``seq > after`` in order, at most ``limit``."""
