@@ -100,6 +100,18 @@ _REGION = (
 """The team's head and a rectangle's chunks (``WorldStore.region``: every view) in one
 statement, so one round trip and one snapshot: a row per chunk found, each with the head, or
 one row of the head and nulls when none is; no row when the team does not exist."""
+_TEAM_EVENTS = (
+    events.select()
+    .where(
+        events.c.world == sa.bindparam("w"),
+        events.c.team == sa.bindparam("t"),
+        events.c.seq > sa.bindparam("a"),
+    )
+    .order_by(events.c.seq)
+    .limit(sa.bindparam("n"))
+)
+"""A team's events after a seq (``WorldStore.team_events``: every live feed's read), built
+once like ``_REGION_CHUNKS``."""
 _EVENT_HEADS = [c for c in events.c if c.name != "changes"]
 """An event's columns but its cells (``WorldStore.newest_events_without_cells``)."""
 WORLD_ORDER = (events.c.at, events.c.team, events.c.seq)
@@ -431,14 +443,9 @@ class WorldStore:
 
     def team_events(self, world: str, team: str, after: int, limit: int) -> list[WorldEvent]:
         """The team's events with ``seq > after`` in order, at most ``limit``."""
-        query = (
-            events.select()
-            .where(events.c.world == world, events.c.team == team, events.c.seq > after)
-            .order_by(events.c.seq)
-            .limit(limit)
-        )
         with self._read() as conn:
-            return [world_event(row) for row in conn.execute(query).mappings()]
+            rows = conn.execute(_TEAM_EVENTS, {"w": world, "t": team, "a": after, "n": limit})
+            return [world_event(row) for row in rows.mappings()]
 
     def events(self, world: str, after: int = 0, limit: int = 1000) -> list[WorldEvent]:
         """The world's events with ``seq > after`` (each team's seq), at most ``limit``, in
