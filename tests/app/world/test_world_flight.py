@@ -266,3 +266,38 @@ def test_a_flight_on_a_connection_the_server_ended_is_the_database_unavailable(
     finally:
         killer.dispose()
         engine.dispose()
+
+
+@ON_POSTGRES
+def test_arrays_sent_as_text_arrive_as_the_lists_they_were(db_url: str) -> None:
+    """The flight sends its arrays in their text form (``flight.ints``, ``texts``,
+    ``byteas``: quoting lists element by element in Python was most of its binding): what
+    PostgreSQL reads back is every value as it was, whatever the text holds."""
+    words = ["", "NULL", "null", 'a "quoted", {braced} word', "back\\slash\\", "'", "é ✓", "\\x"]
+    words += [json.dumps([[0, 1, "F"], [-1, 2, "3"]], separators=(",", ":")), " spaced "]
+    blobs = [b"", bytes(range(256)), b"\\x00'\"{},", bytes(4096)]
+    numbers = [0, -1, 2**62, -(2**62), None, 7]
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as conn, flight._cursor(conn) as cursor:
+            cursor.execute(
+                "SELECT %(t)s::text[], %(b)s::bytea[], %(n)s::bigint[], %(e)s::text[],"
+                " %(z)s::bytea[], %(m)s::text[]",
+                {
+                    "t": flight.texts(words),
+                    "b": flight.byteas(blobs),
+                    "n": flight.ints(numbers),
+                    "e": flight.texts([]),
+                    "z": flight.byteas([]),
+                    "m": flight.texts([None, "x"]),
+                },
+            )
+            row = cursor.fetchone()
+    finally:
+        engine.dispose()
+    assert row is not None
+    assert list(row[0]) == words
+    assert [bytes(b) for b in row[1]] == blobs
+    assert list(row[2]) == numbers
+    assert list(row[3]) == list(row[4]) == []
+    assert list(row[5]) == [None, "x"]
