@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from gunicorn.config import Config  # type: ignore[import-untyped]
@@ -18,18 +19,10 @@ class Sock:
         self.sent.append(data)
 
 
-class Request:
-    version = (1, 1)
-    method = "GET"
-    headers: tuple[tuple[str, str], ...] = ()
-
-    def should_close(self) -> bool:
-        return False
-
-
 def respond(headers: list[tuple[str, str]], body: list[bytes]) -> list[bytes]:
     sock = Sock()
-    response: Any = wsgi.Response(Request(), sock, Config())
+    request = SimpleNamespace(version=(1, 1), method="GET", headers=(), should_close=lambda: False)
+    response: Any = wsgi.Response(request, sock, Config())
     response.start_response("200 OK", headers)
     for part in body:
         response.write(part)
