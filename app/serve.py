@@ -177,50 +177,6 @@ runs in a thread (see ``app.play.runner.cpu_runner``), and a short interval lets
 answer cheap requests meanwhile (Python's default is 0.005)."""
 
 
-class _Held:
-    """Stands in for a socket while gunicorn writes a response's headers: keeps the bytes."""
-
-    def __init__(self) -> None:
-        self.data = b""
-
-    def sendall(self, data: bytes) -> None:
-        self.data += data
-
-
-def one_send_per_response() -> None:
-    """Make gunicorn send a response's headers with its body, not in a send of their own.
-
-    gunicorn writes the headers of a response in one ``send`` and its body in another: two
-    system calls (each waking the client) per answer, and sending was the largest self time
-    of a gevent worker under bench/bench_world.py's bots (the headers' send alone 6 % of its
-    samples). Here a response that is not chunked (every answer but the live streams) has
-    its headers, made by gunicorn's own ``send_headers``, and its first body bytes go out
-    together; chunked responses and everything after the first write are gunicorn's."""
-    from gunicorn.http import wsgi  # type: ignore[import-untyped]
-
-    plain = wsgi.Response.write
-    if getattr(plain, "one_send", False):
-        return
-
-    def write(self: Any, data: bytes) -> None:
-        if self.headers_sent or self.chunked or not isinstance(data, bytes) or not data:
-            plain(self, data)
-            return
-        sock, held = self.sock, _Held()
-        self.sock = held
-        try:
-            self.send_headers()
-        finally:
-            self.sock = sock
-        if self.response_length is not None:
-            data = data[: max(0, self.response_length - self.sent)]
-        self.sent += len(data)
-        sock.sendall(held.data + data)
-
-    write.one_send = True  # type: ignore[attr-defined]
-    wsgi.Response.write = write
-
-
 def app_factory() -> Any:
     """Build the app inside a worker (after gevent's monkey-patching); the master migrated.
 
@@ -230,7 +186,6 @@ def app_factory() -> Any:
     (measured); afterwards a full collection only walks objects made since."""
     from app import create_app
 
-    one_send_per_response()
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app({"AUTO_MIGRATE": False})
     gc.collect()
