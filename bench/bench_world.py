@@ -778,6 +778,8 @@ SWEEP_ROWS = (
     "seqhold p50 / p99",
     "moves per app CPU-s",
     "moves per PG CPU-s",
+    "/healthz p50 / p99",
+    "CPU wait s, servers / PG",
     "lost / dup",
     "load",
 )
@@ -1090,6 +1092,7 @@ def run_once(
                     f"{all_moves / max(app_cpu, 1e-9):.0f} moves per app CPU-second",
                 ),
             ]
+            waited = f"{app_delay:.1f} / {pg_delay:.1f} in {elapsed:.0f}"
             summary.update(
                 {
                     "moves/s": f"{moves / args.seconds:.0f}",
@@ -1098,6 +1101,8 @@ def run_once(
                     **{f"{k} p50 / p99": pct(v, 1) for k, v in breakdown.items() if k != "work"},
                     "moves per app CPU-s": f"{all_moves / max(app_cpu, 1e-9):.0f}",
                     "moves per PG CPU-s": f"{all_moves / max(pg_cpu, 1e-9):.0f}",
+                    "/healthz p50 / p99": pct(probe.times, 1),
+                    "CPU wait s, servers / PG": waited,
                     "lost / dup": f"{missing_ack} / {dup_ack}",
                 }
             )

@@ -3,7 +3,8 @@
 A stream subscribes to its team's topic *before* it reads, then loops: read the team's
 events after the last seq it sent (at most ``BATCH`` at a time, through the process's
 ``FeedCache``: the streams of one team share one query per change), send each one's visible
-changes as ``event: cells`` with ``id: <seq>``, and wait on the subscription (a comment line
+changes as ``event: cells`` with ``id: <seq>`` (the events of one read in one write: a raft
+of 30 moves is one send to each watcher, not 30), and wait on the subscription (a comment line
 every ``HEARTBEAT_SECONDS`` keeps proxies from closing the connection). While nothing moves a
 stream makes no query at all. A notification names the raft's last seq; one without (the
 PostgreSQL listener reconnected, so some may have been lost) makes the team's streams read the
@@ -117,8 +118,12 @@ def event_stream(
                     batch = cache.after(world, team, last, BATCH, known, first)
                     first = False
                     if batch:
-                        for seq, cells in visible_changes(store, world, team, port, batch):
-                            yield sse_cells(seq, cells)
+                        text = "".join(
+                            sse_cells(seq, cells)
+                            for seq, cells in visible_changes(store, world, team, port, batch)
+                        )
+                        if text:  # one write for the read's events, not one per event
+                            yield text
                         last = batch[-1].seq
                         if len(batch) == BATCH:
                             first = True  # more may wait in the log: read on without waiting

@@ -38,7 +38,7 @@ again under the lock.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -173,10 +173,10 @@ class JudgedOn:
             "c_key": self.key,
             "c_since": self.since,
             "c_present": sum(1 for v in self.read.values() if v is not None),
-            "c_layer": [k[0] for k in keys],
-            "c_cx": [k[1] for k in keys],
-            "c_cy": [k[2] for k in keys],
-            "c_version": [self.read[k] for k in keys],
+            "c_layer": ints(k[0] for k in keys),
+            "c_cx": ints(k[1] for k in keys),
+            "c_cy": ints(k[2] for k in keys),
+            "c_version": ints(self.read[k] for k in keys),
         }
 
 
@@ -279,9 +279,9 @@ def _read_params(world: str, team: str, player: str, keys: Sequence[ChunkKey]) -
         "w": world,
         "t": team,
         "p": player,
-        "l": [k[0] for k in keys],
-        "x": [k[1] for k in keys],
-        "y": [k[2] for k in keys],
+        "l": ints(k[0] for k in keys),
+        "x": ints(k[1] for k in keys),
+        "y": ints(k[2] for k in keys),
     }
 
 
@@ -333,20 +333,44 @@ WHERE c.world = %(w)s AND c.team = %(t)s
 """
 
 
+def ints(values: Iterable[int | None]) -> str:
+    """An integer array's text form (``{1,NULL,-3}``), for a ``%(...)s::bigint[]`` cast.
+
+    The commit's flight binds its parameters in the client (``_cursor``), and psycopg quotes
+    a list element by element in Python: 1.5 ms of a worker's CPU per raft of 30 moves. An
+    array's text form is made here at C speed and sent as one string literal; PostgreSQL
+    reads it with the same array input, so the same values arrive."""
+    return "{" + ",".join("NULL" if v is None else str(int(v)) for v in values) + "}"
+
+
+def texts(values: Iterable[str | None]) -> str:
+    """A text array's text form: each element double-quoted, ``\\`` and ``"`` escaped with a
+    backslash (PostgreSQL's array input), None as ``NULL`` (``ints``)."""
+    return "{" + ",".join(
+        "NULL" if v is None else '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        for v in values
+    ) + "}"  # fmt: skip
+
+
+def byteas(values: Iterable[bytes]) -> str:
+    """A bytea array's text form, each element in bytea's hex format (``ints``)."""
+    return "{" + ",".join('"\\\\x' + bytes(v).hex() + '"' for v in values) + "}"
+
+
 def _chunk_params(dirty: Mapping[ChunkKey, tuple[bytes, int | None]]) -> dict[str, Any]:
     old = [(k, cells, v) for k, (cells, v) in dirty.items() if v is not None]
     new = [(k, cells) for k, (cells, v) in dirty.items() if v is None]
     return {
         "n_old": len(old),
-        "u_layer": [k[0] for k, _, _ in old],
-        "u_cx": [k[1] for k, _, _ in old],
-        "u_cy": [k[2] for k, _, _ in old],
-        "u_cells": [cells for _, cells, _ in old],
-        "u_version": [v for _, _, v in old],
-        "f_layer": [k[0] for k, _ in new],
-        "f_cx": [k[1] for k, _ in new],
-        "f_cy": [k[2] for k, _ in new],
-        "f_cells": [cells for _, cells in new],
+        "u_layer": ints(k[0] for k, _, _ in old),
+        "u_cx": ints(k[1] for k, _, _ in old),
+        "u_cy": ints(k[2] for k, _, _ in old),
+        "u_cells": byteas(cells for _, cells, _ in old),
+        "u_version": ints(v for _, _, v in old),
+        "f_layer": ints(k[0] for k, _ in new),
+        "f_cx": ints(k[1] for k, _ in new),
+        "f_cy": ints(k[2] for k, _ in new),
+        "f_cells": byteas(cells for _, cells in new),
     }
 
 
@@ -370,16 +394,16 @@ def _params(
         "at": at,
         "n": len(moves),
         **{f"t_{k}": v for k, v in total.items()},
-        "p_ids": ids,
-        **{f"p_{k}": [people[p][k] for p in ids] for k in total},
-        "p_colour": [colours.get(p) for p in ids],
+        "p_ids": texts(ids),
+        **{f"p_{k}": ints(people[p][k] for p in ids) for k in total},
+        "p_colour": ints(colours.get(p) for p in ids),
         "p_dropped": [drops.get(p) for p in ids],
-        "e_player": [p for p, _ in moves],
-        "e_colour": [m.colour for _, m in moves],
-        "e_kind": [m.kind for _, m in moves],
-        "e_x": [m.x for _, m in moves],
-        "e_y": [m.y for _, m in moves],
-        "e_outcome": [m.outcome for _, m in moves],
-        "e_opened": [len(m.cells) for _, m in moves],
-        "e_changes": [encode_cells(m.x, m.y, m.cells) for _, m in moves],
+        "e_player": texts(p for p, _ in moves),
+        "e_colour": ints(m.colour for _, m in moves),
+        "e_kind": texts(m.kind for _, m in moves),
+        "e_x": ints(m.x for _, m in moves),
+        "e_y": ints(m.y for _, m in moves),
+        "e_outcome": texts(m.outcome for _, m in moves),
+        "e_opened": ints(len(m.cells) for _, m in moves),
+        "e_changes": texts(encode_cells(m.x, m.y, m.cells) for _, m in moves),
     }

@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import sqlalchemy as sa
-
 from app.errors import AlreadyExists, Missing
 
 Cell = tuple[int, int, str]
@@ -178,7 +176,7 @@ def player_row(row: Mapping[Any, Any]) -> PlayerRow:
     )
 
 
-def world_event(row: sa.RowMapping) -> WorldEvent:
+def world_event(row: Mapping[Any, Any]) -> WorldEvent:
     x, y = row["x"], row["y"]
     at = as_utc(row["at"])
     assert at is not None

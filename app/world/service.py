@@ -407,7 +407,7 @@ def render_rows(
 def view(
     store: WorldStore, world: str, team: str, colour: int, x0: int, y0: int, w: int, h: int
 ) -> tuple[int, list[str]]:
-    """``(seq, rows)``: the log's head (read first) and the rectangle on board ``colour``."""
+    """``(seq, rows)``: the log's head and the rectangle on board ``colour`` as of it."""
     head, k = store.region(world, team, (colour, FLAGS), x0, y0, w, h)
     return head, render_rows(k, colour, x0, y0, w, h)
 
@@ -452,7 +452,7 @@ def visible_changes(
         xs = [x for x, _ in others]
         ys = [y for _, y in others]
         bx, by = min(xs), min(ys)
-        _, k = store.region(world, team, (port.colour,), bx, by, max(xs) - bx + 1, max(ys) - by + 1)
+        k = store.chunks_in(world, team, (port.colour,), bx, by, max(xs) - bx + 1, max(ys) - by + 1)
         numbered = {(x, y) for x, y in others if k.symbol(port.colour, x, y) in "012345678"}
     for seq, cells in staged:
         kept = [c for c in cells if c[2] != "*" or (c[0], c[1]) not in numbered]

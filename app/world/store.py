@@ -29,6 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from app import metrics
+from app.world import hotreads
 from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk, chunk_range
 from app.world.flight import open_team
 from app.world.idempotency import RaftKey, Remembered, recall
@@ -48,7 +49,7 @@ from app.world.records import (
     utcnow,
     world_event,
 )
-from app.world.schema import chunks, events, players, teams, worlds
+from app.world.schema import events, players, teams, worlds
 from app.world.team import (
     LOCK_TEAM,
     LOGGED,
@@ -69,18 +70,6 @@ def _rows_pausing(result: sa.CursorResult[Any], pause: Callable[[], None]) -> It
         pause()
 
 
-_REGION_CHUNKS = sa.select(
-    chunks.c.layer, chunks.c.cx, chunks.c.cy, chunks.c.cells, chunks.c.version
-).where(
-    chunks.c.world == sa.bindparam("w"),
-    chunks.c.team == sa.bindparam("t"),
-    chunks.c.layer.in_(sa.bindparam("layers", expanding=True)),
-    chunks.c.cx.between(sa.bindparam("cx0"), sa.bindparam("cx1")),
-    chunks.c.cy.between(sa.bindparam("cy0"), sa.bindparam("cy1")),
-)
-"""A rectangle's chunks (``WorldStore.region``, every view and raft): one statement built
-once, not a new one per request (building it and its cache key was ~3 % of a worker's
-samples under the bot load)."""
 _EVENT_HEADS = [c for c in events.c if c.name != "changes"]
 """An event's columns but its cells (``WorldStore.newest_events_without_cells``)."""
 WORLD_ORDER = (events.c.at, events.c.team, events.c.seq)
@@ -351,45 +340,55 @@ class WorldStore:
             self._teams.add((world, team))
         return known
 
+    def _hot(self, which: str, params: dict[str, Any]) -> Sequence[Any]:
+        """The rows of one of ``app.world.hotreads``' reads (``STATEMENTS``): on psycopg's
+        cursor on PostgreSQL, as a SQLAlchemy statement on SQLite."""
+        on_postgres, on_sqlite = hotreads.STATEMENTS[which]
+        if self.dialect == "postgresql":
+            return hotreads.fetch(self.engine, on_postgres, params)
+        with self._read() as conn:
+            return conn.execute(on_sqlite, params).all()
+
     def region(
         self, world: str, team: str, layers: Sequence[int], x0: int, y0: int, w: int, h: int
     ) -> tuple[int, ChunkKnowledge]:
-        """The team's head, then knowledge preloaded with the chunks of the rectangle (only
-        those). The head is read first, so the chunks are at least as new as it."""
-        cx0, cy0, cx1, cy1 = chunk_range(x0, y0, w, h)
-        with self._read() as conn:
-            head = conn.execute(TEAM_HEAD, {"w": world, "t": team}).scalar_one_or_none()
-            if head is None:
-                raise NoSuchPlayer(f"team {team!r} of world {world!r}")
-            rows = conn.execute(
-                _REGION_CHUNKS,
-                {"w": world, "t": team, "layers": list(layers)}
-                | {"cx0": cx0, "cx1": cx1, "cy0": cy0, "cy1": cy1},
-            )
-            found = {
-                (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
-                for layer, cx, cy, cells, version in rows
-            }
-        knowledge = ChunkKnowledge(lambda keys: {k: found[k] for k in keys if k in found})
-        knowledge.prefetch(
-            (layer, cx, cy)
-            for layer in layers
-            for cx in range(cx0, cx1 + 1)
-            for cy in range(cy0, cy1 + 1)
-        )
-        knowledge.fetches = 1
-        return int(head), knowledge
+        """The team's head and knowledge preloaded with the chunks of the rectangle (only
+        those), read in one statement: the chunks are exactly as of the head (a commit
+        writes a team's chunks and its head together)."""
+        box = chunk_range(x0, y0, w, h)
+        rows = self._hot("region", hotreads.box_params(world, team, layers, box))
+        if not rows:
+            raise NoSuchPlayer(f"team {team!r} of world {world!r}")
+        found = {
+            (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
+            for _, layer, cx, cy, cells, version in rows
+            if layer is not None
+        }
+        return int(rows[0][0]), hotreads.preloaded(found, layers, box)
+
+    def chunks_in(
+        self, world: str, team: str, layers: Sequence[int], x0: int, y0: int, w: int, h: int
+    ) -> ChunkKnowledge:
+        """Knowledge preloaded with the rectangle's chunks as they are now (no head: one
+        statement that reads the chunks only; a team with none reads as all unknown)."""
+        box = chunk_range(x0, y0, w, h)
+        rows = self._hot("chunks", hotreads.box_params(world, team, layers, box))
+        found = {
+            (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
+            for layer, cx, cy, cells, version in rows
+        }
+        return hotreads.preloaded(found, layers, box)
 
     def team_events(self, world: str, team: str, after: int, limit: int) -> list[WorldEvent]:
         """The team's events with ``seq > after`` in order, at most ``limit``."""
-        query = (
-            events.select()
-            .where(events.c.world == world, events.c.team == team, events.c.seq > after)
-            .order_by(events.c.seq)
-            .limit(limit)
-        )
+        params = {"w": world, "t": team, "a": after, "n": limit}
+        if self.dialect == "postgresql":
+            found = hotreads.fetch_dicts(self.engine, hotreads.EVENTS, params)
+            return [world_event(row) for row in found]
         with self._read() as conn:
-            return [world_event(row) for row in conn.execute(query).mappings()]
+            return [
+                world_event(row) for row in conn.execute(hotreads.EVENTS_SQLITE, params).mappings()
+            ]
 
     def events(self, world: str, after: int = 0, limit: int = 1000) -> list[WorldEvent]:
         """The world's events with ``seq > after`` (each team's seq), at most ``limit``, in

@@ -4,6 +4,7 @@ on a connection the server ended."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import subprocess
@@ -20,7 +21,7 @@ from app.notify.postgres import PostgresNotifier
 from app.notify.wire import decode, encode
 from app.store.database import make_engine
 from app.store.log import Store
-from app.world import flight
+from app.world import flight, hotreads
 from app.world.chunks import FLAGS, ChunkKnowledge
 from app.world.records import Cell, ChunkRace, MoveRecord
 from app.world.schema import chunks
@@ -263,6 +264,66 @@ def test_a_flight_on_a_connection_the_server_ended_is_the_database_unavailable(
                 other.execute(sa.text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid})
             with pytest.raises(sa.exc.OperationalError):
                 flight.open_team(conn, "main", "t0", "p", [])
+    finally:
+        killer.dispose()
+        engine.dispose()
+
+
+@ON_POSTGRES
+def test_arrays_sent_as_text_arrive_as_the_lists_they_were(db_url: str) -> None:
+    """The flight sends its arrays in their text form (``flight.ints``, ``texts``,
+    ``byteas``: quoting lists element by element in Python was most of its binding): what
+    PostgreSQL reads back is every value as it was, whatever the text holds."""
+    words = ["", "NULL", "null", 'a "quoted", {braced} word', "back\\slash\\", "'", "é ✓", "\\x"]
+    words += [json.dumps([[0, 1, "F"], [-1, 2, "3"]], separators=(",", ":")), " spaced "]
+    blobs = [b"", bytes(range(256)), b"\\x00'\"{},", bytes(4096)]
+    numbers = [0, -1, 2**62, -(2**62), None, 7]
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as conn, flight._cursor(conn) as cursor:
+            cursor.execute(
+                "SELECT %(t)s::text[], %(b)s::bytea[], %(n)s::bigint[], %(e)s::text[],"
+                " %(z)s::bytea[], %(m)s::text[]",
+                {
+                    "t": flight.texts(words),
+                    "b": flight.byteas(blobs),
+                    "n": flight.ints(numbers),
+                    "e": flight.texts([]),
+                    "z": flight.byteas([]),
+                    "m": flight.texts([None, "x"]),
+                },
+            )
+            row = cursor.fetchone()
+    finally:
+        engine.dispose()
+    assert row is not None
+    assert list(row[0]) == words
+    assert [bytes(b) for b in row[1]] == blobs
+    assert list(row[2]) == numbers
+    assert list(row[3]) == list(row[4]) == []
+    assert list(row[5]) == [None, "x"]
+
+
+@ON_POSTGRES
+def test_the_hot_reads_give_back_their_connection_as_it_came_and_survive_its_end(
+    db_url: str,
+) -> None:
+    """``app.world.hotreads`` reads on the pool's connection in autocommit: it goes back to the
+    pool out of autocommit; one the server ended is the database unavailable (SQLAlchemy's
+    ``OperationalError``, a 503) or replaced at check-out, never a 500, and the next read
+    works on a fresh connection."""
+    engine = make_engine(db_url)
+    killer = sa.create_engine(db_url, poolclass=sa.pool.NullPool)
+    try:
+        ((pid,),) = hotreads.fetch(engine, "SELECT pg_backend_pid()", {})
+        with engine.connect() as conn:
+            assert conn.connection.driver_connection.autocommit is False  # type: ignore[union-attr]
+        with killer.connect() as other:
+            other.execute(sa.text("SELECT pg_terminate_backend(:p, 5000)"), {"p": pid})
+        with contextlib.suppress(sa.exc.OperationalError):  # taken: a 503, then invalidated
+            hotreads.fetch(engine, "SELECT 1", {})
+        ((again,),) = hotreads.fetch(engine, "SELECT pg_backend_pid()", {})
+        assert again != pid
     finally:
         killer.dispose()
         engine.dispose()

@@ -68,6 +68,30 @@ def test_a_move_through_one_app_reaches_the_other_apps_feed(
     assert latency < WOKEN_WITHIN  # woken by the notifier, not by the 15 s heartbeat
 
 
+def test_a_raft_reaches_a_live_stream_in_one_write(make_app: Callable[..., Flask]) -> None:
+    """The events one read of the log brings go to the watcher as one chunk (one send per
+    raft, not one per move), each with its own ``id``, in order, none left out."""
+    app = make_app(LIVE_MAX_SECONDS=20)
+    api = World(app.test_client())
+    token, _ = api.join(colour=0)
+    first, _, found = opening(api, token, 0)
+    x0, y0 = first["at"]
+    url = URL_VIEW.format(team="red", colour=0, x0=x0 - 40, y0=y0 - 40, w=81, h=81)
+    raft = [{"kind": "reveal", "x": x, "y": y} for x, y in sorted(found.safe)]
+    raft += [{"kind": "flag", "x": x, "y": y} for x, y in sorted(found.mines)]
+    with stream_lines(app, url) as chunks:
+        results = api.moves(token, raft)["results"]
+        chunk = chunks.get(timeout=WOKEN_WITHIN)
+    events = parse_sse(chunk)
+    inside = [
+        (r["seq"], [[x, y, s] for x, y, s in r["cells"] if abs(x - x0) <= 40 and abs(y - y0) <= 40])
+        for r in results
+    ]
+    shown = [(seq, cells) for seq, cells in inside if cells]  # a cell a cascade opened: none
+    assert [(e["seq"], e["cells"]) for e in events] == shown
+    assert len(events) >= 2
+
+
 def test_a_live_stream_is_woken_by_the_notifier_not_by_polling(
     make_app: Callable[..., Flask],
 ) -> None:

@@ -219,6 +219,29 @@ def test_a_region_loads_only_its_chunks(store: WorldStore) -> None:
     assert k.symbol(0, 3, 7) == "1"
 
 
+def test_a_region_reads_the_head_with_its_chunks_in_one_statement(store: WorldStore) -> None:
+    """A view's head and chunks come from one statement (one snapshot): a rectangle with no
+    chunk still names the head, another team's chunks are not the team's, and an unknown
+    team is refused; ``chunks_in`` (the feeds' look) reads the same chunks without it."""
+    p = store.add_player("main", "Ada", "red", 0).player
+    q = store.add_player("main", "Bob", "blue", 0).player
+    play(store, p.id, "red", 0, [(3, 7, "1")])
+    play(store, q.id, "blue", 0, [(3, 8, "2")])
+    play(store, q.id, "blue", 0, [(200, 8, "F")])
+    head, k = store.region("main", "red", (0, FLAGS), 1000, 1000, 64, 64)
+    assert (head, k.symbol(0, 1003, 1007)) == (1, ".")  # nothing known: the head all the same
+    head, k = store.region("main", "blue", (0, FLAGS), 0, 0, 256, 64)
+    assert head == 2
+    assert [k.symbol(0, 3, y) for y in (7, 8)] == [".", "2"]
+    assert k.symbol(0, 200, 8) == "F"
+    _, red = store.region("main", "red", (0,), 0, 0, 64, 64)
+    same = store.chunks_in("main", "red", (0,), 0, 0, 64, 64)
+    assert [red.symbol(0, 3, y) for y in (7, 8)] == [same.symbol(0, 3, y) for y in (7, 8)]
+    assert [same.symbol(0, 3, y) for y in (7, 8)] == ["1", "."]
+    with pytest.raises(NoSuchPlayer, match="green"):
+        store.region("main", "green", (0,), 0, 0, 64, 64)
+
+
 def test_the_database_refuses_duplicate_seqs_and_unknown_kinds(store: WorldStore) -> None:
     p = store.add_player("main", "Ada", "red", 0).player
     play(store, p.id, "red", 0, [(0, 0, "1")])
