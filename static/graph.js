@@ -58,4 +58,14 @@
     var next = step(cell, dir[0], dir[1]);
     if (next) { moveTo(cell, next); }
   });
+
+  // the tiling chosen in the side column: its description under the select (the select
+  // itself shows the name alone: the column is too narrow for the descriptions)
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select.matches || !select.matches(".graph-side select[name=tiling]")) { return; }
+    var about = document.getElementById("tiling-about");
+    var option = select.options[select.selectedIndex];
+    if (about && option) { about.textContent = option.getAttribute("data-about") || ""; }
+  });
 })();

@@ -99,14 +99,22 @@ def _bounds(items: list[Shape]) -> tuple[float, float, float, float]:
 
 
 def _state(position: Position, cell: Cell) -> tuple[str, str]:
-    """(text drawn in the cell, words for its accessible name)."""
+    """(text drawn in the cell, words for its accessible name). A 0 is drawn blank, as the
+    game draws it; its name still says it is a 0."""
     number = position.number(cell)
+    if number == 0:
+        return "", "revealed 0, no mines around"
     if number is not None:
         return str(number), f"revealed {number}"
     if position.is_flagged(cell):
         return "⚑", "flagged"
     return "", "covered"
 
+
+SOLID_PAD = 0.04
+"""A solid's view is its radius (its farthest corner, so no turn takes a corner out of
+sight) and this much of it more: room for the thickest outline (5 screen pixels) and no
+more, so the solid fills the frame's width as the game page's does."""
 
 LABEL_TILT = 0.3
 """On a solid, a cell's number is drawn only when its face turns at most this far from the
@@ -178,7 +186,7 @@ def board_svg(
     tilt: list[float] = []
     if solid:
         items, p3, tilt, r = solid_shapes(position)
-        r += 0.6
+        r *= 1 + SOLID_PAD
         x, y, w, h = -r, -r, 2 * r, 2 * r
         size = " solid"
         turn = ",".join(f"{v:.6f}" for v in DEFAULT_TURN)

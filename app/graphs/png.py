@@ -126,7 +126,7 @@ def _cell(
         r = 0.45 * scale
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=COLOURS["line"])
     text, colour = "", COLOURS["ink"]
-    if number is not None:
+    if number:  # a 0 is left blank, as on the page
         text = str(number)
     elif position.is_flagged(cell):
         text, colour = "F", COLOURS["flag"]

@@ -166,3 +166,36 @@ def test_a_solids_first_view_shows_its_covered_cells(
     assert shown and sum(shown) * 2 >= len(shown), (
         f"{sum(shown)} of {len(shown)} covered cells seen"
     )
+
+
+def test_a_solid_fills_a_phones_frame(page: Page, live_server: str) -> None:
+    """The sphere on a 390 px phone spans (nearly) the frame's width, as the game page's."""
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server}/analyse/graph?tiling=geodesic&preset=beginner&seed=3")
+    expect(page.locator(".graph-board.solid")).to_be_visible()
+    frame, drawn = page.evaluate(
+        "() => { const s = document.querySelector('.graph-board.solid');"
+        " let lo = Infinity, hi = -Infinity;"
+        " s.querySelectorAll('.cell:not(.back)').forEach(c => {"
+        "  const b = c.getBoundingClientRect();"
+        "  lo = Math.min(lo, b.left); hi = Math.max(hi, b.right);"
+        " });"
+        " return [s.parentElement.getBoundingClientRect().width, hi - lo]; }"
+    )
+    assert drawn > 0.9 * frame, f"the sphere is {drawn:.0f} px wide in a {frame:.0f} px frame"
+
+
+def test_the_tiling_menu_fits_the_side_column(page: Page, live_server: str) -> None:
+    """Each tiling's name fits the closed menu on a desktop; its description is under it."""
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/analyse/graph?tiling=penrose&preset=beginner&seed=2")
+    menu = page.locator(".graph-side select[name=tiling]")
+    overflow = menu.evaluate(
+        "m => { const c = document.createElement('canvas').getContext('2d');"
+        " c.font = getComputedStyle(m).font; const room = m.clientWidth - 24;"
+        " return [...m.options].filter(o => c.measureText(o.text).width > room)"
+        "  .map(o => o.text); }"
+    )
+    assert overflow == []
+    menu.select_option("geodesic")
+    expect(page.locator("#tiling-about")).to_have_text(re.compile("geodesic sphere"))

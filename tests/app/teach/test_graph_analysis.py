@@ -10,8 +10,12 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
+from app.graphs.drawing import board_svg
+from app.graphs.projection import radius, solid_corners
 from devil import oracle
 from devil.graphs.fileformat import read_graph
+from devil.graphs.positions import midgame
+from devil.graphs.tilings import TILINGS, tiling_board
 from devil.rules import Count
 from tests.helpers.graph_boards import HUB_BOARD, drawn_classes
 
@@ -103,3 +107,38 @@ def test_every_preset_page_draws(client: FlaskClient, name: str) -> None:
     response = client.get("/analyse/graph", query_string={"tiling": name})
     assert response.status_code == 200
     assert len(drawn_classes(response.get_data(as_text=True))) > 50
+
+
+def test_a_zero_is_blank_but_named() -> None:
+    """A revealed 0 is drawn blank, as the game draws it; its accessible name says it is a 0."""
+    position = midgame(tiling_board("cube", (3,)), 8, 5)
+    zeros = [c for c in position.board.cells() if position.number(c) == 0]
+    assert zeros
+    svg = board_svg(position, {}, {})
+    assert svg.count("revealed 0, no mines around") == 2 * len(zeros)  # aria-label and title
+    assert not re.search(r">0</text>", svg)
+
+
+@pytest.mark.parametrize(("name", "size"), [("cube", (3,)), ("geodesic", (2,))])
+def test_a_solid_fills_its_view_and_stays_in_it_when_turned(
+    name: str, size: tuple[int, ...]
+) -> None:
+    """The view is the solid's radius (no turn takes a corner out of it) and little more, so
+    the solid fills the frame's width as the game page's does."""
+    position = midgame(tiling_board(name, size), 8, 5)
+    svg = board_svg(position, {}, {}, view="solid")
+    x, y, w, h = (float(v) for v in re.search(r'viewBox="([^"]+)"', svg).group(1).split())  # type: ignore[union-attr]
+    r = radius(solid_corners(position))
+    assert x == y == pytest.approx(-w / 2, abs=0.002) and w == h
+    assert r <= -x and w / 2 <= 1.05 * r
+
+
+def test_the_tiling_menu_names_and_the_chosen_one_described(client: FlaskClient) -> None:
+    """The side column is narrow: the menu shows each tiling's name, and the chosen tiling's
+    description is written under it (static/graph.js follows a new choice)."""
+    body = client.get("/analyse/graph", query_string={"tiling": "geodesic"}).get_data(as_text=True)
+    menu = re.search(r'<select name="tiling"[^>]*>(.*?)</select>', body, re.S).group(1)  # type: ignore[union-attr]
+    names = re.findall(r"<option[^>]*>([^<]*)</option>", menu)
+    assert names == list(TILINGS)
+    about = re.search(r'<p class="tiling-about" id="tiling-about">([^<]*)</p>', body)
+    assert about and html.unescape(about.group(1)) == TILINGS["geodesic"].description
