@@ -2,9 +2,12 @@
 a geodesic sphere's 12-neighbour frontier), checked against the brute-force oracle with every
 piece that is not small made to take that path: the classification, and one cell's verdict
 asked of a fresh analysis (the piece answers that group alone), under both count rules, on
-random graphs, every built-in tiling and grids."""
+random graphs, every built-in tiling and grids; and, in group form, the guided searches that
+answer each question (``devil.solve._cdcl.CdclBackbone``) against every assignment."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from hypothesis import assume, given
@@ -13,7 +16,10 @@ from hypothesis import strategies as st
 from devil import oracle, solver
 from devil.rules import Count
 from devil.solve import _wide, piece_facts
+from devil.solve._cdcl import CdclBackbone
+from devil.solve._search import GroupProblem, TotalWindow
 from tests.helpers.graph_strategies import graph_boards, tiling_boards
+from tests.helpers.problems import problems, solutions
 from tests.helpers.strategies import Scenario, profile, scenarios
 
 BOARDS = st.none() | graph_boards() | tiling_boards()
@@ -46,3 +52,32 @@ def test_learning_at_once_matches_the_oracle(
         whole = solver.Solver(count).analyse(position).classification().verdicts
     assert one is want[cell]
     assert whole == want
+
+
+@profile()
+@given(problems(), st.data(), st.randoms(use_true_random=False))
+def test_guided_questions_match_every_assignment(
+    drawn: tuple[GroupProblem, list[tuple[int, int]]], data: st.DataObject, rng: random.Random
+) -> None:
+    """``CdclBackbone`` repairs the last solution it found for each question (a guided
+    search): under a window on the total and with groups already proven all-safe or
+    all-mine, every answer, asked in any order, is what enumerating every assignment says."""
+    problem, _ = drawn
+    total = sum(problem.sizes)
+    window = None
+    if data.draw(st.booleans()):
+        low = data.draw(st.integers(0, total))
+        window = TotalWindow(low, data.draw(st.integers(low, total)))
+    sols = [v for v in solutions(problem) if window is None or window.low <= sum(v) <= window.high]
+    lo = [problem.sizes[g] if sols and all(v[g] == problem.sizes[g] for v in sols) else 0
+          for g in range(problem.n)]  # fmt: skip
+    hi = [0 if sols and all(v[g] == 0 for v in sols) else problem.sizes[g]
+          for g in range(problem.n)]  # fmt: skip
+    proven = data.draw(st.booleans())
+    asked = CdclBackbone(problem, window, lo if proven else None, hi if proven else None)
+    assert (asked.first is None) == (not sols)
+    questions = [(g, mine) for g in range(problem.n) for mine in (True, False)]
+    rng.shuffle(questions)
+    for g, mine in questions:
+        want = any(v[g] >= 1 if mine else v[g] <= problem.sizes[g] - 1 for v in sols)
+        assert (asked.can_mine(g) if mine else asked.can_be_safe(g)) is want
