@@ -16,7 +16,10 @@ card; the solution is the cells set plus the guide's values elsewhere. On a geod
 sphere's dense pieces that sets about half the cells a search from scratch does (a question
 changes the solution near its group only). Any decision order keeps the search complete,
 so the answers stay exact; the first solution of an instance is never guided (witnesses and
-the cuts start from it).
+the cuts start from it). A decision order can also make a complete search exponential (a
+40x40 counted lattice ran minutes instead of 0.6 s), so a guided question gets at most
+``GUIDED_CONFLICTS`` conflicts; past them the instance drops the guide for good and asks
+in the graph order, as without one (what was learned meanwhile stays valid and is kept).
 
 Literals: ``2 * var`` is "var is a mine", ``2 * var + 1`` "var is safe".
 """
@@ -35,6 +38,9 @@ is a dict lookup each time it is read, in the hottest loops)."""
 _NO_REASON: Final = -1
 """A cell's reason (why propagation set it) is ``2 * card`` or ``2 * clause + 1``; a decision,
 an assumption or a fact has none."""
+GUIDED_CONFLICTS: Final = 100
+"""Conflicts a guided question may have before its instance stops guiding (the geodesic
+bench's guided questions have at most about 30)."""
 
 
 class Cdcl:
@@ -90,6 +96,8 @@ class Cdcl:
         self.excess = [0] * len(cards)
         self.is_bad = [False] * len(cards)
         self.bad_stack: list[int] = []
+        self.conflicts = 0
+        """Conflicts in every search of this instance (what the tests bound)."""
         self.ok = all(
             lo <= hi and hi >= 0 and lo <= len(vs)
             for vs, lo, hi in zip(self.card_vars, self.card_lo, self.card_hi, strict=True)
@@ -274,6 +282,11 @@ class Cdcl:
             if value[var] != guide[var]:
                 self._stray(var, value[var] - guide[var])
 
+    def unguide(self) -> None:
+        """Search in the graph order again (``_pick``), as before ``set_guide``."""
+        self._backtrack(0)
+        self.guided = False
+
     def _rebase(self) -> None:
         """The solution just found (the guide where cells are open) guides from now on: the
         cells set take their values, and each card's guided sum moves by its excess."""
@@ -380,6 +393,7 @@ class Cdcl:
                     self._backtrack(0)
                     return None
                 conflicts += 1
+                self.conflicts += 1
                 if max_conflicts is not None and conflicts > max_conflicts:
                     self._backtrack(0)
                     raise TooHard
@@ -507,14 +521,25 @@ class CdclBackbone:
     asking every group (``finish``) costs what one backbone run does, and a click that
     asks one group pays for at most two searches. Each search after the first is guided by
     the last solution found (``Cdcl.set_guide``), so ``low``/``high`` may differ from an
-    unguided run's, but only their ends (0 and the group's size) mean anything.
+    unguided run's, but only their ends (0 and the group's size) mean anything. A guided
+    question past ``guided_conflicts`` conflicts is asked again unguided, and so is every
+    later one (``guiding``).
 
     ``lo``/``hi``: group values already proven impossible outside these bounds (only the
     all-safe ``hi == 0`` and all-mine ``lo == size`` cases are used). Raises ``TooHard``
     after ``max_conflicts`` conflicts in one search.
     """
 
-    __slots__ = ("first", "high", "low", "max_conflicts", "problem", "solver")
+    __slots__ = (
+        "first",
+        "guided_conflicts",
+        "guiding",
+        "high",
+        "low",
+        "max_conflicts",
+        "problem",
+        "solver",
+    )
 
     def __init__(
         self,
@@ -523,9 +548,11 @@ class CdclBackbone:
         lo: Sequence[int] | None = None,
         hi: Sequence[int] | None = None,
         max_conflicts: int | None = None,
+        guided_conflicts: int = GUIDED_CONFLICTS,
     ) -> None:
         self.problem = problem
         self.max_conflicts = max_conflicts
+        self.guided_conflicts = guided_conflicts
         solver = self.solver = Cdcl(problem, window)
         for g, size in enumerate(problem.sizes):
             base = solver.first[g]
@@ -539,6 +566,7 @@ class CdclBackbone:
         seen = self.first if self.first is not None else [0] * problem.n
         self.low = list(seen)
         self.high = list(seen)
+        self.guiding = True
 
     def can_mine(self, g: int) -> bool:
         """Whether some solution has a mine in group ``g``."""
@@ -567,11 +595,24 @@ class CdclBackbone:
 
     def _ask(self, lit: int) -> bool:
         """Whether some solution makes ``lit`` true: a search from the last solution found,
-        repaired around ``lit`` (``Cdcl.set_guide``)."""
+        repaired around ``lit`` (``Cdcl.set_guide``), within ``guided_conflicts``; past
+        them (and from then on) a search in the graph order."""
         solver = self.solver
-        if not solver.guided and self.first is not None:
-            solver.set_guide(self.first)
-        sol = solver.solve([lit], self.max_conflicts)
+        sol: list[int] | None = None
+        if self.guiding:
+            if not solver.guided and self.first is not None:
+                solver.set_guide(self.first)
+            cap = self.guided_conflicts
+            if self.max_conflicts is not None and self.max_conflicts < cap:
+                cap = self.max_conflicts
+            try:
+                sol = solver.solve([lit], cap)
+            except TooHard:
+                self.guiding = False
+                solver.unguide()
+        if not self.guiding:
+            self._steer()
+            sol = solver.solve([lit], self.max_conflicts)
         if sol is None:
             solver.fix(lit ^ 1)
             return False
@@ -582,6 +623,20 @@ class CdclBackbone:
             if a > high[g]:
                 high[g] = a
         return True
+
+    def _steer(self) -> None:
+        """Unguided: try the values not seen yet first, so each solution shows many new ones."""
+        phase = self.solver.phase
+        first_cell = self.solver.first
+        low, high = self.low, self.high
+        for g, size in enumerate(self.problem.sizes):
+            base = first_cell[g]
+            if high[g] == 0:
+                for i in range(size):
+                    phase[base + i] = 0
+            elif low[g] == size:
+                for i in range(size):
+                    phase[base + i] = 1
 
 
 def cdcl_backbone(
