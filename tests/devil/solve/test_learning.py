@@ -3,7 +3,7 @@ a geodesic sphere's 12-neighbour frontier), checked against the brute-force orac
 piece that is not small made to take that path: the classification, and one cell's verdict
 asked of a fresh analysis (the piece answers that group alone), under both count rules, on
 random graphs, every built-in tiling and grids; and, in group form, the guided searches that
-answer each question (``devil.solve._cdcl.CdclBackbone``) against every assignment, also when
+answer each question (``devil.solve._ask.CdclBackbone``) against every assignment, also when
 a question runs out of guided conflicts and is asked again unguided. The guide must not make
 the search blow up: a lattice it once did on is classified within a conflict bound."""
 
@@ -22,7 +22,7 @@ from devil.formats import read_position
 from devil.position import Position
 from devil.rules import Count
 from devil.solve import _wide, piece_facts
-from devil.solve._cdcl import GUIDED_CONFLICTS, CdclBackbone
+from devil.solve._ask import GUIDED_CONFLICTS, CdclBackbone
 from devil.solve._search import GroupProblem, TotalWindow
 from tests.helpers.graph_strategies import graph_boards, tiling_boards
 from tests.helpers.problems import problems, solutions
