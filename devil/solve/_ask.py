@@ -6,7 +6,7 @@ lattice) the whole backbone costs a search per group (some 700 on a 40x40 lattic
 conditioning on cuts costs as much again. ``Questions`` answers one group at a time:
 
 - without a window: by one clause-learning solver kept for the piece
-  (``devil.solve._cdcl.CdclBackbone``): at most one search per answer, and what it learns
+  (``CdclBackbone``, below): at most one search per answer, and what it learns
   serves the later questions;
 - inside a window (a set of allowed totals): "no" when no solution of the piece at all
   has it (a window only removes solutions); "yes" when a solution seen with an allowed
@@ -20,13 +20,19 @@ the answers are exact; only the work differs from deciding every group at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Final
 
 from devil.solve import _cut
-from devil.solve._cdcl import CdclBackbone
+from devil.solve._cdcl import Cdcl
 from devil.solve._pieces import Piece
+from devil.solve._search import GroupProblem, TooHard, TotalWindow
 
-__all__ = ["Questions"]
+__all__ = ["GUIDED_CONFLICTS", "CdclBackbone", "Questions", "cdcl_backbone"]
+
+GUIDED_CONFLICTS: Final = 100
+"""Conflicts a guided question may have before its instance stops guiding (the geodesic
+bench's guided questions have at most about 30)."""
 
 SeedFor = Callable[[list[int], list[int]], "list[int] | None"]
 """A solution within domains ``(lo, hi)``, ignoring any window (None: there is none)."""
@@ -121,3 +127,143 @@ class Questions:
             return None
         seen.absorb(own)
         return True
+
+
+class CdclBackbone:
+    """The backbone of a piece by one CDCL solver, asked one group at a time.
+
+    ``low``/``high``: per group the lowest and highest value seen in a solution so far (a
+    value seen answers a question without a search); ``first``: the first solution, None
+    when the piece has none (within ``window``). Each question a search answers "no" is
+    fixed in the solver for good, and its learned clauses serve every later question, so
+    asking every group (``finish``) costs what one backbone run does, and a click that
+    asks one group pays for at most two searches. Each search after the first is guided by
+    the last solution found (``Cdcl.set_guide``), so ``low``/``high`` may differ from an
+    unguided run's, but only their ends (0 and the group's size) mean anything. A guided
+    question past ``guided_conflicts`` conflicts is asked again unguided, and so is every
+    later one (``guiding``).
+
+    ``lo``/``hi``: group values already proven impossible outside these bounds (only the
+    all-safe ``hi == 0`` and all-mine ``lo == size`` cases are used). Raises ``TooHard``
+    after ``max_conflicts`` conflicts in one search.
+    """
+
+    __slots__ = (
+        "first",
+        "guided_conflicts",
+        "guiding",
+        "high",
+        "low",
+        "max_conflicts",
+        "problem",
+        "solver",
+    )
+
+    def __init__(
+        self,
+        problem: GroupProblem,
+        window: TotalWindow | None = None,
+        lo: Sequence[int] | None = None,
+        hi: Sequence[int] | None = None,
+        max_conflicts: int | None = None,
+        guided_conflicts: int = GUIDED_CONFLICTS,
+    ) -> None:
+        self.problem = problem
+        self.max_conflicts = max_conflicts
+        self.guided_conflicts = guided_conflicts
+        solver = self.solver = Cdcl(problem, window)
+        for g, size in enumerate(problem.sizes):
+            base = solver.first[g]
+            if hi is not None and hi[g] == 0:
+                for i in range(size):
+                    solver.fix(2 * (base + i) + 1)
+            if lo is not None and lo[g] == size:
+                for i in range(size):
+                    solver.fix(2 * (base + i))
+        self.first = solver.solve((), max_conflicts)
+        seen = self.first if self.first is not None else [0] * problem.n
+        self.low = list(seen)
+        self.high = list(seen)
+        self.guiding = True
+
+    def can_mine(self, g: int) -> bool:
+        """Whether some solution has a mine in group ``g``."""
+        if self.first is None:
+            return False
+        if self.high[g] >= 1:
+            return True
+        return self._ask(self.solver.group_literal(g, True))
+
+    def can_be_safe(self, g: int) -> bool:
+        """Whether some solution has a safe cell in group ``g``."""
+        if self.first is None:
+            return False
+        if self.low[g] <= self.problem.sizes[g] - 1:
+            return True
+        return self._ask(self.solver.group_literal(g, False))
+
+    def finish(self) -> tuple[list[int], list[int], list[int]] | None:
+        """Every group asked: (low, high, first solution), as ``cdcl_backbone``."""
+        if self.first is None:
+            return None
+        for g in self.problem.order:
+            self.can_mine(g)
+            self.can_be_safe(g)
+        return self.low, self.high, self.first
+
+    def _ask(self, lit: int) -> bool:
+        """Whether some solution makes ``lit`` true: a search from the last solution found,
+        repaired around ``lit`` (``Cdcl.set_guide``), within ``guided_conflicts``; past
+        them (and from then on) a search in the graph order."""
+        solver = self.solver
+        sol: list[int] | None = None
+        if self.guiding:
+            if not solver.guided and self.first is not None:
+                solver.set_guide(self.first)
+            cap = self.guided_conflicts
+            if self.max_conflicts is not None and self.max_conflicts < cap:
+                cap = self.max_conflicts
+            try:
+                sol = solver.solve([lit], cap)
+            except TooHard:
+                self.guiding = False
+                solver.unguide()
+        if not self.guiding:
+            self._steer()
+            sol = solver.solve([lit], self.max_conflicts)
+        if sol is None:
+            solver.fix(lit ^ 1)
+            return False
+        low, high = self.low, self.high
+        for g, a in enumerate(sol):
+            if a < low[g]:
+                low[g] = a
+            if a > high[g]:
+                high[g] = a
+        return True
+
+    def _steer(self) -> None:
+        """Unguided: try the values not seen yet first, so each solution shows many new ones."""
+        phase = self.solver.phase
+        first_cell = self.solver.first
+        low, high = self.low, self.high
+        for g, size in enumerate(self.problem.sizes):
+            base = first_cell[g]
+            if high[g] == 0:
+                for i in range(size):
+                    phase[base + i] = 0
+            elif low[g] == size:
+                for i in range(size):
+                    phase[base + i] = 1
+
+
+def cdcl_backbone(
+    problem: GroupProblem,
+    window: TotalWindow | None = None,
+    lo: Sequence[int] | None = None,
+    hi: Sequence[int] | None = None,
+    max_conflicts: int | None = None,
+) -> tuple[list[int], list[int], list[int]] | None:
+    """Like ``devil.solve._search.backbone``: per group lowest and highest value, and a solution
+    (``CdclBackbone`` with every group asked)."""
+    return CdclBackbone(problem, window, lo, hi, max_conflicts).finish()

@@ -22,8 +22,8 @@ import random
 from collections.abc import Sequence
 
 from devil.solve import _cut, _dp, bits
-from devil.solve._ask import Questions
-from devil.solve._cdcl import Cdcl, cdcl_backbone
+from devil.solve._ask import Questions, cdcl_backbone
+from devil.solve._cdcl import Cdcl
 from devil.solve._engine import (
     WITNESS_BUDGET,
     Engine,

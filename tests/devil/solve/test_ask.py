@@ -23,7 +23,7 @@ from devil import oracle, solver
 from devil.analysis import Verdict
 from devil.rules import Count
 from devil.solve import _cut, _wide, piece_facts
-from devil.solve._cdcl import CdclBackbone
+from devil.solve._ask import CdclBackbone
 from devil.solve._search import GroupProblem, TotalWindow
 from tests.helpers.problems import problems, solutions
 from tests.helpers.strategies import Scenario, profile, scenarios

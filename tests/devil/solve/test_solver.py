@@ -399,7 +399,7 @@ def _random_problem(rng: random.Random) -> tuple[list[int], list[tuple[tuple[int
 
 
 def test_cdcl_and_dp_agree_with_plain_search() -> None:
-    from devil.solve._cdcl import cdcl_backbone
+    from devil.solve._ask import cdcl_backbone
     from devil.solve._count import count_by_frontier, count_by_search, totals_by_frontier
     from devil.solve._search import TotalWindow, backbone, make_problem
 
