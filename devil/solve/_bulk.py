@@ -19,17 +19,16 @@ the plain path, which names the unsatisfiable number.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from devil.board import Cell, Topology
 from devil.position import Position
+from devil.solve._frontier import one_positions
 
 _ZERO = ord("0")
 _COVER_TABLE = bytes(1 if b in b".F" else 0 for b in range(256))
 _NUMBER_TABLE = bytes(1 if _ZERO <= b <= _ZERO + 8 else 0 for b in range(256))
 _VALUE_TABLE = bytes(b - _ZERO if _ZERO <= b <= _ZERO + 8 else 0 for b in range(256))
-_NONZERO = re.compile(b"[^\x00]")
 
 MAX_ROUNDS = 10_000
 
@@ -78,9 +77,12 @@ class _Board:
         s = self.shift
         return (row | (row << s) | (row >> s)) & self.full
 
-    def positions(self, x: int) -> list[Cell]:
-        data = x.to_bytes(self.size, "little")
-        return [m.start() for m in _NONZERO.finditer(data)]
+    def positions(self, x: int, offset: int) -> list[Cell]:
+        """The cells whose byte is 1 in ``x`` (every byte 0 or 1), plus ``offset``."""
+        got = one_positions(x.to_bytes(self.size, "little"))
+        if offset:
+            return [c + offset for c in got]
+        return got
 
 
 @lru_cache(maxsize=64)
@@ -112,23 +114,13 @@ def settle(position: Position) -> Settled | None:
     top = max(first // width - 1, 0)
     bottom = min(marks.rfind(1) // width + 2, board.height)
     if top or bottom < board.height:
-        got = _settle(grid[top * width : bottom * width], bottom - top, width)
-        if got is None:
-            return None
-        offset = top * width
-        known, residual = got
-        return (
-            {c + offset: v for c, v in known.items()},
-            {
-                s + offset: (frozenset([c + offset for c in cells]), need)
-                for s, (cells, need) in residual.items()
-            },
-        )
-    return _settle(grid, board.height, width)
+        return _settle(grid[top * width : bottom * width], bottom - top, width, top * width)
+    return _settle(grid, board.height, width, 0)
 
 
-def _settle(grid: bytes, height: int, width: int) -> Settled | None:
-    """``settle`` on the rows of a square board given by ``grid``."""
+def _settle(grid: bytes, height: int, width: int, offset: int) -> Settled | None:
+    """``settle`` on the rows of a square board given by ``grid``, whose first cell is the
+    board's cell ``offset`` (the cells it returns are the board's)."""
     b = _board(height, width)
     covered = int.from_bytes(grid.translate(_COVER_TABLE), "little")
     numbers = int.from_bytes(grid.translate(_NUMBER_TABLE), "little")
@@ -175,20 +167,20 @@ def _settle(grid: bytes, height: int, width: int) -> Settled | None:
         guarded -= (near >> 4) & low
     else:
         return None
-    known = dict.fromkeys(b.positions(mines), 1)
-    known.update(dict.fromkeys(b.positions(safe), 0))
+    known = dict.fromkeys(b.positions(mines, offset), 1)
+    known.update(dict.fromkeys(b.positions(safe, offset), 0))
     residual: dict[Cell, tuple[frozenset[Cell], int]] = {}
     open_numbers = (numbers7 & (near_unknown + h7f)) >> 7
     if open_numbers:
         rem_bytes = remaining.to_bytes(b.size, "little")
         unknown_bytes = unknown.to_bytes(b.size, "little")
-        for cell in b.positions(open_numbers):
+        for cell in b.positions(open_numbers, 0):
             row, col = divmod(cell, width)
             cells = []
             for r in range(max(row - 1, 0), min(row + 2, height)):  # ranges: native loops
                 base = r * width
                 for c in range(max(col - 1, 0), min(col + 2, width)):
                     if unknown_bytes[base + c]:
-                        cells.append(base + c)
-            residual[cell] = (frozenset(cells), rem_bytes[cell])
+                        cells.append(base + c + offset)
+            residual[cell + offset] = (frozenset(cells), rem_bytes[cell])
     return known, residual

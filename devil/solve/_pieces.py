@@ -61,8 +61,11 @@ def connected_sources(
     return out
 
 
-def make_piece(sources: list[Cell], cons: Mapping[Cell, Residual]) -> Piece:
-    """Condense the constraints at ``sources`` (connected through shared cells) into a piece."""
+def make_piece(
+    sources: list[Cell], cons: Mapping[Cell, Residual], key: PieceKey | None = None
+) -> Piece:
+    """Condense the constraints at ``sources`` (connected through shared cells) into a piece;
+    ``key``: its content when the caller has it already (``piece_key``)."""
     signature: dict[Cell, list[int]] = {}
     for i, s in enumerate(sources):
         for c in cons[s][0]:
@@ -87,5 +90,11 @@ def make_piece(sources: list[Cell], cons: Mapping[Cell, Residual]) -> Piece:
         gs = sorted({index[c] for c in cells})
         group_cons.append((tuple(gs), need))
     problem = make_problem([len(g) for g in groups], group_cons)
-    key = frozenset([cons[s] for s in sources])
+    if key is None:
+        key = piece_key(sources, cons)
     return Piece(key, tuple(sources), tuple(groups), problem)
+
+
+def piece_key(sources: list[Cell], cons: Mapping[Cell, Residual]) -> PieceKey:
+    """A piece's content: the set of its residual constraints (what caches key it by)."""
+    return frozenset([cons[s] for s in sources])

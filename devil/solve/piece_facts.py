@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from devil.board import Cell
 from devil.solve._count import PieceCounts
 from devil.solve._engine import WIDE_OPEN, Engine, make_plan
-from devil.solve._pieces import Piece, PieceKey, make_piece
+from devil.solve._pieces import Piece, PieceKey, make_piece, piece_key
 from devil.solve._propagate import Frontier
 from devil.solve._search import Backbone, TotalWindow
 from devil.solve._small import SMALL_LAYOUTS, SmallEngine, layouts_at_most
@@ -179,11 +179,11 @@ class PieceCache:
 
     def info(self, sources: list[Cell], frontier: Frontier) -> PieceInfo:
         cons = frontier.cons
-        key = frozenset([cons[s] for s in sources])
+        key = piece_key(sources, cons)
         got = self.pieces.get(key)
         if got is None:
             if len(self.pieces) > CACHE_LIMIT:
                 self.pieces.clear()
             width = frontier.position.board.width
-            got = self.pieces[key] = PieceInfo(make_piece(sources, cons), width)
+            got = self.pieces[key] = PieceInfo(make_piece(sources, cons, key), width)
         return got

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from devil.board import Board, Cell, Topology
 from devil.position import Position
 from devil.solve._bulk import settle
+from devil.solve._frontier import one_positions
 from tests.helpers.strategies import Scenario, boards, inconsistent_positions, profile, scenarios
 
 Residual = dict[Cell, tuple[frozenset[Cell], int]]
@@ -86,3 +87,10 @@ def test_settle_on_perturbed_numbers(position: Position) -> None:
         check(position)
     else:
         assert settle(position) is None
+
+
+@profile()
+@given(st.lists(st.sampled_from([0, 0, 0, 1]), max_size=300))
+def test_one_positions_are_the_set_bytes_in_order(values: list[int]) -> None:
+    data = bytes(values)
+    assert one_positions(data) == [i for i, b in enumerate(data) if b]
