@@ -132,13 +132,13 @@ class Questions:
 class CdclBackbone:
     """The backbone of a piece by one CDCL solver, asked one group at a time.
 
-    ``low``/``high``: per group the lowest and highest value seen in a solution so far (a
-    value seen answers a question without a search); ``first``: the first solution, None
+    ``seen``: per group the lowest and highest value seen in a solution so far (a value
+    seen answers a question without a search); ``first``: the first solution, None
     when the piece has none (within ``window``). Each question a search answers "no" is
     fixed in the solver for good, and its learned clauses serve every later question, so
     asking every group (``finish``) costs what one backbone run does, and a click that
     asks one group pays for at most two searches. Each search after the first is guided by
-    the last solution found (``Cdcl.set_guide``), so ``low``/``high`` may differ from an
+    the last solution found (``Cdcl.set_guide``), so ``seen`` may differ from an
     unguided run's, but only their ends (0 and the group's size) mean anything. A guided
     question past ``guided_conflicts`` conflicts is asked again unguided, and so is every
     later one (``guiding``).
@@ -152,10 +152,9 @@ class CdclBackbone:
         "first",
         "guided_conflicts",
         "guiding",
-        "high",
-        "low",
         "max_conflicts",
         "problem",
+        "seen",
         "solver",
     )
 
@@ -181,16 +180,14 @@ class CdclBackbone:
                 for i in range(size):
                     solver.fix(2 * (base + i))
         self.first = solver.solve((), max_conflicts)
-        seen = self.first if self.first is not None else [0] * problem.n
-        self.low = list(seen)
-        self.high = list(seen)
+        self.seen = Seen(self.first if self.first is not None else [0] * problem.n)
         self.guiding = True
 
     def can_mine(self, g: int) -> bool:
         """Whether some solution has a mine in group ``g``."""
         if self.first is None:
             return False
-        if self.high[g] >= 1:
+        if self.seen.high[g] >= 1:
             return True
         return self._ask(self.solver.group_literal(g, True))
 
@@ -198,7 +195,7 @@ class CdclBackbone:
         """Whether some solution has a safe cell in group ``g``."""
         if self.first is None:
             return False
-        if self.low[g] <= self.problem.sizes[g] - 1:
+        if self.seen.low[g] <= self.problem.sizes[g] - 1:
             return True
         return self._ask(self.solver.group_literal(g, False))
 
@@ -209,7 +206,7 @@ class CdclBackbone:
         for g in self.problem.order:
             self.can_mine(g)
             self.can_be_safe(g)
-        return self.low, self.high, self.first
+        return self.seen.low, self.seen.high, self.first
 
     def _ask(self, lit: int) -> bool:
         """Whether some solution makes ``lit`` true: a search from the last solution found,
@@ -234,19 +231,14 @@ class CdclBackbone:
         if sol is None:
             solver.fix(lit ^ 1)
             return False
-        low, high = self.low, self.high
-        for g, a in enumerate(sol):
-            if a < low[g]:
-                low[g] = a
-            if a > high[g]:
-                high[g] = a
+        self.seen.absorb(sol)
         return True
 
     def _steer(self) -> None:
         """Unguided: try the values not seen yet first, so each solution shows many new ones."""
         phase = self.solver.phase
         first_cell = self.solver.first
-        low, high = self.low, self.high
+        low, high = self.seen.low, self.seen.high
         for g, size in enumerate(self.problem.sizes):
             base = first_cell[g]
             if high[g] == 0:
