@@ -19,7 +19,7 @@ invalidated, as SQLAlchemy would.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,7 +29,7 @@ from psycopg.rows import dict_row
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
-from app.world.chunks import ChunkKey, ChunkKnowledge, StoredChunk
+from app.world.chunks import ChunkKnowledge, StoredChunk
 from app.world.schema import chunks, events, teams
 
 REGION = """
@@ -149,10 +149,15 @@ def box_params(
 
 
 def preloaded(
-    found: dict[ChunkKey, StoredChunk], layers: Sequence[int], box: tuple[int, int, int, int]
+    rows: Iterable[Sequence[Any]], layers: Sequence[int], box: tuple[int, int, int, int]
 ) -> ChunkKnowledge:
-    """Knowledge of exactly ``box``'s chunks of ``layers`` (``(cx0, cy0, cx1, cy1)``):
-    ``found`` ones as read, the others absent, no further read."""
+    """Knowledge of exactly ``box``'s chunks of ``layers`` (``(cx0, cy0, cx1, cy1)``): the
+    chunks of ``rows`` (``layer, cx, cy, cells, version``, as ``CHUNKS`` reads them) as read,
+    the others absent, no further read."""
+    found = {
+        (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
+        for layer, cx, cy, cells, version in rows
+    }
     cx0, cy0, cx1, cy1 = box
     knowledge = ChunkKnowledge(lambda keys: {k: found[k] for k in keys if k in found})
     knowledge.prefetch(

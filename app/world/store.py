@@ -359,12 +359,9 @@ class WorldStore:
         rows = self._hot("region", hotreads.box_params(world, team, layers, box))
         if not rows:
             raise NoSuchPlayer(f"team {team!r} of world {world!r}")
-        found = {
-            (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
-            for _, layer, cx, cy, cells, version in rows
-            if layer is not None
-        }
-        return int(rows[0][0]), hotreads.preloaded(found, layers, box)
+        # no chunk found: one row of the head and nulls
+        chunk_rows = (row[1:] for row in rows if row[1] is not None)
+        return int(rows[0][0]), hotreads.preloaded(chunk_rows, layers, box)
 
     def chunks_in(
         self, world: str, team: str, layers: Sequence[int], x0: int, y0: int, w: int, h: int
@@ -373,11 +370,7 @@ class WorldStore:
         statement that reads the chunks only; a team with none reads as all unknown)."""
         box = chunk_range(x0, y0, w, h)
         rows = self._hot("chunks", hotreads.box_params(world, team, layers, box))
-        found = {
-            (int(layer), int(cx), int(cy)): StoredChunk(bytes(cells), int(version))
-            for layer, cx, cy, cells, version in rows
-        }
-        return hotreads.preloaded(found, layers, box)
+        return hotreads.preloaded(rows, layers, box)
 
     def team_events(self, world: str, team: str, after: int, limit: int) -> list[WorldEvent]:
         """The team's events with ``seq > after`` in order, at most ``limit``."""
