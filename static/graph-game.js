@@ -73,8 +73,14 @@
     if (along < 0.35 * (Math.hypot(vx, vy) || 1)) return Infinity; // not that way at all
     return along + 2 * across;
   }
+  /* an arrow (dx, dy) on the screen, in the drawing's frame: a turned board is drawn a
+     quarter turn round */
+  function inFrame(cell, dx, dy) {
+    return cell.closest("svg.turned") ? [dy, -dx] : [dx, dy];
+  }
   function nearest(cell, dx, dy) {
-    if (cell.closest("svg.turned")) { var t = dx; dx = dy; dy = -t; } // into the drawing's frame
+    var f = inFrame(cell, dx, dy);
+    dx = f[0]; dy = f[1];
     var best = null, bestScore = Infinity;
     (cell.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
@@ -108,11 +114,10 @@
         var n = id && document.getElementById(id);
         if (!n) return;
         for (var a = 0; a < 4; a++) {
-          var d = ARROWS[a], turned = n.closest("svg.turned");
-          var dx = turned ? d[1] : d[0], dy = turned ? -d[0] : d[1];
+          var d = ARROWS[a], f = inFrame(n, d[0], d[1]);
           if (claims[n.id + ":" + a]) continue;
-          var s = scoreOf(n, x, dx, dy), own = nearest(n, d[0], d[1]);
-          var ratio = own ? s / scoreOf(n, own, dx, dy) : 0;
+          var s = scoreOf(n, x, f[0], f[1]), own = nearest(n, d[0], d[1]);
+          var ratio = own ? s / scoreOf(n, own, f[0], f[1]) : 0;
           if (ratio < bestRatio) { bestRatio = ratio; best = n.id + ":" + a; }
         }
       });
