@@ -139,7 +139,8 @@ def _tiling_position(req: Request) -> Position:
     preset = spec.preset(req.preset)
     size = tuple(int(p) for p in req.size.split("x")) if req.size else preset.size
     try:
-        board = tiling_board(req.tiling, size, req.sides)
+        # refused on the estimate (over by at most a tenth) before seconds of building
+        board = tiling_board(req.tiling, size, req.sides, WEB_MAX_CELLS + WEB_MAX_CELLS // 10)
     except ValueError as exc:
         raise InputError("size", str(exc)) from None
     if board.cell_count > WEB_MAX_CELLS:
@@ -241,7 +242,7 @@ def _page(req: Request, position: Position | None, error: str | None, code: int)
 def analyse_graph() -> ResponseReturnValue:
     try:
         req = _tiling_request(request.args)
-        position = _tiling_position(req)
+        position = off_loop(lambda: _tiling_position(req))
     except InputError as exc:
         return _page(Request(Count.CLASSIC, None), None, str(exc), 400)
     return _page(req, position, None, 200)
@@ -269,7 +270,7 @@ def analyse_graph_paste() -> ResponseReturnValue:
     except InputError as exc:
         return _page(Request(Count.CLASSIC, None), None, str(exc), 400)
     try:
-        position = _pasted_position(req.text)
+        position = off_loop(lambda: _pasted_position(req.text))
     except InconsistentPosition as exc:
         return _page(req, None, f"No layout of mines fits this board: {exc}.", 400)
     except InputError as exc:
