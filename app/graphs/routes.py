@@ -139,8 +139,9 @@ def _tiling_position(req: Request) -> Position:
     preset = spec.preset(req.preset)
     size = tuple(int(p) for p in req.size.split("x")) if req.size else preset.size
     try:
-        # refused on the estimate (over by at most a tenth) before seconds of building
-        board = tiling_board(req.tiling, size, req.sides, WEB_MAX_CELLS + WEB_MAX_CELLS // 10)
+        # refused on the estimate before seconds of building (it can be twice the count:
+        # a thin 4.8.8 strip), as a game's board is (``GraphSpec``)
+        board = tiling_board(req.tiling, size, req.sides, 2 * WEB_MAX_CELLS)
     except ValueError as exc:
         raise InputError("size", str(exc)) from None
     if board.cell_count > WEB_MAX_CELLS:
