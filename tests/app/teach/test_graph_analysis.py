@@ -109,6 +109,15 @@ def test_a_tiling_too_big_for_the_web_is_refused_before_it_is_built(
         assert "cells" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("name", ["square", "hex", "torus", "triangle", "snub-square", "penrose"])
+def test_a_one_cell_tiling_is_drawn(client: FlaskClient, name: str) -> None:
+    """The preset's density gave a one-cell board 1 mine: midgame's ValueError was a 500."""
+    size = "1" if name == "penrose" else "1x1"
+    for sides in ("0", "1"):
+        query = {"tiling": name, "size": size, "sides": sides}
+        assert client.get("/analyse/graph", query_string=query).status_code == 200
+
+
 def test_a_solid_facing_nowhere_exports_a_png(client: FlaskClient) -> None:
     """Every face of a solid turned away (corners all one point): the PNG had no corner to
     frame (``min()`` of nothing, a 500); it draws the flat net instead."""
