@@ -51,6 +51,9 @@ bp = Blueprint("graphs", __name__)
 
 WEB_MAX_CELLS = 5_000
 """Most cells of a board analysed on the web."""
+WEB_MAX_EDGES = 10 * WEB_MAX_CELLS
+"""Most pairs of a pasted board (the tilings have at most 6 a cell; 130,000 pairs fit in
+``WEB_MAX_TEXT``, seconds of drawing)."""
 WEB_MAX_TEXT = 2 * 1024 * 1024
 """Longest pasted or uploaded graph file."""
 
@@ -154,7 +157,7 @@ def _pasted_position(text: str) -> Position:
     if len(text) > WEB_MAX_TEXT:
         raise InputError("graph", f"the file is longer than {WEB_MAX_TEXT:,} characters")
     try:
-        return read_graph(text, max_cells=WEB_MAX_CELLS)
+        return read_graph(text, max_cells=WEB_MAX_CELLS, max_edges=WEB_MAX_EDGES)
     except GraphFileError as exc:
         raise InputError("graph", str(exc)) from None
 

@@ -84,15 +84,18 @@ def looks_like_graph(text: str | bytes) -> bool:
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
-    """The position a graph-board file describes (its board is a graph board)."""
+def read_graph(
+    text: str | bytes, max_cells: int = MAX_CELLS, max_edges: int = MAX_EDGES
+) -> Position:
+    """The position a graph-board file describes (its board is a graph board); at most
+    ``max_cells`` cells and ``max_edges`` pairs (the web's bounds are smaller)."""
     if len(text) > MAX_BYTES:
         raise GraphFileError(
             "", f"the file has {len(text):,} bytes; the largest read is {MAX_BYTES:,}"
         )
     with _no_cycle_collection():
         try:
-            parts = _fast.decode(text, max_cells, MAX_EDGES)
+            parts = _fast.decode(text, max_cells, max_edges)
         except RecursionError:  # msgspec's own depth bound: json.loads names it below
             parts = None
         if (
@@ -114,7 +117,7 @@ def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
             raise GraphFileError("", f"not JSON: {err}") from None
         except RecursionError:
             raise GraphFileError("", TOO_DEEP) from None
-        return from_json(data, max_cells)
+        return from_json(data, max_cells, max_edges)
 
 
 @contextmanager
@@ -130,7 +133,7 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def from_json(data: object, max_cells: int = MAX_CELLS) -> Position:
+def from_json(data: object, max_cells: int = MAX_CELLS, max_edges: int = MAX_EDGES) -> Position:
     """``read_graph`` on already-parsed JSON (the web API's request body)."""
     if not isinstance(data, dict):
         raise GraphFileError("", "a graph board is a JSON object")
@@ -148,9 +151,9 @@ def from_json(data: object, max_cells: int = MAX_CELLS) -> Position:
     raw_edges = data.get("edges", [])
     if not isinstance(raw_edges, list):
         raise GraphFileError("edges", "must be a list of pairs of cell ids")
-    if len(raw_edges) > MAX_EDGES:
+    if len(raw_edges) > max_edges:
         raise GraphFileError(
-            "edges", f"{len(raw_edges):,} pairs; a graph board has at most {MAX_EDGES:,}"
+            "edges", f"{len(raw_edges):,} pairs; a graph board has at most {max_edges:,}"
         )
     mines = _mines(data.get("mines"))
     cells, states = _cells(raw_cells)

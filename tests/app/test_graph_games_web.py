@@ -8,6 +8,7 @@ knowledge only); these tests never read the hidden layout while a game runs."""
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from typing import Any
 
@@ -19,7 +20,7 @@ from app.play.graph_board import CORNERS_KEPT, net_shades, sphere_faces
 from app.play.graph_params import parse_graph_params
 from app.play.new_game import GRAPH_TILINGS
 from devil.analysis import Verdict
-from devil.game import Game
+from devil.game import Game, GraphSpec
 from devil.graphs.fileformat import from_json
 from devil.solver import classify
 
@@ -193,6 +194,27 @@ def test_hostile_custom_boards_are_400s_naming_the_path(
     response = client.post("/api/games", json={"graph": _board_of(cells), "seed": 1})
     assert response.status_code == 400, response.get_data(as_text=True)
     assert response.get_json()["field"] == field
+
+
+def _dense(cells: int) -> dict[str, Any]:
+    ids = [f"c{i}" for i in range(cells)]
+    return {"format": "mine-devil-graph", "version": 1,
+            "cells": [{"id": i, "state": "."} for i in ids],
+            "edges": [list(pair) for pair in itertools.combinations(ids, 2)]}  # fmt: skip
+
+
+def test_a_custom_game_has_at_most_ten_pairs_a_cell(client: FlaskClient) -> None:
+    """A 2 MB body held 133,000 pairs: every cold load of the game read them again (seconds
+    holding a worker's event loop) and its page drew each as a line (7.7 MB). A stored game
+    with more still loads: the bound is checked when a game is made."""
+    dense = _dense(320)  # 51,040 pairs
+    response = client.post("/api/games", json={"graph": dense, "seed": 1})
+    assert response.status_code == 400, response.get_data(as_text=True)
+    assert response.get_json()["field"] == "graph.edges"
+    assert "at most 50,000" in response.get_json()["error"]
+    stored = GraphSpec.from_dict({"file": json.dumps(dense)})
+    assert stored.board().cell_count == 320
+    assert create(client, graph=_dense(300), seed=1)["state"]["graph"]["cells"] == 300
 
 
 def test_a_board_of_zero_width_cells_draws(client: FlaskClient) -> None:

@@ -4,6 +4,7 @@ JSON path, proofs naming cells by label, export."""
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 
@@ -126,6 +127,19 @@ def test_a_solid_facing_nowhere_exports_a_png(client: FlaskClient) -> None:
     text = json.dumps({**HUB_BOARD, "cells": cells, "edges": [["a", "b"]]})
     got = client.post("/analyse/graph/export", data={"graph": text, "kind": "png", "view": "solid"})
     assert got.status_code == 200 and got.headers["Content-Type"] == "image/png"
+
+
+def test_a_pasted_board_has_at_most_ten_pairs_a_cell(client: FlaskClient) -> None:
+    """130,000 pairs fit in the 2 MB a paste may have: 5 s and a 5 MB page each."""
+    ids = [f"c{i}" for i in range(320)]
+    cells = [{"id": i, "state": "."} for i in ids]
+    edges = [list(pair) for pair in itertools.combinations(ids, 2)]  # 51,040
+    text = json.dumps({**HUB_BOARD, "cells": cells, "edges": edges})
+    response = client.post("/analyse/graph", data={"graph": text})
+    assert response.status_code == 400
+    assert "edges: 51,040 pairs; a graph board has at most 50,000" in response.get_data(
+        as_text=True
+    )
 
 
 def test_a_pasted_file_nested_too_deep_is_a_400(client: FlaskClient) -> None:
