@@ -14,6 +14,7 @@ from app.play.params import API_MAX_SIDE, MAX_SEED, PRESETS
 from app.schema import READER, check_schema
 from devil.board import Topology
 from devil.game import GRAPH_GAME_MAX_CELLS
+from devil.game.graph_params import GRAPH_GAME_MAX_EDGES
 from devil.graphs.tilings import TILINGS
 from devil.rules import Count, Mercy
 
@@ -42,7 +43,8 @@ GRAPH_FIELD: JSON = {
     "description": (
         "a custom graph board: a mine-devil-graph file (format, version, cells with id and "
         "optional label, polygon or at, edges as pairs of ids, optional mines: the default "
-        f"total). At most {GRAPH_GAME_MAX_CELLS:,} cells; states are ignored (a game starts "
+        f"total). At most {GRAPH_GAME_MAX_CELLS:,} cells and {GRAPH_GAME_MAX_EDGES:,} pairs; "
+        "states are ignored (a game starts "
         "covered). Read by the graph-file reader: a 400 names the JSON path (graph.edges[3])."
     ),
 }

@@ -62,7 +62,7 @@ def graph_png(position: Position, verdicts: Mapping[Cell, Verdict], view: str = 
     else:
         items = shapes(position)
     drawn = [(s, 1.0 if tilt is None else tilt[k]) for k, s in enumerate(items)]
-    drawn = [(s, t) for s, t in drawn if t > FACING]
+    drawn = [(s, t) for s, t in drawn if t > FACING] or [(s, 1.0) for s in shapes(position)]
     corners = [p for s, _ in drawn for p in (s.points or (s.centre,))]
     left = min(p[0] for p in corners) - 0.6
     top = min(p[1] for p in corners) - 0.6

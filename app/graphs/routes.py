@@ -51,6 +51,9 @@ bp = Blueprint("graphs", __name__)
 
 WEB_MAX_CELLS = 5_000
 """Most cells of a board analysed on the web."""
+WEB_MAX_EDGES = 10 * WEB_MAX_CELLS
+"""Most pairs of a pasted board (the tilings have at most 6 a cell; 130,000 pairs fit in
+``WEB_MAX_TEXT``, seconds of drawing)."""
 WEB_MAX_TEXT = 2 * 1024 * 1024
 """Longest pasted or uploaded graph file."""
 
@@ -139,12 +142,14 @@ def _tiling_position(req: Request) -> Position:
     preset = spec.preset(req.preset)
     size = tuple(int(p) for p in req.size.split("x")) if req.size else preset.size
     try:
-        board = tiling_board(req.tiling, size, req.sides)
+        # refused on the estimate before seconds of building (it can be twice the count:
+        # a thin 4.8.8 strip), as a game's board is (``GraphSpec``)
+        board = tiling_board(req.tiling, size, req.sides, 2 * WEB_MAX_CELLS)
     except ValueError as exc:
         raise InputError("size", str(exc)) from None
     if board.cell_count > WEB_MAX_CELLS:
         raise InputError("size", f"at most {WEB_MAX_CELLS:,} cells on the web")
-    mines = preset.mines(board.cell_count)
+    mines = min(preset.mines(board.cell_count), board.cell_count - 1)  # 1 cell: 1 mine was a 500
     return blank(board, mines) if req.seed is None else midgame(board, mines, req.seed)
 
 
@@ -152,7 +157,7 @@ def _pasted_position(text: str) -> Position:
     if len(text) > WEB_MAX_TEXT:
         raise InputError("graph", f"the file is longer than {WEB_MAX_TEXT:,} characters")
     try:
-        return read_graph(text, max_cells=WEB_MAX_CELLS)
+        return read_graph(text, max_cells=WEB_MAX_CELLS, max_edges=WEB_MAX_EDGES)
     except GraphFileError as exc:
         raise InputError("graph", str(exc)) from None
 
@@ -241,7 +246,7 @@ def _page(req: Request, position: Position | None, error: str | None, code: int)
 def analyse_graph() -> ResponseReturnValue:
     try:
         req = _tiling_request(request.args)
-        position = _tiling_position(req)
+        position = off_loop(lambda: _tiling_position(req))
     except InputError as exc:
         return _page(Request(Count.CLASSIC, None), None, str(exc), 400)
     return _page(req, position, None, 200)
@@ -269,7 +274,7 @@ def analyse_graph_paste() -> ResponseReturnValue:
     except InputError as exc:
         return _page(Request(Count.CLASSIC, None), None, str(exc), 400)
     try:
-        position = _pasted_position(req.text)
+        position = off_loop(lambda: _pasted_position(req.text))
     except InconsistentPosition as exc:
         return _page(req, None, f"No layout of mines fits this board: {exc}.", 400)
     except InputError as exc:

@@ -58,12 +58,13 @@ def _bounds(items: list[Shape]) -> tuple[float, float, float, float]:
 
 
 def _cell_size(items: list[Shape]) -> float:
-    """The median cell's width in drawing units (circles: 0.9)."""
+    """The median cell's width in drawing units (circles: 0.9; 1 when it is 0: a file's
+    polygons may be lines or points)."""
     widths = [
         max(p[0] for p in s.points) - min(p[0] for p in s.points) if s.points else 0.9
         for s in items
     ]
-    return statistics.median(widths) if widths else 1.0
+    return (statistics.median(widths) if widths else 0.0) or 1.0
 
 
 def graph_caption(board: Board) -> str:

@@ -15,6 +15,7 @@ from app.play.view import PRESET_TITLES, game_title, plural
 from app.store.records import GameRow
 from devil.board import hole_pattern
 from devil.game import GameParams
+from devil.graphs.fileformat import TOO_DEEP
 
 TOPOLOGIES = (
     ("square", "Square", "8 neighbours"),
@@ -97,6 +98,8 @@ def _graph_form(form: Mapping[str, str], data: dict[str, Any], preset: str) -> G
             data["graph"] = json.loads(text)
         except ValueError as exc:
             raise InputError("graph", f"graph: the board file is not JSON: {exc}") from None
+        except RecursionError:
+            raise InputError("graph", f"graph: the board file {TOO_DEEP}") from None
         if (form.get("mines") or "").strip():
             data["mines"] = form["mines"]
         return parse_params(data)

@@ -328,11 +328,10 @@ def team_view(world: str, team: str) -> ResponseReturnValue:
 def team_events(world: str, team: str) -> ResponseReturnValue:
     port = viewport(world, team)
     store = world_store()
-    last = request.headers.get("Last-Event-ID") or request.args.get("after")
+    header = request.headers.get("Last-Event-ID")
+    last, field = (header, "Last-Event-ID") if header else (request.args.get("after"), "after")
     if last and not (DECIMAL.fullmatch(last) and 0 <= int(last) < 2**63):
-        raise WorldInputError(
-            "Last-Event-ID", f"must be a seq (an ASCII integer), got {last[:40]!r}"
-        )
+        raise WorldInputError(field, f"must be a seq (an ASCII integer), got {last[:40]!r}")
     head = store.team_head(world, team)
     # beyond the team's head: a number the team never logged (one kept from the world-wide
     # numbering before migration 0007) resumes at the head, not after events to come

@@ -27,6 +27,9 @@ from devil.position import Position
 
 GRAPH_GAME_MAX_CELLS = 5_000
 """Largest graph board a game may be played on (built-in or custom)."""
+GRAPH_GAME_MAX_EDGES = 10 * GRAPH_GAME_MAX_CELLS
+"""Most pairs of a new custom game's board (the tilings have at most 6 a cell): every load
+of the game reads them again, and a page without polygons draws each one."""
 
 
 class GraphSpecError(ValueError):
@@ -91,7 +94,7 @@ class GraphSpec:
         """A custom board from a parsed graph-board file (states and ``mines`` are ignored:
         a game starts covered). Errors name the JSON path under ``where``."""
         try:
-            position = from_json(data, GRAPH_GAME_MAX_CELLS)
+            position = from_json(data, GRAPH_GAME_MAX_CELLS, GRAPH_GAME_MAX_EDGES)
         except GraphFileError as exc:
             path = f"{where}.{exc.path}" if exc.path else where
             message = str(exc)[len(exc.path) + 2 :] if exc.path else str(exc)

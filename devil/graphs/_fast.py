@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import chain
 from operator import attrgetter, eq, is_not
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from devil import native
 from devil.graphs.cells import (
+    MAX_COORDINATE,
     MAX_ID_LENGTH,
     GraphCell,
     Placement,
@@ -51,9 +52,13 @@ EDGES_AS_TEXT = native.ENGINE == "compiled"
 them with msgspec and look the ids up."""
 MAX_CORNERS = 64
 _STATES = frozenset({".", "F"})
+_MAX_INT = int(MAX_COORDINATE)
 
 if msgspec is not None:
-    Number = int | float
+    Number = (
+        Annotated[int, msgspec.Meta(ge=-_MAX_INT, le=_MAX_INT)]
+        | Annotated[float, msgspec.Meta(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+    )
     _NULL = msgspec.Raw(b"null")
 
     class _Cell(msgspec.Struct, gc=False):  # type: ignore[misc, unused-ignore]

@@ -22,6 +22,8 @@ Point3: TypeAlias = tuple[float, float, float]
 
 MAX_ID_LENGTH = 40
 """Longest cell id (and label) a file may use."""
+MAX_COORDINATE = 1e9
+"""Largest size of a drawing coordinate (a far-flung drawing's spans overflowed to inf)."""
 
 
 class GraphCell(NamedTuple):

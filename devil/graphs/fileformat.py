@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import gc
 import json
-import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain, compress, repeat
@@ -35,7 +34,7 @@ from typing import Any, NoReturn, cast
 from devil.board import Cell
 from devil.errors import InconsistentPosition
 from devil.graphs import _fast
-from devil.graphs.cells import MAX_ID_LENGTH, CellGraph, GraphCell, Point, Point3
+from devil.graphs.cells import MAX_COORDINATE, MAX_ID_LENGTH, CellGraph, GraphCell, Point, Point3
 from devil.graphs.layout import graph_board
 from devil.position import COVERED, FLAG, MAX_NUMBER, NUMBER_VALUE, Position, number_byte
 from devil.solve.graph_lists import names_twice
@@ -48,6 +47,7 @@ MAX_BYTES = 128 * 1024 * 1024
 """Largest file read (1,000,000 edges between ids of 40 characters fit)."""
 MAX_CORNERS = 64
 """Most corners of one cell's polygon."""
+TOO_DEEP = "its arrays and objects nest too deep to read (a graph board needs 5 levels)"
 
 
 class GraphFileError(ValueError):
@@ -70,26 +70,34 @@ def looks_like_graph(text: str | bytes) -> bool:
         head = head.decode("utf-8", "replace")
     if not head.lstrip().startswith("{") or FORMAT not in head:
         return False
-    with _no_cycle_collection():  # format_of decodes the whole file when it can
-        known, declared = _fast.format_of(text)
-    if known:
-        return declared == FORMAT
     try:
+        with _no_cycle_collection():  # format_of decodes the whole file when it can
+            known, declared = _fast.format_of(text)
+        if known:
+            return declared == FORMAT
         with _no_cycle_collection():
             data = json.loads(text)
     except ValueError:
         return False
+    except RecursionError:
+        return True  # names the format, nests too deep to tell: read_graph says so
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
-    """The position a graph-board file describes (its board is a graph board)."""
+def read_graph(
+    text: str | bytes, max_cells: int = MAX_CELLS, max_edges: int = MAX_EDGES
+) -> Position:
+    """The position a graph-board file describes (its board is a graph board); at most
+    ``max_cells`` cells and ``max_edges`` pairs (the web's bounds are smaller)."""
     if len(text) > MAX_BYTES:
         raise GraphFileError(
             "", f"the file has {len(text):,} bytes; the largest read is {MAX_BYTES:,}"
         )
     with _no_cycle_collection():
-        parts = _fast.decode(text, max_cells, MAX_EDGES)
+        try:
+            parts = _fast.decode(text, max_cells, max_edges)
+        except RecursionError:  # msgspec's own depth bound: json.loads names it below
+            parts = None
         if (
             parts is not None
             and parts.format == FORMAT
@@ -107,7 +115,9 @@ def read_graph(text: str | bytes, max_cells: int = MAX_CELLS) -> Position:
             data = json.loads(text)
         except ValueError as err:
             raise GraphFileError("", f"not JSON: {err}") from None
-        return from_json(data, max_cells)
+        except RecursionError:
+            raise GraphFileError("", TOO_DEEP) from None
+        return from_json(data, max_cells, max_edges)
 
 
 @contextmanager
@@ -123,7 +133,7 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def from_json(data: object, max_cells: int = MAX_CELLS) -> Position:
+def from_json(data: object, max_cells: int = MAX_CELLS, max_edges: int = MAX_EDGES) -> Position:
     """``read_graph`` on already-parsed JSON (the web API's request body)."""
     if not isinstance(data, dict):
         raise GraphFileError("", "a graph board is a JSON object")
@@ -141,9 +151,9 @@ def from_json(data: object, max_cells: int = MAX_CELLS) -> Position:
     raw_edges = data.get("edges", [])
     if not isinstance(raw_edges, list):
         raise GraphFileError("edges", "must be a list of pairs of cell ids")
-    if len(raw_edges) > MAX_EDGES:
+    if len(raw_edges) > max_edges:
         raise GraphFileError(
-            "edges", f"{len(raw_edges):,} pairs; a graph board has at most {MAX_EDGES:,}"
+            "edges", f"{len(raw_edges):,} pairs; a graph board has at most {max_edges:,}"
         )
     mines = _mines(data.get("mines"))
     cells, states = _cells(raw_cells)
@@ -168,6 +178,8 @@ def _position(
 ) -> Position:
     """The position of a well-formed graph and states (numbers checked against their
     degree); ``repeated`` raises when a pair repeats another (seen on the neighbour lists)."""
+    _check_text(graph.ids, "id")
+    _check_text(graph.labels, "label")
     board = graph_board(graph)
     layout = board.graph
     assert layout is not None
@@ -194,6 +206,24 @@ def _position(
                 )
             grid[slot] = number_byte(state)
     return Position(board, bytes(grid), mines)
+
+
+def _check_text(texts: Sequence[str | None], key: str) -> None:
+    """Refuse a lone surrogate (``"\\ud800"`` is valid JSON, not Unicode text): no page,
+    file or answer could carry the id or label (one whole-list pass, then the culprit)."""
+    try:
+        "".join(filter(None, texts)).encode()
+    except UnicodeEncodeError:
+        for i, text in enumerate(texts):
+            if text is not None and not text.isascii():
+                try:
+                    text.encode()
+                except UnicodeEncodeError as exc:
+                    raise GraphFileError(
+                        f"cells[{i}].{key}",
+                        f"has a lone surrogate (\\u{ord(text[exc.start]):x}), not Unicode text",
+                    ) from None
+        raise  # pragma: no cover - some text above failed the same way
 
 
 def _mines(value: object) -> int | None:
@@ -256,17 +286,19 @@ def _state(value: object, where: str) -> str | int:
 
 
 _NUMBER_TYPES = (int, float)
+SPAN = f"-{MAX_COORDINATE:.0e} to {MAX_COORDINATE:.0e}"
 
 
 def _as_point(value: object) -> Point | None:
-    """``value`` as a point when it is ``[x, y]`` of two finite numbers (not booleans)."""
+    """``value`` as a point when it is ``[x, y]`` of two numbers (not booleans) at most
+    ``MAX_COORDINATE`` from 0 (never NaN)."""
     if type(value) is list and len(value) == 2:
         x, y = value
         if (
             type(x) in _NUMBER_TYPES
             and type(y) in _NUMBER_TYPES
-            and math.isfinite(x)
-            and math.isfinite(y)
+            and -MAX_COORDINATE <= x <= MAX_COORDINATE
+            and -MAX_COORDINATE <= y <= MAX_COORDINATE
         ):
             return (x, y)
     return None
@@ -275,7 +307,7 @@ def _as_point(value: object) -> Point | None:
 def _point(value: object, where: str) -> Point:
     got = _as_point(value)
     if got is None:
-        raise GraphFileError(where, "must be a point [x, y] of two finite numbers")
+        raise GraphFileError(where, f"must be a point [x, y] of two numbers from {SPAN}")
     return got
 
 
@@ -290,10 +322,13 @@ def _polygon(value: object, where: str) -> tuple[Point, ...]:
 
 
 def _as_point3(value: object) -> Point3 | None:
-    """``value`` as a 3-D point when it is ``[x, y, z]`` of finite numbers (not booleans)."""
+    """``value`` as a 3-D point when it is ``[x, y, z]`` of numbers (not booleans) at most
+    ``MAX_COORDINATE`` from 0."""
     if type(value) is list and len(value) == 3:
         x, y, z = value
-        if all(type(v) in _NUMBER_TYPES and math.isfinite(v) for v in (x, y, z)):
+        if all(
+            type(v) in _NUMBER_TYPES and -MAX_COORDINATE <= v <= MAX_COORDINATE for v in (x, y, z)
+        ):
             return (x, y, z)
     return None
 
@@ -304,7 +339,9 @@ def _polygon3d(value: object, where: str) -> tuple[Point3, ...]:
     points = tuple(map(_as_point3, value))
     if None in points:
         k = points.index(None)
-        raise GraphFileError(f"{where}[{k}]", "must be a point [x, y, z] of three finite numbers")
+        raise GraphFileError(
+            f"{where}[{k}]", f"must be a point [x, y, z] of three numbers from {SPAN}"
+        )
     return cast("tuple[Point3, ...]", points)
 
 

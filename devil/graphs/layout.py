@@ -108,7 +108,7 @@ def graph_board(graph: CellGraph) -> Board:
     if drawn is not None:
         heights = drawn.heights
         pitch = sorted(heights)[n // 2] if heights is not None else 0.0
-        if pitch > 0:
+        if pitch > 0 and math.isfinite((max(drawn.ys) - min(drawn.ys)) / pitch):
             rows = _rows_of_height(drawn.xs, drawn.ys, pitch)
         else:
             rows = _bands_by_drawing(drawn.xs, drawn.ys)
@@ -158,8 +158,9 @@ def _bands_by_drawing(xs: list[float], ys: list[float]) -> list[list[int]]:
         bands = 1
     elif span_x <= 0:
         bands = n
-    else:
-        bands = max(1, min(n, round(math.sqrt(n * span_y / span_x))))
+    else:  # a far-flung drawing (spans of 1e308, or of 1e-320): one cell a band
+        aspect = n * span_y / span_x
+        bands = max(1, min(n, round(math.sqrt(aspect)))) if math.isfinite(aspect) else n
     per_band = math.ceil(n / bands)
     by_x, by_y = xs.__getitem__, ys.__getitem__
     order = sorted(sorted(range(n), key=by_x), key=by_y)

@@ -8,6 +8,7 @@ knowledge only); these tests never read the hidden layout while a game runs."""
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from typing import Any
 
@@ -19,7 +20,7 @@ from app.play.graph_board import CORNERS_KEPT, net_shades, sphere_faces
 from app.play.graph_params import parse_graph_params
 from app.play.new_game import GRAPH_TILINGS
 from devil.analysis import Verdict
-from devil.game import Game
+from devil.game import Game, GraphSpec
 from devil.graphs.fileformat import from_json
 from devil.solver import classify
 
@@ -165,6 +166,76 @@ def test_bad_graph_games_are_400s_naming_the_path(
     response = client.post("/api/games", json=body)
     assert response.status_code == 400, response.get_data(as_text=True)
     assert response.get_json()["field"] == field
+
+
+def _board_of(cells: list[dict[str, Any]]) -> dict[str, Any]:
+    ids = [c["id"] for c in cells]
+    edges = [[a, b] for a, b in itertools.pairwise(ids)]
+    return {"format": "mine-devil-graph", "version": 1, "cells": cells, "edges": edges}
+
+
+@pytest.mark.parametrize(
+    ("cells", "field"),
+    [
+        (  # 1e308 overflowed the layout's spans: a 500
+            [{"id": "a", "state": ".", "polygon": [[0, 0], [1e308, 0], [0, 1e308]]},
+             {"id": "b", "state": ".", "at": [-1e308, -1e308]}],
+            "graph.cells[0].polygon[1]",
+        ),
+        (  # a lone surrogate was stored, and the game page was a 500 for good
+            [{"id": "a", "state": "."}, {"id": "\ud800", "state": "."}],
+            "graph.cells[1].id",
+        ),
+    ],
+)  # fmt: skip
+def test_hostile_custom_boards_are_400s_naming_the_path(
+    client: FlaskClient, cells: list[dict[str, Any]], field: str
+) -> None:
+    response = client.post("/api/games", json={"graph": _board_of(cells), "seed": 1})
+    assert response.status_code == 400, response.get_data(as_text=True)
+    assert response.get_json()["field"] == field
+
+
+def _dense(cells: int) -> dict[str, Any]:
+    ids = [f"c{i}" for i in range(cells)]
+    return {"format": "mine-devil-graph", "version": 1,
+            "cells": [{"id": i, "state": "."} for i in ids],
+            "edges": [list(pair) for pair in itertools.combinations(ids, 2)]}  # fmt: skip
+
+
+def test_a_custom_game_has_at_most_ten_pairs_a_cell(client: FlaskClient) -> None:
+    """A 2 MB body held 133,000 pairs: every cold load of the game read them again (seconds
+    holding a worker's event loop) and its page drew each as a line (7.7 MB). A stored game
+    with more still loads: the bound is checked when a game is made."""
+    dense = _dense(320)  # 51,040 pairs
+    response = client.post("/api/games", json={"graph": dense, "seed": 1})
+    assert response.status_code == 400, response.get_data(as_text=True)
+    assert response.get_json()["field"] == "graph.edges"
+    assert "at most 50,000" in response.get_json()["error"]
+    stored = GraphSpec.from_dict({"file": json.dumps(dense)})
+    assert stored.board().cell_count == 320
+    assert create(client, graph=_dense(300), seed=1)["state"]["graph"]["cells"] == 300
+
+
+def test_a_board_of_zero_width_cells_draws(client: FlaskClient) -> None:
+    """Polygons that are points or vertical lines (a median width of 0) divided by zero on
+    every view of the game page: a stored game no one could open."""
+    line = [[0, 0], [0, 1], [0, 2]]
+    cells = [{"id": f"c{i}", "state": ".", "polygon": line} for i in range(4)]
+    game = create(client, graph=_board_of(cells), seed=1)
+    assert client.get(f"/g/{game['id']}").status_code == 200
+    point = [{"id": f"p{i}", "state": ".", "polygon": [[i, i]] * 3} for i in range(4)]
+    game = create(client, graph=_board_of(point), seed=1)
+    assert client.get(f"/g/{game['id']}").status_code == 200
+
+
+def test_the_form_refuses_a_board_nested_too_deep(client: FlaskClient) -> None:
+    """json.loads of 100,000 brackets raised RecursionError: a 500."""
+    deep = '{"format": "mine-devil-graph", "version": 1, "cells": ' + "[" * 100_000
+    form = {"preset": "custom", "graph": deep + "]" * 100_000 + "}", "csrf_token": csrf(client)}
+    response = client.post("/new", data=form)
+    assert response.status_code == 400
+    assert "nest too deep" in response.get_data(as_text=True)
 
 
 def test_moves_name_cells_by_id_on_graphs_and_by_row_col_on_grids(client: FlaskClient) -> None:

@@ -24,7 +24,7 @@ from werkzeug.routing import Rule
 
 from app.play.service import GameService
 from app.security import ensure_owner
-from devil.game import Game, GameParams, Move, Status
+from devil.game import LATEST_VERSION, Game, GameParams, GraphSpec, Move, Status
 from tests.helpers.web import Api, safe_unflagged
 
 SEED_BASE = 7_340_000_000_000  # long seeds: an accidental match in a page is impossible
@@ -320,5 +320,83 @@ def test_twin_games_get_identical_responses_until_the_end(leak_app: Flask) -> No
         if after[0].position == after[1].position and after[0].status is Status.PLAYING:
             both("reveal", *cell, via_html=False)
             break
+    compare_everything()
+    assert [hidden(leak_app, g["id"]).status for g in games] == [Status.PLAYING] * 2
+
+
+def graph_twin_seeds(spec: GraphSpec, mines: int, first: str) -> tuple[int, int]:
+    board = spec.board()
+    layout = board.graph
+    assert layout is not None
+    opening = [Move.reveal(*board.coord(layout.cell(first)))]
+    seen: dict[bytes, tuple[int, frozenset[int] | None]] = {}
+    for seed in range(SEED_BASE, SEED_BASE + 1000):
+        params = GameParams(mines=mines, no_guess=True, seed=seed, graph=spec,
+                            version=LATEST_VERSION)  # fmt: skip
+        game = Game.replay(params, opening)
+        if game.status is not Status.PLAYING:
+            continue
+        key = game.position.grid
+        if key in seen and seen[key][1] != game.layout:
+            return seen[key][0], seed
+        seen.setdefault(key, (seed, game.layout))
+    pytest.fail("no two seeds give the same opening with different layouts")
+
+
+def test_twin_graph_games_get_identical_responses_until_the_end(leak_app: Flask) -> None:
+    """The twins test on a graph board (moves by cell id; the SVG page, the board file,
+    replays): two games with one visible history and different mines answer alike."""
+    spec, mines = GraphSpec("penrose", (80,)), 16
+    first = spec.board().graph.graph.ids[0]  # type: ignore[union-attr]
+    seeds = graph_twin_seeds(spec, mines, first)
+    owners, games = [], []
+    for seed in seeds:
+        owner = leak_app.test_client()
+        owner.get("/test-only/claim")
+        owners.append(owner)
+        body = {"tiling": "penrose", "size": [80], "mines": mines, "no_guess": True, "seed": seed}
+        games.append(owner.post("/api/games", json=body).get_json())
+    ids = [{g["id"]: "<id>", g["token"]: "<token>"} for g in games]
+
+    def compare(label: str, pair: list[Any]) -> None:
+        a, b = (normalise(flatten(r), i) for r, i in zip(pair, ids, strict=True))
+        assert a == b, f"{label}: the twins' responses differ"
+
+    def compare_everything() -> None:
+        moves = Api(owners[0]).state(games[0]["id"])["moves"]
+        shots = [
+            snapshot(leak_app, [owners[i]], games[i]["id"], moves, only_game=True) for i in (0, 1)
+        ]
+        assert len(shots[0]) == len(shots[1]) > 10
+        for (url, who, htmx, ra), (_, _, _, rb) in zip(*shots, strict=True):
+            compare(f"GET {url} client {who} htmx={htmx}", [ra, rb])
+
+    def both(kind: str, cell: str, via_html: bool) -> None:
+        responses = []
+        for owner, game in zip(owners, games, strict=True):
+            if via_html:
+                responses.append(owner.post(f"/g/{game['id']}/move", headers={"HX-Request": "true"},
+                                            data={"kind": kind, "cell": cell}))  # fmt: skip
+            else:
+                responses.append(owner.post(
+                    f"/api/games/{game['id']}/{kind}", json={"cell": cell},
+                    headers={"Authorization": f"Bearer {game['token']}"},
+                ))  # fmt: skip
+        compare(f"{kind} {cell} html={via_html}", responses)
+
+    both("reveal", first, via_html=False)  # before it, no layout: the seed is the secret
+    layouts = [hidden(leak_app, g["id"]).layout for g in games]
+    assert layouts[0] != layouts[1]
+    compare_everything()
+    state = Api(owners[0]).state(games[0]["id"])
+    covered = [c["id"] for c in state["cells"] if c["state"] == "."]
+    both("flag", covered[0], via_html=False)
+    both("flag", covered[1], via_html=True)
+    both("unflag", covered[0], via_html=False)
+    compare_everything()
+    both("reveal", first, via_html=False)  # already revealed
+    both("chord", covered[2], via_html=False)  # not a number
+    both("reveal", "no-such-cell", via_html=False)
+    both("reveal", covered[1], via_html=True)  # flagged
     compare_everything()
     assert [hidden(leak_app, g["id"]).status for g in games] == [Status.PLAYING] * 2

@@ -98,8 +98,11 @@ def tiling(name: str) -> Tiling:
         raise ValueError(f"unknown tiling {name!r}: expected one of {', '.join(TILINGS)}") from None
 
 
-def tiling_graph(name: str, size: Sequence[int], sides: bool = False) -> CellGraph:
-    """The cell graph of a built-in tiling at ``size`` (see the module doc)."""
+def tiling_graph(
+    name: str, size: Sequence[int], sides: bool = False, max_cells: int = MAX_TILING_CELLS
+) -> CellGraph:
+    """The cell graph of a built-in tiling at ``size`` (see the module doc); ValueError,
+    before any is built, when it would have about more than ``max_cells`` cells."""
     spec = tiling(name)
     if len(size) != len(spec.size_names) or any(s < 1 for s in size):
         raise ValueError(
@@ -107,8 +110,8 @@ def tiling_graph(name: str, size: Sequence[int], sides: bool = False) -> CellGra
             f"({', '.join(spec.size_names)}), not {list(size)}"
         )
     estimate = _cells_estimate(name, size)
-    if estimate > MAX_TILING_CELLS:
-        raise ValueError(f"{name} at {list(size)} has more than {MAX_TILING_CELLS:,} cells")
+    if estimate > max_cells:
+        raise ValueError(f"{name} at {list(size)} has more than {max_cells:,} cells")
     ids, faces, polys = spec.make(*size)
     if not ids:
         raise ValueError(f"{name} at {list(size)} has no whole cell: make it bigger")
@@ -136,5 +139,7 @@ def _cells_estimate(name: str, size: Sequence[int]) -> int:
     return factor * size[0] * size[1]
 
 
-def tiling_board(name: str, size: Sequence[int], sides: bool = False) -> Board:
-    return graph_board(tiling_graph(name, size, sides))
+def tiling_board(
+    name: str, size: Sequence[int], sides: bool = False, max_cells: int = MAX_TILING_CELLS
+) -> Board:
+    return graph_board(tiling_graph(name, size, sides, max_cells))

@@ -4,6 +4,7 @@ JSON path, proofs naming cells by label, export."""
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 
@@ -86,6 +87,66 @@ def test_bad_queries_are_400s(client: FlaskClient) -> None:
     assert client.get("/analyse/graph?tiling=square&seed=x").status_code == 400
     assert client.get("/analyse/graph?cell=nowhere").status_code == 400
     assert client.get("/analyse/graph?count=both").status_code == 400
+
+
+def test_a_tiling_too_big_for_the_web_is_refused_before_it_is_built(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``size`` is refused on the tiling's estimate: a 99,999-cell Penrose board was built
+    (30 s of a web worker's CPU, holding its event loop) only to be refused for its size."""
+    import devil.graphs.tilings as tilings
+
+    def never(*_: object, **__: object) -> None:
+        raise AssertionError("built a board the web refuses")
+
+    monkeypatch.setattr(tilings, "penrose", never)
+    monkeypatch.setattr(tilings, "graph_of_faces", never)
+    for query in (
+        {"tiling": "penrose", "size": "99999"},
+        {"tiling": "triangle", "size": "300x333"},
+    ):
+        response = client.get("/analyse/graph", query_string=query)
+        assert response.status_code == 400
+        assert "cells" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("name", ["square", "hex", "torus", "triangle", "snub-square", "penrose"])
+def test_a_one_cell_tiling_is_drawn(client: FlaskClient, name: str) -> None:
+    """The preset's density gave a one-cell board 1 mine: midgame's ValueError was a 500."""
+    size = "1" if name == "penrose" else "1x1"
+    for sides in ("0", "1"):
+        query = {"tiling": name, "size": size, "sides": sides}
+        assert client.get("/analyse/graph", query_string=query).status_code == 200
+
+
+def test_a_solid_facing_nowhere_exports_a_png(client: FlaskClient) -> None:
+    """Every face of a solid turned away (corners all one point): the PNG had no corner to
+    frame (``min()`` of nothing, a 500); it draws the flat net instead."""
+    flat = [[0, 0], [1, 0], [0, 1]]
+    cells = [{"id": k, "state": ".", "polygon": flat, "polygon3d": [[0, 0, 0]] * 3} for k in "ab"]
+    text = json.dumps({**HUB_BOARD, "cells": cells, "edges": [["a", "b"]]})
+    got = client.post("/analyse/graph/export", data={"graph": text, "kind": "png", "view": "solid"})
+    assert got.status_code == 200 and got.headers["Content-Type"] == "image/png"
+
+
+def test_a_pasted_board_has_at_most_ten_pairs_a_cell(client: FlaskClient) -> None:
+    """130,000 pairs fit in the 2 MB a paste may have: 5 s and a 5 MB page each."""
+    ids = [f"c{i}" for i in range(320)]
+    cells = [{"id": i, "state": "."} for i in ids]
+    edges = [list(pair) for pair in itertools.combinations(ids, 2)]  # 51,040
+    text = json.dumps({**HUB_BOARD, "cells": cells, "edges": edges})
+    response = client.post("/analyse/graph", data={"graph": text})
+    assert response.status_code == 400
+    assert "edges: 51,040 pairs; a graph board has at most 50,000" in response.get_data(
+        as_text=True
+    )
+
+
+def test_a_pasted_file_nested_too_deep_is_a_400(client: FlaskClient) -> None:
+    deep = '{"format": "mine-devil-graph", "version": 1, "cells": ' + "[" * 100_000
+    response = client.post("/analyse/graph", data={"graph": deep + "]" * 100_000 + "}"})
+    assert response.status_code == 400
+    assert "nest too deep" in response.get_data(as_text=True)
 
 
 def test_export_json_and_svg(client: FlaskClient) -> None:

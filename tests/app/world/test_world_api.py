@@ -348,6 +348,8 @@ def test_the_feed_rejects_a_bad_last_event_id(api: World) -> None:
         headers={"Last-Event-ID": "-1"},
     )
     assert r.status_code == 400 and r.get_json()["field"] == "Last-Event-ID"
+    r = api.client.get("/api/worlds/main/teams/red/events?colour=0&x0=0&y0=0&after=abc")
+    assert r.status_code == 400 and r.get_json()["field"] == "after"  # was "Last-Event-ID"
 
 
 # -- scoreboard ------------------------------------------------------------------------

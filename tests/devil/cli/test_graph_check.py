@@ -108,6 +108,31 @@ def test_malformed_files_exit_2_naming_where(
     assert message in err
 
 
+@pytest.mark.parametrize("input_format", ["auto", "graph"])
+def test_hostile_files_exit_2_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], input_format: str
+) -> None:
+    """RecursionError, OverflowError and UnicodeEncodeError were tracebacks (exit 1: "could
+    be a mine")."""
+    deep = '{"format": "mine-devil-graph", "version": 1, "cells": ' + "[" * 100_000
+    far = {
+        **BOARD,
+        "cells": [
+            {"id": "a", "state": ".", "at": [1e308, 1e308]},
+            {"id": "b", "state": ".", "at": [-1e308, -1e308]},
+        ],
+        "edges": [],
+    }
+    lone = {**BOARD, "cells": [{"id": "\ud800", "state": "."}], "edges": []}  # fmt: skip
+    for data, message in (
+        (deep + "]" * 100_000 + "}", "nest too deep"),
+        (far, "cells[0].at: must be a point"),
+        (lone, "cells[0].id: has a lone surrogate"),
+    ):
+        code, _, err = _run(tmp_path, capsys, data, "--input-format", input_format)
+        assert code == 2 and message in err
+
+
 def test_inconsistent_numbers_exit_3_naming_the_id(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -212,6 +212,68 @@ def test_text_that_is_not_json_or_not_an_object() -> None:
         read_graph("[1, 2]")
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            _broken(cells=[{"id": "a", "state": ".", "polygon": [[0, 0], [1e308, 0], [0, 1]]}]),
+            r"^cells\[0\]\.polygon\[1\]: must be a point \[x, y\] of two numbers from -1e\+09",
+        ),
+        (
+            _broken(cells=[{"id": "a", "state": "."}, {"id": "b", "state": ".", "at": [0, -2e9]}]),
+            r"^cells\[1\]\.at: must be a point",
+        ),
+        (
+            _broken(
+                cells=[{"id": "a", "state": ".", "polygon3d": [[0, 0, 0], [1, 0, 0], [0, 0, 1e10]]}]
+            ),
+            r"^cells\[0\]\.polygon3d\[2\]: must be a point \[x, y, z\] of three numbers from",
+        ),
+        (
+            _broken(cells=[{"id": "t0", "state": "."}, {"id": "\ud800", "state": "."}], edges=[]),
+            r"^cells\[1\]\.id: has a lone surrogate \(\\ud800\), not Unicode text",
+        ),
+        (
+            _broken(cells=[{"id": "t0", "state": ".", "label": "x\udfff"}], edges=[]),
+            r"^cells\[0\]\.label: has a lone surrogate",
+        ),
+    ],
+)
+def test_hostile_drawings_and_text_are_named(data: dict[str, Any], message: str) -> None:
+    """Coordinates of 1e308 overflowed the layout's spans to inf (OverflowError, a 500 on
+    the web); a lone surrogate is valid JSON but no page or file can carry it."""
+    with pytest.raises(GraphFileError, match=message):
+        _read(data)
+
+
+def test_far_flung_and_tiny_drawings_lay_out() -> None:
+    """Spans of 1e-320 next to 1e9 made the layout's band count inf (OverflowError)."""
+    tiny = [[0, 0], [5e-324, 0], [0, 5e-324]]
+    data = _broken(
+        cells=[
+            {"id": "a", "state": ".", "polygon": tiny},
+            {"id": "b", "state": 1, "polygon": [[0, 1e9], [5e-324, 1e9], [0, 1e9]]},
+        ],
+        edges=[["a", "b"]],
+    )
+    assert _read(data).board.cell_count == 2
+    spread = [{"id": k, "state": ".", "at": at} for k, at in
+              (("a", [0, 0]), ("b", [5e-324, 1e9]), ("c", [0, -1e9]))]  # fmt: skip
+    assert _read(_broken(cells=spread, edges=[["a", "b"]])).board.cell_count == 3
+
+
+@pytest.mark.parametrize("where", ["cells", "unknown"])
+def test_a_file_nested_too_deep_is_named(where: str) -> None:
+    """100,000 nested brackets raised RecursionError (a 500, a traceback from devil-check)."""
+    deep = "[" * 100_000 + "]" * 100_000
+    head = '{"format": "mine-devil-graph", "version": 1, '
+    text = head + (f'"cells": {deep}}}' if where == "cells" else f'"x": {deep}, "cells": []}}')
+    assert looks_like_graph(text)
+    for given in (text, text.encode()):
+        with pytest.raises(GraphFileError, match=r"^its arrays and objects nest too deep"):
+            read_graph(given)
+
+
 def test_a_number_above_its_neighbours_is_inconsistent_naming_the_id() -> None:
     data = _broken(cells=[{"id": "lonely", "state": 3}, {"id": "b", "state": "."}],
                    edges=[["lonely", "b"]])  # fmt: skip
