@@ -169,7 +169,8 @@ def test_a_solids_first_view_shows_its_covered_cells(
 
 
 def test_a_solid_fills_a_phones_frame(page: Page, live_server: str) -> None:
-    """The sphere on a 390 px phone spans (nearly) the frame's width, as the game page's."""
+    """The sphere on a 390 px phone spans (nearly) the frame's width, as the game page's, and
+    the frame spans the phone's (the page's and the panel's paddings left it 303 px)."""
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server}/analyse/graph?tiling=geodesic&preset=beginner&seed=3")
     expect(page.locator(".graph-board.solid")).to_be_visible()
@@ -183,6 +184,8 @@ def test_a_solid_fills_a_phones_frame(page: Page, live_server: str) -> None:
         " return [s.parentElement.getBoundingClientRect().width, hi - lo]; }"
     )
     assert drawn > 0.9 * frame, f"the sphere is {drawn:.0f} px wide in a {frame:.0f} px frame"
+    assert frame >= PHONE["width"] - 10, f"the frame is {frame:.0f} px wide on a 390 px phone"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_the_tiling_menu_fits_the_side_column(page: Page, live_server: str) -> None:
