@@ -452,6 +452,7 @@
   window.MineDevilTurnBoards = turnBoards; // graph-ball.js: a solid is never turned
   window.MineDevilNarrowest = narrowest; // the browser tests measure tap targets with it
   window.MineDevilStep = step; // and walk the arrows with it
+  window.MineDevilFingerHit = fingerHit; // bench/bench_taps.py simulates taps with it
 
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
