@@ -202,3 +202,27 @@ def test_the_tiling_menu_fits_the_side_column(page: Page, live_server: str) -> N
     assert overflow == []
     menu.select_option("geodesic")
     expect(page.locator("#tiling-about")).to_have_text(re.compile("geodesic sphere"))
+
+
+def test_a_cell_named_in_the_proof_is_shown_on_the_board(page: Page, live_server: str) -> None:
+    """The proof names cells by ids the board does not show ("cell k31"): each is a link, and
+    pointing at it rings that cell on the board; a click keeps the ring while the page scrolls
+    to the cell."""
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/analyse/graph?tiling=penrose&preset=beginner&seed=2&cell=t0")
+    links = page.locator("#graph-proof a.graph-ref")
+    expect(links.first).to_be_visible()
+    ring = page.locator(".graph-board .ref-ring")
+    link = links.nth(2)
+    named = str(link.get_attribute("data-ref"))
+    assert link.text_content() == f"cell {named}"
+    link.hover()
+    expect(ring).to_have_count(1)
+    cell = page.locator(f'.graph-board [data-cell="{named}"]')
+    assert ring.get_attribute("points") == cell.get_attribute("points")
+    page.mouse.move(0, 0)
+    expect(ring).to_have_count(0)
+    link.click()
+    expect(cell).to_be_in_viewport()
+    expect(ring).to_have_count(1)
+    assert ring.get_attribute("points") == cell.get_attribute("points")
