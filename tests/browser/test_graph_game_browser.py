@@ -420,3 +420,17 @@ def test_the_arrows_reach_every_cell(page: Page, live_server: str, tiling: str) 
         " return all.filter(g => !seen.has(g.id)).map(g => g.dataset.cell); }"
     )
     assert not missed, f"no arrow reaches {missed}"
+
+
+def test_a_big_boards_solid_fits_a_phone(page: Page, live_server: str) -> None:
+    """An intermediate geodesic sphere (320 cells, a big board: its net scrolls) drawn as the
+    solid fits a phone's frame: it was 1021 px wide, and since a finger drags the solid
+    rather than scrolling it, the page could not be scrolled past it."""
+    page.set_viewport_size(PHONE)
+    _start(page, live_server, "geodesic", 3, "intermediate")
+    page.click("[data-graph-view=solid]")
+    board = page.locator("svg.graph-game")
+    expect(board).to_have_class(re.compile(r"\bball\b"))
+    box = board.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
