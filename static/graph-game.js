@@ -147,7 +147,8 @@
      So a finger's tap on a flat board goes to the cell whose centre is nearest the finger (the
      one the player most likely aimed at: a thin rhomb's hit area reaches past its long sides
      into its wider neighbours, and its thin tips go to the cells around them), among the cell
-     under the finger and its neighbours. It opens at once, unless the finger landed near the
+     under the finger and its neighbours, when that cell or the cell under the finger is
+     narrow (between wide cells the drawing decides, as before). It opens at once, unless the finger landed near the
      line between a narrow cell and another (their centres within DOUBT_PX of the same
      distance): then it only picks the nearer, ringed, with "tap again to open" under the
      board; a second tap on it opens it, a tap elsewhere picks or opens that cell instead.
@@ -199,6 +200,11 @@
       if (d < first) { second = best; secondAt = first; best = n; first = d; }
       else if (d < secondAt) { second = n; secondAt = d; }
     });
+    // between wide cells the drawing decides, as before (a tiling of wide cells, or a
+    // Penrose board's fat rhombs among themselves)
+    if (best !== under && narrowest(best) >= TAP_MIN_PX && narrowest(under) >= TAP_MIN_PX) {
+      return { cell: under, doubt: false };
+    }
     var doubt = !!second && secondAt - first < DOUBT_PX &&
       (narrowest(best) < TAP_MIN_PX || narrowest(second) < TAP_MIN_PX);
     return { cell: best, doubt: doubt };
