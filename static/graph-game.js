@@ -141,21 +141,31 @@
   var lastFocus = null;
   var touching = false; // the last pointer was a finger (its taps also send mouseover)
 
-  /* A finger is about 10 mm across: on a phone a Penrose board's thin rhombs are 19-20 px
-     wide (their narrowest width), and a tap meant for a neighbour opened them and lost the
-     game. A tap on a covered cell narrower than TAP_MIN_PX (WCAG 2.2's minimum target, 2.5.8)
-     only picks it: ringed, with "tap again to open" under the board; a second tap on it
-     opens it, a tap elsewhere picks or opens that cell instead. Wider cells (measured as
-     seen, pinch zoom included) and the first tap (always safe) open at once; a mouse, a pen
-     and the keyboard never pick. */
+  /* A finger is about 10 mm across: on a phone a Penrose board's thin rhombs are 17-20 px
+     wide (their narrowest width), under TAP_MIN_PX (WCAG 2.2's minimum target, 2.5.8), and
+     they come in pairs along a long side, so no drawing that fits a phone gives each one 24 px.
+     So a finger's tap on a flat board goes to the cell whose centre is nearest the finger (the
+     one the player most likely aimed at: a thin rhomb's hit area reaches past its long sides
+     into its wider neighbours, and its thin tips go to the cells around them), among the cell
+     under the finger and its neighbours, when that cell or the cell under the finger is
+     narrow (between wide cells the drawing decides, as before). It opens at once, unless the finger landed near the
+     line between a narrow cell and another (their centres within DOUBT_PX of the same
+     distance): then it only picks the nearer, ringed, with "tap again to open" under the
+     board; a second tap on it opens it, a tap elsewhere picks or opens that cell instead.
+     The first tap (always safe) never asks. A mouse, a pen and the keyboard use the drawing
+     as it is. On a solid (graph-ball.js) a narrow cell is a sliver at the rim: a tap picks it
+     and the solid turns it into sight. */
   var TAP_MIN_PX = 24;
+  var DOUBT_PX = 4;
   var picked = null;
+
+  function seenScale() { return window.visualViewport ? window.visualViewport.scale : 1; } // pinch zoom
 
   function narrowest(cell) {
     var shape = cell.querySelector("polygon");
     var m = shape && shape.getScreenCTM();
     if (!m) return Infinity;
-    var zoomed = window.visualViewport ? window.visualViewport.scale : 1; // pinch zoom
+    var zoomed = seenScale();
     var pts = Array.prototype.map.call(shape.points, function (p) {
       return [zoomed * (m.a * p.x + m.c * p.y), zoomed * (m.b * p.x + m.d * p.y)];
     });
@@ -171,6 +181,35 @@
     return best;
   }
 
+  /* how far (seen px) the finger at (x, y) (client px) is from the cell's centre */
+  function reach(cell, x, y) {
+    var shape = cell.querySelector("polygon, circle");
+    var m = shape && shape.getScreenCTM();
+    if (!m) return Infinity;
+    var cx = parseFloat(cell.dataset.x), cy = parseFloat(cell.dataset.y);
+    return seenScale() * Math.hypot(m.a * cx + m.c * cy + m.e - x, m.b * cx + m.d * cy + m.f - y);
+  }
+
+  /* the cell a finger at (x, y) meant, on the cell under it: {cell, doubt} */
+  function fingerHit(under, x, y) {
+    if (under.closest("svg.ball")) return { cell: under, doubt: narrowest(under) < TAP_MIN_PX };
+    var best = under, first = reach(under, x, y), second = null, secondAt = Infinity;
+    (under.dataset.near || "").split(" ").forEach(function (id) {
+      var n = id && document.getElementById(id);
+      var d = n ? reach(n, x, y) : Infinity;
+      if (d < first) { second = best; secondAt = first; best = n; first = d; }
+      else if (d < secondAt) { second = n; secondAt = d; }
+    });
+    // between wide cells the drawing decides, as before (a tiling of wide cells, or a
+    // Penrose board's fat rhombs among themselves)
+    if (best !== under && narrowest(best) >= TAP_MIN_PX && narrowest(under) >= TAP_MIN_PX) {
+      return { cell: under, doubt: false };
+    }
+    var doubt = !!second && secondAt - first < DOUBT_PX &&
+      (narrowest(best) < TAP_MIN_PX || narrowest(second) < TAP_MIN_PX);
+    return { cell: best, doubt: doubt };
+  }
+
   function pick(cell) {
     if (picked && picked !== cell) picked.classList.remove("picked");
     picked = cell;
@@ -184,8 +223,9 @@
     }
     var note = document.getElementById("tap-note");
     if (note) {
-      note.textContent = cell ? nameOf(cell).replace(/^c/, "C") +
-        " is narrow: tap it again to open it (or zoom in with two fingers)." : "";
+      note.textContent = !cell ? "" : cell.closest("svg.ball")
+        ? nameOf(cell).replace(/^c/, "C") + " is narrow: tap it again to open it (or zoom in with two fingers)."
+        : "Your tap fell between two cells: " + nameOf(cell) + " is ringed. Tap it again to open it, or tap the cell you meant.";
     }
   }
 
@@ -193,11 +233,12 @@
     var cell = cellOf(e.target);
     if (!cell || e.button !== 0) return;
     if (Date.now() < suppressClickUntil) { suppressClickUntil = 0; return; }
+    var hit = touching && isLive(cell) ? fingerHit(cell, e.clientX, e.clientY) : { cell: cell, doubt: false };
+    cell = hit.cell;
     makeCurrent(cell);
-    var narrow = touching && isLive(cell) && cell.classList.contains("covered") &&
-      !cell.classList.contains("flag") && !document.getElementById("first-click") && // always safe
-      narrowest(cell) < TAP_MIN_PX;
-    if (narrow && picked !== cell) { pick(cell); return; }
+    var ask = hit.doubt && cell.classList.contains("covered") && !cell.classList.contains("flag") &&
+      !document.getElementById("first-click"); // the first click is always safe
+    if (ask && picked !== cell) { pick(cell); return; }
     pick(null);
     open(cell);
   });
@@ -216,6 +257,7 @@
     if (e.pointerType !== "touch") return;
     var cell = cellOf(e.target);
     if (!cell || !isLive(cell)) return;
+    cell = fingerHit(cell, e.clientX, e.clientY).cell; // a long press flags the cell a tap would pick
     var p = { x: e.clientX, y: e.clientY };
     p.timer = setTimeout(function () {
       press = null;
@@ -416,6 +458,7 @@
   window.MineDevilTurnBoards = turnBoards; // graph-ball.js: a solid is never turned
   window.MineDevilNarrowest = narrowest; // the browser tests measure tap targets with it
   window.MineDevilStep = step; // and walk the arrows with it
+  window.MineDevilFingerHit = fingerHit; // bench/bench_taps.py simulates taps with it
 
   /* after htmx swapped the game: the cursor stays on the same cell */
   document.addEventListener("htmx:afterSettle", function () {
@@ -467,7 +510,8 @@
      narrower than GROW_BELOW_PX, the tap minimum (on a 390 px phone: a 250-cell Penrose board
      19 px, intermediate Cairo 23 px, snub square 23.7 px), so its typical cell is GROW_TO_PX
      wide and the frame scrolls, as wide grids do; else every tap would ask for a second.
-     Cells still narrower (thin rhombs, 4.8.8's small squares) ask a finger twice (above). */
+     Cells still narrower (thin rhombs, 4.8.8's small squares) are hit by the nearest
+     centre (above). */
   var GROW_BELOW_PX = 24;
   var GROW_TO_PX = 28;
 

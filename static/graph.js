@@ -59,6 +59,90 @@
     if (next) { moveTo(cell, next); }
   });
 
+  // "cell k31" in the proof and the step text names a cell no stranger could find (the board
+  // shows no ids): it becomes a link; pointing at it or focusing it rings the cell on the
+  // board, a click (a tap) rings it for a few seconds and scrolls it into view. Without
+  // JavaScript the link goes to the board.
+  var CELL_WORD = /\bcell ([A-Za-z0-9_.:\-]+)/g;
+  function boardCell(id) {
+    var svg = document.querySelector(".graph-frame .graph-board");
+    var sel = '[data-cell="' + (window.CSS && CSS.escape ? CSS.escape(id) : id) + '"]';
+    return svg && svg.querySelector(sel);
+  }
+  function linkCells() {
+    var boxes = document.querySelectorAll("#graph-proof, #step-text");
+    for (var i = 0; i < boxes.length; i++) {
+      var walker = document.createTreeWalker(boxes[i], NodeFilter.SHOW_TEXT), nodes = [];
+      while (walker.nextNode()) { nodes.push(walker.currentNode); }
+      nodes.forEach(function (node) {
+        var text = node.nodeValue, last = 0, m, frag = null;
+        if (node.parentNode.closest("a, h3")) { return; }
+        CELL_WORD.lastIndex = 0;
+        while ((m = CELL_WORD.exec(text))) {
+          var id = m[1].replace(/[.:]+$/, "");
+          if (!boardCell(id)) { continue; }
+          frag = frag || document.createDocumentFragment();
+          frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+          var link = document.createElement("a");
+          link.className = "graph-ref";
+          link.href = "#graph-board-title";
+          link.dataset.ref = id;
+          link.title = "Show this cell on the board";
+          link.textContent = "cell " + id;
+          frag.appendChild(link);
+          last = m.index + 5 + id.length;
+        }
+        if (!frag) { return; }
+        frag.appendChild(document.createTextNode(text.slice(last)));
+        node.parentNode.replaceChild(frag, node);
+      });
+    }
+  }
+  // the ring: a copy of the cell's outline drawn over the board (the cell itself sits under
+  // its neighbours and its number)
+  var ring = null, ringTimer = null;
+  function showRing(id) {
+    hideRing();
+    pinned = false;
+    var cell = boardCell(id);
+    if (!cell) { return null; }
+    ring = cell.cloneNode(false);
+    ["data-cell", "tabindex", "role", "aria-label", "id"].forEach(function (a) { ring.removeAttribute(a); });
+    ring.setAttribute("class", "ref-ring");
+    ring.setAttribute("aria-hidden", "true");
+    cell.parentNode.appendChild(ring);
+    return cell;
+  }
+  function hideRing() {
+    clearTimeout(ringTimer);
+    if (ring && ring.parentNode) { ring.parentNode.removeChild(ring); }
+    ring = null;
+  }
+  function refOf(event) {
+    var link = event.target.closest && event.target.closest("a.graph-ref");
+    return link && link.dataset.ref;
+  }
+  ["mouseover", "focusin"].forEach(function (kind) {
+    document.addEventListener(kind, function (event) { var id = refOf(event); if (id) { showRing(id); } });
+  });
+  // a clicked link's ring stays its few seconds (the scroll moves the link from under the
+  // pointer)
+  var pinned = false;
+  ["mouseout", "focusout"].forEach(function (kind) {
+    document.addEventListener(kind, function (event) { if (refOf(event) && !pinned) { hideRing(); } });
+  });
+  document.addEventListener("click", function (event) {
+    var id = refOf(event);
+    if (!id) { return; }
+    event.preventDefault();
+    var cell = showRing(id);
+    if (cell) { cell.scrollIntoView({ block: "nearest", inline: "center", behavior: "smooth" }); }
+    pinned = true;
+    ringTimer = setTimeout(function () { pinned = false; hideRing(); }, 3000);
+  });
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", linkCells); }
+  else { linkCells(); }
+
   // the tiling chosen in the side column: its description under the select (the select
   // itself shows the name alone: the column is too narrow for the descriptions)
   document.addEventListener("change", function (event) {

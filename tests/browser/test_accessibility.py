@@ -154,3 +154,23 @@ def test_every_page_passes_axe_at_wcag_22_aa(
         assert not any(failures), "\n".join(f for f in failures if f)
     finally:
         context.close()
+
+
+def test_a_phones_targets_are_a_finger_wide(page: Page) -> None:
+    """On a 390 px phone the site's links and a game's controls are at least 24 px in both
+    directions (WCAG 2.5.8): the header's links were 23 px tall (three rows of them), the
+    replay's slider 16 px."""
+    page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+    page.goto("/")
+    page.click("button[type=submit]:has-text('Start')")
+    page.wait_for_url("**/g/*")
+    page.click("#replay > summary")  # its slider was 16 px tall
+    expect(page.locator("#replay-view:not(.pending)")).to_be_visible()
+    small = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.site-header a, #main button, #main select,"
+        " #main input:not([type=hidden])')).map(e => [e, e.getBoundingClientRect()])"
+        ".filter(([e, r]) => e.checkVisibility() && (r.width < 24 || r.height < 24)"
+        "  && !e.closest('label'))"
+        ".map(([e, r]) => `${e.outerHTML.slice(0, 60)} ${r.width | 0}x${r.height | 0}`)"
+    )
+    assert small == [], small

@@ -169,7 +169,8 @@ def test_a_solids_first_view_shows_its_covered_cells(
 
 
 def test_a_solid_fills_a_phones_frame(page: Page, live_server: str) -> None:
-    """The sphere on a 390 px phone spans (nearly) the frame's width, as the game page's."""
+    """The sphere on a 390 px phone spans (nearly) the frame's width, as the game page's, and
+    the frame spans the phone's (the page's and the panel's paddings left it 303 px)."""
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server}/analyse/graph?tiling=geodesic&preset=beginner&seed=3")
     expect(page.locator(".graph-board.solid")).to_be_visible()
@@ -183,6 +184,8 @@ def test_a_solid_fills_a_phones_frame(page: Page, live_server: str) -> None:
         " return [s.parentElement.getBoundingClientRect().width, hi - lo]; }"
     )
     assert drawn > 0.9 * frame, f"the sphere is {drawn:.0f} px wide in a {frame:.0f} px frame"
+    assert frame >= PHONE["width"] - 10, f"the frame is {frame:.0f} px wide on a 390 px phone"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_the_tiling_menu_fits_the_side_column(page: Page, live_server: str) -> None:
@@ -199,3 +202,27 @@ def test_the_tiling_menu_fits_the_side_column(page: Page, live_server: str) -> N
     assert overflow == []
     menu.select_option("geodesic")
     expect(page.locator("#tiling-about")).to_have_text(re.compile("geodesic sphere"))
+
+
+def test_a_cell_named_in_the_proof_is_shown_on_the_board(page: Page, live_server: str) -> None:
+    """The proof names cells by ids the board does not show ("cell k31"): each is a link, and
+    pointing at it rings that cell on the board; a click keeps the ring while the page scrolls
+    to the cell."""
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server}/analyse/graph?tiling=penrose&preset=beginner&seed=2&cell=t0")
+    links = page.locator("#graph-proof a.graph-ref")
+    expect(links.first).to_be_visible()
+    ring = page.locator(".graph-board .ref-ring")
+    link = links.nth(2)
+    named = str(link.get_attribute("data-ref"))
+    assert link.text_content() == f"cell {named}"
+    link.hover()
+    expect(ring).to_have_count(1)
+    cell = page.locator(f'.graph-board [data-cell="{named}"]')
+    assert ring.get_attribute("points") == cell.get_attribute("points")
+    page.mouse.move(0, 0)
+    expect(ring).to_have_count(0)
+    link.click()
+    expect(cell).to_be_in_viewport()
+    expect(ring).to_have_count(1)
+    assert ring.get_attribute("points") == cell.get_attribute("points")

@@ -412,6 +412,7 @@ def test_touch_drag_pans_and_long_press_flags(browser: Browser, live_server: str
         join(page, live_server, world, "thumb", "touchers", colour=0)
         x, y, _, mines = drop_with_mine(page, live_server, world, "touchers", 0)
         s0 = state(page)
+        assert s0["cs"] >= 24, "a phone's cells are a finger's target: 24 px (WCAG 2.5.8)"
         box = page.locator("#world-board").bounding_box()
         assert box is not None
         cx, cy = box["x"] + 150, box["y"] + 300

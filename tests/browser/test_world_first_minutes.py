@@ -81,6 +81,22 @@ def board_centre(page: Page) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+def test_a_stranger_on_a_phone_joins_with_one_tap(browser: Browser, live_server: str) -> None:
+    """A name and (no team yet) a team are suggested: "Join" alone starts a game; before, a
+    stranger had to invent both, and an empty team was refused."""
+    world = new_world(live_server)
+    ctx = stranger(browser, PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/world/{world}")
+        page.locator(".join-form button[type=submit]").tap()
+        expect(page.locator("#my-name")).to_have_text(re.compile(r"^guest-\d{4}$"))
+        wait_ready(page)
+        assert state(page)["seen"] > 0 and re.fullmatch(r"team-\d{4}", state(page)["team"])
+    finally:
+        ctx.close()
+
+
 def test_a_stranger_joins_a_new_team_and_clicks_the_middle(
     browser: Browser, live_server: str
 ) -> None:
