@@ -21,7 +21,13 @@ from functools import lru_cache
 from typing import Any
 
 from devil.board import Board
-from devil.graphs.fileformat import GraphFileError, from_json, read_graph, to_json
+from devil.graphs.fileformat import (
+    ANY_COORDINATE,
+    GraphFileError,
+    from_json,
+    read_graph,
+    to_json,
+)
 from devil.graphs.tilings import TILINGS, _cells_estimate, tiling, tiling_board
 from devil.position import Position
 
@@ -151,7 +157,9 @@ class GraphSpec:
 def _board(spec: GraphSpec) -> Board:
     if spec.file:
         try:
-            return read_graph(spec.file, GRAPH_GAME_MAX_CELLS).board
+            # Boards stored before coordinates were bounded still load (new ones were
+            # checked by ``custom``); the layout copes with far-flung drawings.
+            return read_graph(spec.file, GRAPH_GAME_MAX_CELLS, max_coordinate=ANY_COORDINATE).board
         except ValueError as exc:
             raise GraphSpecError("graph.file", str(exc)) from None
     try:

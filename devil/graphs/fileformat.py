@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain, compress, repeat
@@ -85,10 +86,15 @@ def looks_like_graph(text: str | bytes) -> bool:
 
 
 def read_graph(
-    text: str | bytes, max_cells: int = MAX_CELLS, max_edges: int = MAX_EDGES
+    text: str | bytes,
+    max_cells: int = MAX_CELLS,
+    max_edges: int = MAX_EDGES,
+    max_coordinate: float = MAX_COORDINATE,
 ) -> Position:
     """The position a graph-board file describes (its board is a graph board); at most
-    ``max_cells`` cells and ``max_edges`` pairs (the web's bounds are smaller)."""
+    ``max_cells`` cells and ``max_edges`` pairs (the web's bounds are smaller), drawn with
+    coordinates at most ``max_coordinate`` from 0 (a stored game's board, written before
+    that bound, passes ``ANY_COORDINATE``)."""
     if len(text) > MAX_BYTES:
         raise GraphFileError(
             "", f"the file has {len(text):,} bytes; the largest read is {MAX_BYTES:,}"
@@ -117,7 +123,7 @@ def read_graph(
             raise GraphFileError("", f"not JSON: {err}") from None
         except RecursionError:
             raise GraphFileError("", TOO_DEEP) from None
-        return from_json(data, max_cells, max_edges)
+        return from_json(data, max_cells, max_edges, max_coordinate)
 
 
 @contextmanager
@@ -133,7 +139,12 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def from_json(data: object, max_cells: int = MAX_CELLS, max_edges: int = MAX_EDGES) -> Position:
+def from_json(
+    data: object,
+    max_cells: int = MAX_CELLS,
+    max_edges: int = MAX_EDGES,
+    max_coordinate: float = MAX_COORDINATE,
+) -> Position:
     """``read_graph`` on already-parsed JSON (the web API's request body)."""
     if not isinstance(data, dict):
         raise GraphFileError("", "a graph board is a JSON object")
@@ -156,7 +167,7 @@ def from_json(data: object, max_cells: int = MAX_CELLS, max_edges: int = MAX_EDG
             "edges", f"{len(raw_edges):,} pairs; a graph board has at most {max_edges:,}"
         )
     mines = _mines(data.get("mines"))
-    cells, states = _cells(raw_cells)
+    cells, states = _cells(raw_cells, max_coordinate)
     index = {c.id: i for i, c in enumerate(cells)}
     graph = CellGraph(cells, _edges(raw_edges, index))
     return _position(graph, states, mines, lambda: _bad_edge(raw_edges, index))
@@ -234,7 +245,7 @@ def _mines(value: object) -> int | None:
     return value
 
 
-def _cells(raw: list[Any]) -> tuple[list[GraphCell], list[str | int]]:
+def _cells(raw: list[Any], limit: float) -> tuple[list[GraphCell], list[str | int]]:
     cells: list[GraphCell] = []
     states: list[str | int] = []
     seen: dict[str, int] = {}
@@ -265,9 +276,9 @@ def _cells(raw: list[Any]) -> tuple[list[GraphCell], list[str | int]]:
             GraphCell(
                 cell_id,
                 label,
-                None if polygon is None else _polygon(polygon, f"{where}.polygon"),
-                None if at is None else _point(at, f"{where}.at"),
-                None if solid is None else _polygon3d(solid, f"{where}.polygon3d"),
+                None if polygon is None else _polygon(polygon, f"{where}.polygon", limit),
+                None if at is None else _point(at, f"{where}.at", limit),
+                None if solid is None else _polygon3d(solid, f"{where}.polygon3d", limit),
             )
         )
     return cells, states
@@ -286,61 +297,64 @@ def _state(value: object, where: str) -> str | int:
 
 
 _NUMBER_TYPES = (int, float)
-SPAN = f"-{MAX_COORDINATE:.0e} to {MAX_COORDINATE:.0e}"
+ANY_COORDINATE = sys.float_info.max
+"""The coordinate bound of a stored game's board: any finite number, as before the bound."""
 
 
-def _as_point(value: object) -> Point | None:
+def _span(limit: float) -> str:
+    return f"-{limit:.0e} to {limit:.0e}"
+
+
+def _as_point(value: object, limit: float) -> Point | None:
     """``value`` as a point when it is ``[x, y]`` of two numbers (not booleans) at most
-    ``MAX_COORDINATE`` from 0 (never NaN)."""
+    ``limit`` from 0 (never NaN)."""
     if type(value) is list and len(value) == 2:
         x, y = value
         if (
             type(x) in _NUMBER_TYPES
             and type(y) in _NUMBER_TYPES
-            and -MAX_COORDINATE <= x <= MAX_COORDINATE
-            and -MAX_COORDINATE <= y <= MAX_COORDINATE
+            and -limit <= x <= limit
+            and -limit <= y <= limit
         ):
             return (x, y)
     return None
 
 
-def _point(value: object, where: str) -> Point:
-    got = _as_point(value)
+def _point(value: object, where: str, limit: float) -> Point:
+    got = _as_point(value, limit)
     if got is None:
-        raise GraphFileError(where, f"must be a point [x, y] of two numbers from {SPAN}")
+        raise GraphFileError(where, f"must be a point [x, y] of two numbers from {_span(limit)}")
     return got
 
 
-def _polygon(value: object, where: str) -> tuple[Point, ...]:
+def _polygon(value: object, where: str, limit: float) -> tuple[Point, ...]:
     if not isinstance(value, list) or not 3 <= len(value) <= MAX_CORNERS:
         raise GraphFileError(where, f"must be a list of 3 to {MAX_CORNERS} points [x, y]")
-    points = tuple(map(_as_point, value))
+    points = tuple(_as_point(v, limit) for v in value)
     if None in points:
         k = points.index(None)
-        _point(value[k], f"{where}[{k}]")
+        _point(value[k], f"{where}[{k}]", limit)
     return cast("tuple[Point, ...]", points)
 
 
-def _as_point3(value: object) -> Point3 | None:
+def _as_point3(value: object, limit: float) -> Point3 | None:
     """``value`` as a 3-D point when it is ``[x, y, z]`` of numbers (not booleans) at most
-    ``MAX_COORDINATE`` from 0."""
+    ``limit`` from 0."""
     if type(value) is list and len(value) == 3:
         x, y, z = value
-        if all(
-            type(v) in _NUMBER_TYPES and -MAX_COORDINATE <= v <= MAX_COORDINATE for v in (x, y, z)
-        ):
+        if all(type(v) in _NUMBER_TYPES and -limit <= v <= limit for v in (x, y, z)):
             return (x, y, z)
     return None
 
 
-def _polygon3d(value: object, where: str) -> tuple[Point3, ...]:
+def _polygon3d(value: object, where: str, limit: float) -> tuple[Point3, ...]:
     if not isinstance(value, list) or not 3 <= len(value) <= MAX_CORNERS:
         raise GraphFileError(where, f"must be a list of 3 to {MAX_CORNERS} points [x, y, z]")
-    points = tuple(map(_as_point3, value))
+    points = tuple(_as_point3(v, limit) for v in value)
     if None in points:
         k = points.index(None)
         raise GraphFileError(
-            f"{where}[{k}]", f"must be a point [x, y, z] of three numbers from {SPAN}"
+            f"{where}[{k}]", f"must be a point [x, y, z] of three numbers from {_span(limit)}"
         )
     return cast("tuple[Point3, ...]", points)
 

@@ -305,6 +305,31 @@ def test_a_custom_board_error_names_the_json_path() -> None:
     assert caught.value.path == "graph.edges[0]"
 
 
+def test_a_stored_far_flung_board_still_loads_though_new_ones_are_refused() -> None:
+    """Drawing coordinates are bounded (1e9) since custom boards of 1e308 broke the layout;
+    a game stored before, drawn at 1e12, must keep loading and replaying."""
+    far = {
+        "format": "mine-devil-graph",
+        "version": 1,
+        "cells": [
+            {"id": "a", "state": ".", "at": [0, 0]},
+            {"id": "b", "state": ".", "at": [5e10, 1e12]},
+            {"id": "c", "state": ".", "polygon": [[0, 0], [1e12, 0], [0, 3]]},
+            {"id": "d", "state": ".", "at": [-1e12, 0]},
+            {"id": "e", "state": ".", "at": [-2e12, 0]},
+        ],
+        "edges": [["a", "b"], ["b", "c"], ["a", "d"], ["d", "e"]],
+    }
+    with pytest.raises(GraphSpecError, match=r"graph\.cells\[1\]\.at: must be a point"):
+        GraphSpec.custom(far, "graph")
+    stored = {"graph": {"file": json.dumps(far)}, "mines": 1, "seed": 5}
+    params = GameParams.from_dict(stored)
+    board = params.board()
+    assert board.cell_count == 5
+    game = Game.new(params).play(Move.reveal(*board.coord(next(board.cells()))))
+    assert Game.replay(params, [str(m) for m in game.moves]) == game
+
+
 @pytest.mark.parametrize(
     ("name", "size", "digest"),
     [
