@@ -69,6 +69,9 @@ sys.path.insert(0, str(ROOT))
 
 from devil.world import deduce  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pgstats  # noqa: E402
+
 WORLD = "main"
 TIMING = re.compile(r"app;dur=([0-9.]+)")
 CPU = re.compile(r"cpu;dur=([0-9.]+)")
@@ -780,6 +783,7 @@ SWEEP_ROWS = (
     "moves per PG CPU-s",
     "/healthz p50 / p99",
     "CPU wait s, servers / PG",
+    "driver cores (share)",
     "lost / dup",
     "load",
 )
@@ -862,6 +866,13 @@ def main(argv: list[str] | None = None) -> int:
         "such as 1,2,3 (each on a fresh PostgreSQL; the bots phase is then tabled side by side)",
     )
     parser.add_argument(
+        "--pg-statements",
+        action="store_true",
+        help="load pg_stat_statements into the throwaway PostgreSQL and table the statements "
+        "that took its time during bots (calls, execution and planning per call, per move); "
+        "tracking costs the server a little, so compare runs that both have it",
+    )
+    parser.add_argument(
         "--app-root",
         type=Path,
         default=ROOT,
@@ -891,6 +902,8 @@ def main(argv: list[str] | None = None) -> int:
     summaries = []
     for processes in counts:
         with postgres(args.database_url, processes) as (db_url, pgdir):
+            if args.pg_statements and pgdir is not None:
+                pgstats.enable(db_url, pgdir)
             results, summary = run_once(args, phases, processes, db_url, pgdir)
         table(
             f"Devil World benchmark ({processes} servers x 1 gevent worker, PostgreSQL, "
@@ -958,6 +971,10 @@ def run_once(
             app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
             app_pids = [pid for s in running for pid in group_pids(s.process.pid)]
             delay_before = run_delay(app_pids), run_delay(postgres_pids(pgdir))
+            if args.pg_statements and pgdir is not None:
+                pgstats.reset(db_url)
+            # the driver: this process's threads (watchers, probe, sampler) and the bots
+            driver_before = time.process_time()
             chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
             pace = args.bots / args.rate if args.rate else 0.0
             with (
@@ -978,6 +995,9 @@ def run_once(
             pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
             app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
             client_cpu = sum(o["cpu"] for o in outs)
+            own_cpu = time.process_time() - driver_before
+            driver_cores = (client_cpu + own_cpu) / elapsed
+            busy = max(client_cpu + own_cpu + app_cpu + pg_cpu, 1e-9) / elapsed
             app_delay = run_delay(app_pids) - delay_before[0]
             pg_delay = run_delay(postgres_pids(pgdir)) - delay_before[1]
             sessions = pg_sessions(db_url) - sessions_before
@@ -1067,8 +1087,10 @@ def run_once(
                 ),
                 ("GET /healthz ms during bots (event loop lag) p50 / p99 / max", pct3(probe.times)),
                 (
-                    "client CPU (bot processes)",
-                    f"{client_cpu:.1f} s in {elapsed:.1f} s = {client_cpu / elapsed:.2f} cores",
+                    "driver CPU: bots + this process (watchers, probe, sampler)",
+                    f"{client_cpu:.1f} + {own_cpu:.1f} s in {elapsed:.1f} s = "
+                    f"{driver_cores:.2f} cores, {driver_cores / busy:.0%} of the "
+                    f"{busy:.2f} cores used by driver, servers and PostgreSQL",
                 ),
                 ("bots: devil errors", str(sum(o["errors"] for o in outs))),
                 ("bots: views refused (429, retried)", str(sum(o["refused"] for o in outs))),
@@ -1092,6 +1114,9 @@ def run_once(
                     f"{all_moves / max(app_cpu, 1e-9):.0f} moves per app CPU-second",
                 ),
             ]
+            if args.pg_statements and pgdir is not None:
+                results.append(("PG statements during bots (pg_stat_statements)", "by time"))
+                results += pgstats.top(db_url, all_moves)
             waited = f"{app_delay:.1f} / {pg_delay:.1f} in {elapsed:.0f}"
             summary.update(
                 {
@@ -1103,6 +1128,7 @@ def run_once(
                     "moves per PG CPU-s": f"{all_moves / max(pg_cpu, 1e-9):.0f}",
                     "/healthz p50 / p99": pct(probe.times, 1),
                     "CPU wait s, servers / PG": waited,
+                    "driver cores (share)": f"{driver_cores:.2f} ({driver_cores / busy:.0%})",
                     "lost / dup": f"{missing_ack} / {dup_ack}",
                 }
             )
