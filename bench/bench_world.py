@@ -776,6 +776,7 @@ SWEEP_ROWS = (
     "queue p50 / p99",
     "lock p50 / p99",
     "judge p50 / p99",
+    "judgewait p50 / p99",
     "commit p50 / p99",
     "held p50 / p99",
     "seqhold p50 / p99",
@@ -1011,7 +1012,8 @@ def run_once(
             moves = sum(r[2] for r in rafts)
             client_ms = [r[1] * 1e3 for r in rafts]
             server_ms = [r[3]["app"] for r in rafts if "app" in r[3]]
-            parts = ("queue", "connect", "read", "lock", "judge", "work", "commit", "seqhold")
+            parts = ("queue", "connect", "read", "lock", "judge", "judgewait", "work", "commit",
+                     "seqhold")  # fmt: skip
             breakdown = {k: [r[3][k] for r in rafts if k in r[3]] for k in parts}
             # the team's row is held from taking it to the commit seen, on every version
             breakdown["held"] = [r[3]["work"] + r[3]["commit"] for r in rafts
