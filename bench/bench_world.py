@@ -331,6 +331,8 @@ class Player:
     errors: int = 0
     refused: int = 0
     """Views answered 429 (the process's view slots busy past their wait), then retried."""
+    views: int = 0
+    """Views read (a bot behind its schedule skips the second look before a raft)."""
 
     def moves(self, raft: list[dict[str, Any]]) -> list[dict[str, Any]]:
         sent = time.monotonic()
@@ -355,6 +357,7 @@ class Player:
         x0, y0 = self.focus[0] - half, self.focus[1] - half
         query = f"colour={self.colour}&x0={x0}&y0={y0}&width={self.side}&height={self.side}"
         path = f"/api/worlds/{WORLD}/teams/{self.team}/view?{query}"
+        self.views += 1
         status, body, *_ = self.conn.call("GET", path)
         while status == 429:  # the view slots stayed busy (a loaded machine): as a client would
             self.refused += 1
@@ -448,6 +451,7 @@ def bot_process(
         "seqs": [s for p in players for s in p.seqs],
         "errors": sum(p.errors for p in players),
         "refused": sum(p.refused for p in players),
+        "views": sum(p.views for p in players),
         "cpu": time.process_time() - cpu_before,
     }
 
@@ -997,6 +1001,9 @@ def run_once(
             app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
             client_cpu = sum(o["cpu"] for o in outs)
             own_cpu = time.process_time() - driver_before
+            views_per_raft = sum(o["views"] for o in outs) / max(
+                1, sum(len(o["rafts"]) for o in outs)
+            )
             driver_cores = (client_cpu + own_cpu) / elapsed
             busy = max(client_cpu + own_cpu + app_cpu + pg_cpu, 1e-9) / elapsed
             app_delay = run_delay(app_pids) - delay_before[0]
@@ -1096,6 +1103,10 @@ def run_once(
                 ),
                 ("bots: devil errors", str(sum(o["errors"] for o in outs))),
                 ("bots: views refused (429, retried)", str(sum(o["refused"] for o in outs))),
+                (
+                    "bots: views read per raft (2: none behind its schedule)",
+                    f"{views_per_raft:.2f}",
+                ),
                 (
                     "bots: rafts judged again in the lock (the team moved meanwhile)",
                     f"{sum(1 for r in rafts if 'again' in r[3])} of {len(rafts)}",
