@@ -789,6 +789,7 @@ SWEEP_ROWS = (
     "/healthz p50 / p99",
     "CPU wait s, servers / PG",
     "driver cores (share)",
+    "views per raft",
     "lost / dup",
     "load",
 )
@@ -1142,6 +1143,7 @@ def run_once(
                     "/healthz p50 / p99": pct(probe.times, 1),
                     "CPU wait s, servers / PG": waited,
                     "driver cores (share)": f"{driver_cores:.2f} ({driver_cores / busy:.0%})",
+                    "views per raft": f"{views_per_raft:.2f}",
                     "lost / dup": f"{missing_ack} / {dup_ack}",
                 }
             )
