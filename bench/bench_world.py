@@ -69,6 +69,9 @@ sys.path.insert(0, str(ROOT))
 
 from devil.world import deduce  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pgstats  # noqa: E402
+
 WORLD = "main"
 TIMING = re.compile(r"app;dur=([0-9.]+)")
 CPU = re.compile(r"cpu;dur=([0-9.]+)")
@@ -328,6 +331,8 @@ class Player:
     errors: int = 0
     refused: int = 0
     """Views answered 429 (the process's view slots busy past their wait), then retried."""
+    views: int = 0
+    """Views read (a bot behind its schedule skips the second look before a raft)."""
 
     def moves(self, raft: list[dict[str, Any]]) -> list[dict[str, Any]]:
         sent = time.monotonic()
@@ -352,6 +357,7 @@ class Player:
         x0, y0 = self.focus[0] - half, self.focus[1] - half
         query = f"colour={self.colour}&x0={x0}&y0={y0}&width={self.side}&height={self.side}"
         path = f"/api/worlds/{WORLD}/teams/{self.team}/view?{query}"
+        self.views += 1
         status, body, *_ = self.conn.call("GET", path)
         while status == 429:  # the view slots stayed busy (a loaded machine): as a client would
             self.refused += 1
@@ -445,6 +451,7 @@ def bot_process(
         "seqs": [s for p in players for s in p.seqs],
         "errors": sum(p.errors for p in players),
         "refused": sum(p.refused for p in players),
+        "views": sum(p.views for p in players),
         "cpu": time.process_time() - cpu_before,
     }
 
@@ -773,6 +780,7 @@ SWEEP_ROWS = (
     "queue p50 / p99",
     "lock p50 / p99",
     "judge p50 / p99",
+    "judgewait p50 / p99",
     "commit p50 / p99",
     "held p50 / p99",
     "seqhold p50 / p99",
@@ -780,6 +788,8 @@ SWEEP_ROWS = (
     "moves per PG CPU-s",
     "/healthz p50 / p99",
     "CPU wait s, servers / PG",
+    "driver cores (share)",
+    "views per raft",
     "lost / dup",
     "load",
 )
@@ -862,6 +872,13 @@ def main(argv: list[str] | None = None) -> int:
         "such as 1,2,3 (each on a fresh PostgreSQL; the bots phase is then tabled side by side)",
     )
     parser.add_argument(
+        "--pg-statements",
+        action="store_true",
+        help="load pg_stat_statements into the throwaway PostgreSQL and table the statements "
+        "that took its time during bots (calls, execution and planning per call, per move); "
+        "tracking costs the server a little, so compare runs that both have it",
+    )
+    parser.add_argument(
         "--app-root",
         type=Path,
         default=ROOT,
@@ -891,6 +908,8 @@ def main(argv: list[str] | None = None) -> int:
     summaries = []
     for processes in counts:
         with postgres(args.database_url, processes) as (db_url, pgdir):
+            if args.pg_statements and pgdir is not None:
+                pgstats.enable(db_url, pgdir)
             results, summary = run_once(args, phases, processes, db_url, pgdir)
         table(
             f"Devil World benchmark ({processes} servers x 1 gevent worker, PostgreSQL, "
@@ -958,6 +977,10 @@ def run_once(
             app_before = sum(cpu_seconds(group_pids(s.process.pid)) for s in running)
             app_pids = [pid for s in running for pid in group_pids(s.process.pid)]
             delay_before = run_delay(app_pids), run_delay(postgres_pids(pgdir))
+            if args.pg_statements and pgdir is not None:
+                pgstats.reset(db_url)
+            # the driver: this process's threads (watchers, probe, sampler) and the bots
+            driver_before = time.process_time()
             chunks = [bots[i :: args.client_procs] for i in range(args.client_procs)]
             pace = args.bots / args.rate if args.rate else 0.0
             with (
@@ -978,6 +1001,12 @@ def run_once(
             pg_cpu = cpu_seconds(postgres_pids(pgdir), with_children=True) - pg_before
             app_cpu = sum(cpu_seconds(group_pids(s.process.pid)) for s in running) - app_before
             client_cpu = sum(o["cpu"] for o in outs)
+            own_cpu = time.process_time() - driver_before
+            views_per_raft = sum(o["views"] for o in outs) / max(
+                1, sum(len(o["rafts"]) for o in outs)
+            )
+            driver_cores = (client_cpu + own_cpu) / elapsed
+            busy = max(client_cpu + own_cpu + app_cpu + pg_cpu, 1e-9) / elapsed
             app_delay = run_delay(app_pids) - delay_before[0]
             pg_delay = run_delay(postgres_pids(pgdir)) - delay_before[1]
             sessions = pg_sessions(db_url) - sessions_before
@@ -991,7 +1020,8 @@ def run_once(
             moves = sum(r[2] for r in rafts)
             client_ms = [r[1] * 1e3 for r in rafts]
             server_ms = [r[3]["app"] for r in rafts if "app" in r[3]]
-            parts = ("queue", "connect", "read", "lock", "judge", "work", "commit", "seqhold")
+            parts = ("queue", "connect", "read", "lock", "judge", "judgewait", "work", "commit",
+                     "seqhold")  # fmt: skip
             breakdown = {k: [r[3][k] for r in rafts if k in r[3]] for k in parts}
             # the team's row is held from taking it to the commit seen, on every version
             breakdown["held"] = [r[3]["work"] + r[3]["commit"] for r in rafts
@@ -1067,11 +1097,17 @@ def run_once(
                 ),
                 ("GET /healthz ms during bots (event loop lag) p50 / p99 / max", pct3(probe.times)),
                 (
-                    "client CPU (bot processes)",
-                    f"{client_cpu:.1f} s in {elapsed:.1f} s = {client_cpu / elapsed:.2f} cores",
+                    "driver CPU: bots + this process (watchers, probe, sampler)",
+                    f"{client_cpu:.1f} + {own_cpu:.1f} s in {elapsed:.1f} s = "
+                    f"{driver_cores:.2f} cores, {driver_cores / busy:.0%} of the "
+                    f"{busy:.2f} cores used by driver, servers and PostgreSQL",
                 ),
                 ("bots: devil errors", str(sum(o["errors"] for o in outs))),
                 ("bots: views refused (429, retried)", str(sum(o["refused"] for o in outs))),
+                (
+                    "bots: views read per raft (2: none behind its schedule)",
+                    f"{views_per_raft:.2f}",
+                ),
                 (
                     "bots: rafts judged again in the lock (the team moved meanwhile)",
                     f"{sum(1 for r in rafts if 'again' in r[3])} of {len(rafts)}",
@@ -1092,6 +1128,9 @@ def run_once(
                     f"{all_moves / max(app_cpu, 1e-9):.0f} moves per app CPU-second",
                 ),
             ]
+            if args.pg_statements and pgdir is not None:
+                results.append(("PG statements during bots (pg_stat_statements)", "by time"))
+                results += pgstats.top(db_url, all_moves)
             waited = f"{app_delay:.1f} / {pg_delay:.1f} in {elapsed:.0f}"
             summary.update(
                 {
@@ -1103,6 +1142,8 @@ def run_once(
                     "moves per PG CPU-s": f"{all_moves / max(pg_cpu, 1e-9):.0f}",
                     "/healthz p50 / p99": pct(probe.times, 1),
                     "CPU wait s, servers / PG": waited,
+                    "driver cores (share)": f"{driver_cores:.2f} ({driver_cores / busy:.0%})",
+                    "views per raft": f"{views_per_raft:.2f}",
                     "lost / dup": f"{missing_ack} / {dup_ack}",
                 }
             )

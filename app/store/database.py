@@ -104,7 +104,14 @@ def make_engine(url: str) -> Engine:
     # request beyond them opened a fresh PostgreSQL connection (a backend fork, several
     # round trips) and closed it again (bench/bench_world.py, 100 bots per process). Keep
     # as many as the worker uses; 2 processes x 40 stay below PostgreSQL's default 100.
-    engine = sa.create_engine(parsed, pool_size=20, max_overflow=20)
+    # psycopg's automatic prepare is off: on the ROLLBACK of a connection that has statements
+    # of its own prepared it sends DEALLOCATE ALL, which would drop the world's (its flights
+    # PREPARE theirs once per connection, app/world/prepared.py), and it saved little: the
+    # hot reads it prepared were planned again on most calls (pg_stat_statements under
+    # bench/bench_world.py: the view 482 plans in 818 calls).
+    engine = sa.create_engine(
+        parsed, pool_size=20, max_overflow=20, connect_args={"prepare_threshold": None}
+    )
     sa_event.listen(engine, "checkout", _ping_if_told)
     return engine
 

@@ -50,6 +50,7 @@ from sqlalchemy.exc import OperationalError
 
 from app.world.chunks import ChunkKey, StoredChunk
 from app.world.idempotency import PendingRaft
+from app.world.prepared import Prepared, prepare, prepared
 from app.world.records import (
     ChunkRace,
     MoveRecord,
@@ -124,7 +125,7 @@ RACE = "chunk race: "
 """Starts the error PostgreSQL raises when a chunk changed under the team's lock."""
 STALE = "stale judgement: "
 """Starts the error PostgreSQL raises when what a raft judged ahead read has changed."""
-_CHECK = """
+_CHECK_SQL = """
 SELECT CASE WHEN EXISTS (SELECT 1 FROM world_teams WHERE world = %(w)s AND name = %(t)s)
     AND EXISTS (SELECT 1 FROM world_players p WHERE p.id = %(c_player)s AND p.world = %(w)s
         AND p.team = %(t)s AND p.colour = %(c_colour)s
@@ -148,6 +149,7 @@ THEN 0 ELSE ('stale judgement: the team moved since it was read (its head is now
 """Whether what a raft judged ahead read still holds (``JudgedOn``), else an error. (The
 error's text reads the table: a constant one would be raised when the statement is planned,
 whatever the check finds.)"""
+_CHECK = prepared(_CHECK_SQL)
 
 
 class Stale(WorldStoreError):
@@ -182,11 +184,14 @@ class JudgedOn:
 
 _NOTIFY = ", pg_notify(%(channel)s, %(head)s || s.last_seq::text || %(tail)s)"
 _STATEMENTS = {
-    (notify, raft): _APPEND.format(notify=_NOTIFY if notify else "", raft=_RAFT if raft else "")
+    (notify, raft): prepared(
+        _APPEND.format(notify=_NOTIFY if notify else "", raft=_RAFT if raft else "")
+    )
     for notify in (False, True)
     for raft in (False, True)
 }
-"""The statement with or without a notification and a keyed raft's answer."""
+"""The statement with or without a notification and a keyed raft's answer, each prepared
+(``app.world.prepared``: PostgreSQL planned it on every raft)."""
 
 
 def append_and_commit(
@@ -222,13 +227,16 @@ def append_and_commit(
             r_answer=raft.answer,
             r_since=raft.key.since,
         )
-    statement = _STATEMENTS[notice is not None, raft is not None] + ";\nCOMMIT"
+    append = _STATEMENTS[notice is not None, raft is not None]
+    statements: tuple[Prepared, ...] = (append,)
+    message = append.execute + ";\nCOMMIT"
     if judged is not None:
         params.update(judged.params())
-        statement = ";\n".join(("BEGIN", _LOCK, _CHECK, statement))
+        statements = (_LOCK, _CHECK, append)
+        message = ";\n".join(("BEGIN", _LOCK.execute, _CHECK.execute, message))
     try:
-        with _cursor(conn) as cursor:
-            cursor.execute(statement, params)  # one message, one flight
+        with _cursor(conn, *statements) as cursor:
+            cursor.execute(message, params)  # one message, one flight
             if judged is not None:  # BEGIN, the lock, the check: the append's row is 4th
                 for _ in range(3):
                     cursor.nextset()
@@ -253,9 +261,9 @@ def open_team(
     """Take the team's row (``FOR UPDATE``), then read ``player`` and the stored chunks among
     ``keys``, in one flight: (the team exists, the player if it is one of the team's, the
     chunks found)."""
-    with _cursor(conn) as cursor:
+    with _cursor(conn, _LOCK, _CHUNKS) as cursor:
         cursor.execute(
-            ";\n".join((_LOCK, _PLAYER, _CHUNKS)),  # one message, one flight
+            ";\n".join((_LOCK.execute, _PLAYER, _CHUNKS.execute)),  # one message, one flight
             _read_params(world, team, player, keys),
         )
         exists = cursor.fetchone() is not None
@@ -269,8 +277,9 @@ def read_ahead(
 ) -> tuple[PlayerRow | None, dict[ChunkKey, StoredChunk]]:
     """``player`` (if it is one of the team's) and the stored chunks among ``keys``, in one
     flight, taking no lock (``conn`` in autocommit: no ``BEGIN`` of its own to wait for)."""
-    with _cursor(conn) as cursor:
-        cursor.execute(";\n".join((_PLAYER, _CHUNKS)), _read_params(world, team, player, keys))
+    with _cursor(conn, _CHUNKS) as cursor:
+        message = ";\n".join((_PLAYER, _CHUNKS.execute))
+        cursor.execute(message, _read_params(world, team, player, keys))
         return _player_and_chunks(cursor, world, team)
 
 
@@ -304,7 +313,7 @@ def _player_and_chunks(
 
 
 @contextmanager
-def _cursor(conn: Connection) -> Iterator[psycopg.ClientCursor[Any]]:
+def _cursor(conn: Connection, *statements: Prepared) -> Iterator[psycopg.ClientCursor[Any]]:
     """A cursor that binds parameters itself, so that several statements travel as one
     simple-protocol message: PostgreSQL runs them back to back. (A psycopg pipeline sends
     them one at a time, and under gevent each send lets the worker's other requests run
@@ -314,23 +323,25 @@ def _cursor(conn: Connection) -> Iterator[psycopg.ClientCursor[Any]]:
     connection (PostgreSQL restarting: ``AdminShutdown``, "the connection is lost") is
     raised as SQLAlchemy's ``OperationalError``, which ``app.errors`` answers with a 503 and
     ``Retry-After``, as everywhere else (it was a 500 here, found by
-    ``bench/bench_faults.py``'s PostgreSQL restart)."""
+    ``bench/bench_faults.py``'s PostgreSQL restart). ``statements`` are prepared on the
+    connection first, if they are not yet (``app.world.prepared``)."""
     raw: Any = conn.connection.driver_connection
     try:
+        prepare(raw, *statements)
         with psycopg.ClientCursor(raw) as cursor:
             yield cursor
     except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
         raise OperationalError(None, None, exc, connection_invalidated=raw.closed) from exc
 
 
-_LOCK = "SELECT name FROM world_teams WHERE world = %(w)s AND name = %(t)s FOR UPDATE"
+_LOCK = prepared("SELECT name FROM world_teams WHERE world = %(w)s AND name = %(t)s FOR UPDATE")
 _PLAYER = "SELECT * FROM world_players WHERE id = %(p)s"
-_CHUNKS = """
+_CHUNKS = prepared("""
 SELECT c.layer, c.cx, c.cy, c.cells, c.version FROM world_chunks c
 JOIN unnest(%(l)s::smallint[], %(x)s::bigint[], %(y)s::bigint[]) AS k(layer, cx, cy)
     ON c.layer = k.layer AND c.cx = k.cx AND c.cy = k.cy
 WHERE c.world = %(w)s AND c.team = %(t)s
-"""
+""")
 
 
 def ints(values: Iterable[int | None]) -> str:

@@ -9,7 +9,7 @@ difference. Under the bots of bench/bench_world.py these reads are several per r
 they go straight to the driver: the pool's connection (checked out and in as before, so its
 ping and its reset still apply), autocommit for the one statement (a read needs no
 ``BEGIN``/``COMMIT``; the connection goes back out of autocommit, as it came), parameters
-bound by the server (psycopg prepares a statement it has run five times). SQLite keeps the
+bound by the server (not prepared: see ``app.store.database``). SQLite keeps the
 SQLAlchemy statements (below), which read the same rows: the store's tests run on both.
 
 A lost connection is raised as SQLAlchemy's ``OperationalError`` (the 503 with

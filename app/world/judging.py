@@ -85,6 +85,19 @@ def pause_for_others() -> None:
         timer.close()
 
 
+def cpu_wait() -> float:
+    """Seconds this thread has so far waited for a CPU while it was ready to run (Linux's
+    run-queue delay, ``/proc/thread-self/schedstat``; 0.0 where the kernel does not say).
+    The difference over a judgement is the part of its wall time the machine's other
+    processes took (``Server-Timing: judgewait``), beside the pauses for this worker's
+    other requests and the chunk reads beyond the prefetched block."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 @dataclass(frozen=True)
 class MoveRequest:
     kind: str

@@ -36,6 +36,7 @@ from app.world.judging import (
     Judging,
     MoveRequest,
     PausingClock,
+    cpu_wait,
     judge_ahead,
     judge_moves,
     unchanged,
@@ -213,13 +214,15 @@ class _Raft:
                 _check_drops(me, self.moves, self.drop_seconds, self.now or tx.at)
                 k = tx.knowledge
                 k.stage(self.keys, found)  # the check then covers only the chunks judged on
-                started = time.perf_counter()
+                started, waited = time.perf_counter(), cpu_wait()
                 if me.colour != self.player.colour:  # switched since its token was read
                     k.prefetch_around(me.colour, [(m.x, m.y) for m in self.moves])
                 answers = judge_moves(
                     k, self.colouring, me.colour, self.moves, self.judging, PausingClock()
                 )
                 judged = time.perf_counter() - started
+                if timings is not None:
+                    timings["judgewait"] = (cpu_wait() - waited) * 1e3
                 tx.judged = JudgedOn(
                     me,
                     k.read_versions(),
@@ -255,7 +258,7 @@ class _Raft:
                     raise RaftReplayed(played)
             _check_drops(me, self.moves, self.drop_seconds, self.now or tx.at)
             k = tx.knowledge
-            judging_started = time.perf_counter()
+            judging_started, waited = time.perf_counter(), cpu_wait()
             if ahead is not None and _still_holds(tx.conn, world, team, me.colour, ahead):
                 answers = ahead.judged
                 k.prefetch(written_keys(me.colour, answers))
@@ -267,6 +270,8 @@ class _Raft:
                 clock = PausingClock() if ahead is None else time.thread_time
                 answers = judge_moves(k, self.colouring, me.colour, self.moves, self.judging, clock)
             judged = time.perf_counter() - judging_started
+            if timings is not None:
+                timings["judgewait"] = (cpu_wait() - waited) * 1e3
             seqs, unnumbered = self._log(tx, box, me, answers)
         if timings is not None:
             timings["ahead"] = (judged_ahead - started) * 1e3
