@@ -67,3 +67,9 @@ def test_a_player_is_not_slowed_by_an_attacker() -> None:
             f"p99 click latency {p99 * 1000:.0f} ms under attack, not asserted: the machine was "
             f"overloaded before the test started (load {os.getloadavg()[0]:.1f})"
         )
+
+
+def test_the_bench_reads_the_servers_timing_in_seconds() -> None:
+    read = bench_hostile.server_timing
+    assert read("app;dur=1.50, cpu;dur=0.25") == {"app": 0.0015, "cpu": 0.00025}
+    assert read(None) == {} and read("analyse;dur=x, total") == {}
