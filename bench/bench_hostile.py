@@ -29,6 +29,8 @@ worker busy with other requests, or a busy machine).
 
     .venv/bin/python bench/bench_hostile.py                 # 20 s, 500 streams
     .venv/bin/python bench/bench_hostile.py --seconds 60
+    .venv/bin/python bench/bench_hostile.py --seconds 12 --attacks 3   # as the test attacks
+    .venv/bin/python bench/bench_hostile.py --seconds 12 --attacks 3 --app-root /tmp/old
 """
 
 from __future__ import annotations
@@ -523,12 +525,15 @@ def attack_process(
 
 
 @contextmanager
-def hostile_server(workers: int | None = None) -> Iterator[tuple[str, int]]:
+def hostile_server(workers: int | None = None, app_root: Path = ROOT) -> Iterator[tuple[str, int]]:
     """``mine-devil`` on a free loopback port, rate limits on, one trusted proxy hop (so the
-    clients' ``X-Forwarded-For`` tells them apart); (base URL, process group)."""
+    clients' ``X-Forwarded-For`` tells them apart); (base URL, process group). ``app_root``:
+    serve another checkout (its ``app``), e.g. an older commit, with this driver."""
     extra = ["--log-level", "warning"] + ([] if workers is None else ["--workers", str(workers)])
     hostile = {"MINE_DEVIL_RATELIMIT": "1", "MINE_DEVIL_PROXY_HOPS": "1"}
-    with running_server("mine-devil", extra, env=hostile, prefix="mine-devil-hostile-") as server:
+    with running_server(
+        "mine-devil", extra, app_root, env=hostile, prefix="mine-devil-hostile-"
+    ) as server:
         assert server.group is not None
         yield server.base, server.group
 
@@ -584,8 +589,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--baseline", action="store_true", help="also run the player alone first, for comparison"
     )
+    parser.add_argument(
+        "--attacks",
+        type=int,
+        default=0,
+        help="as the test does: this many attacks, each on a fresh server after 3 s of the "
+        "player alone; one line per attack",
+    )
+    parser.add_argument("--app-root", type=Path, default=ROOT, help="the checkout to serve")
     args = parser.parse_args(argv)
-    with hostile_server(args.workers) as (base, group):
+    for attack in range(args.attacks):
+        with hostile_server(args.workers, args.app_root) as (base, group):
+            hostile_run(base, group, 3.0, 0, args.think, attack=False)
+            tally = hostile_run(base, group, args.seconds, args.streams, args.think)
+        print(
+            f"attack {attack + 1}: clicks {len(tally.clicks)}, click p99 {tally.p99() * 1000:.0f}"
+            f" ms, in the app median / p99 / worst {spread(tally.click_app)} ms, server CPU "
+            f"{tally.server_cpu:.1f} s, load {tally.load[0]:.1f} -> {tally.load[1]:.1f}",
+            flush=True,
+        )
+    if args.attacks:
+        return 0
+    with hostile_server(args.workers, args.app_root) as (base, group):
         if args.baseline:
             alone = hostile_run(base, group, args.seconds, 0, args.think, attack=False)
             print(table(alone, args.seconds, 0).replace("of attack", "WITHOUT attack"))
