@@ -222,8 +222,9 @@ def play_games(
                 tally.first_reveals.append(seconds)
             else:
                 tally.clicks.append(seconds)
-                tally.click_app.append(server.get("app", 0.0))
-                tally.click_cpu.append(server.get("cpu", 0.0))
+                if "app" in server and "cpu" in server:  # an older server sends none
+                    tally.click_app.append(server["app"])
+                    tally.click_cpu.append(server["cpu"])
             first = False
             state = json.loads(data)
             if state["status"] != "playing":
