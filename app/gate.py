@@ -1,4 +1,5 @@
-"""Per client, bounded: the requests it has in the app at once, and the time a body may take.
+"""Per client, bounded: the requests it has in the app at once, and the time a body may take;
+and every answer says how long the app took (``Server-Timing``, ``timed``).
 
 A client that opened thousands of connections and sent their bodies a byte at a time (a
 slowloris) held as many of the workers' connection slots (1,000 per worker) for as long as it
@@ -142,6 +143,28 @@ class DeadlineInput:
         return line
 
 
+def timed(start_response: StartResponse) -> StartResponse:
+    """``start_response`` that adds ``Server-Timing: app;dur=<ms>, cpu;dur=<ms>`` to an answer
+    that has none (the world API sends its own, with more parts): the wall time from the
+    gate to the answer's headers, and the CPU time of this thread meanwhile (under gevent
+    the worker's one thread: other requests' work overlapping this one counts too). So a
+    client tells a slow server from a slow way there (a queue before the worker took the
+    request, a busy machine): ``bench/bench_hostile.py`` reports the player's clicks both
+    ways."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+
+    def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        if not any(name.lower() == "server-timing" for name, _ in headers):
+            app_ms = (time.perf_counter() - wall) * 1e3
+            cpu_ms = (time.thread_time() - cpu) * 1e3
+            headers = [*headers, ("Server-Timing", f"app;dur={app_ms:.2f}, cpu;dur={cpu_ms:.2f}")]
+        if exc_info is None:
+            return start_response(status, headers)
+        return start_response(status, headers, exc_info)
+
+    return start
+
+
 class ClientGate:
     """WSGI middleware: at most ``limit`` requests per client in the app at once (429
     beyond), bodies within ``body_seconds`` (408 past it) when ``timeouts`` can interrupt."""
@@ -177,7 +200,7 @@ class ClientGate:
                 environ["wsgi.input"], deadline, self.timeouts, environ, self.body_seconds
             )
         try:
-            return self.app(environ, start_response)
+            return self.app(environ, timed(start_response))
         finally:
             self._release(client)
 

@@ -15,18 +15,28 @@ player ``10.0.0.7``:
 a prober:
     ``GET /healthz`` every 0.2 s (a miss: no 200 within 1 s).
 
+Three processes drive it: the player alone in this one (its timings wait for no other thread
+of ours), the attacker in another, the prober and an RSS sampler in a third.
+
 Reported: the player's click latency (median, p99, worst; the first reveal of each game,
-which draws the no-guess layout, apart), healthz probes and misses, what the attacker got
-(statuses per kind), the number of 5xx answers seen by anyone, the server's peak RSS (sum
-over its process group: master, workers, engine children) and the worst latency of anything.
+which draws the no-guess layout, apart) and the same clicks as the server saw them
+(``Server-Timing``: wall time in the app, the worker's CPU meanwhile), healthz probes and
+misses, what the attacker got (statuses per kind), the number of 5xx answers seen by anyone,
+the server's peak RSS (sum over its process group: master, workers, engine children), the
+worst latency of anything, and the CPU seconds of the server and of the player's process
+with the load average: a click slow in the client but quick in the app waited outside it (a
+worker busy with other requests, or a busy machine).
 
     .venv/bin/python bench/bench_hostile.py                 # 20 s, 500 streams
     .venv/bin/python bench/bench_hostile.py --seconds 60
+    .venv/bin/python bench/bench_hostile.py --seconds 12 --attacks 3   # as the test attacks
+    .venv/bin/python bench/bench_hostile.py --seconds 12 --attacks 3 --app-root /tmp/old
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing
@@ -49,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_web import running_server  # noqa: E402
+from bench_web import group_cpu_seconds, running_server  # noqa: E402
 from lattice import lattice  # noqa: E402
 from quantiles import quantile  # noqa: E402
 
@@ -63,6 +73,10 @@ class Tally:
     """Everything measured in one run (threads append; read after they stopped)."""
 
     clicks: list[float] = field(default_factory=list)
+    click_app: list[float] = field(default_factory=list)
+    """The same clicks in the server: seconds in the app (``Server-Timing: app``)."""
+    click_cpu: list[float] = field(default_factory=list)
+    """... and the worker's CPU seconds meanwhile (``Server-Timing: cpu``)."""
     first_reveals: list[float] = field(default_factory=list)
     games: Counter[str] = field(default_factory=Counter)
     probes: int = 0
@@ -73,6 +87,12 @@ class Tally:
     server_errors: int = 0
     streams_open: int = 0
     peak_rss_mb: float = 0.0
+    server_cpu: float = 0.0
+    """CPU seconds of the server's processes during the run."""
+    player_cpu: float = 0.0
+    """CPU seconds of the player's process (this one) during the run."""
+    load: tuple[float, float] = (0.0, 0.0)
+    """The 1-minute load average at the start and at the end."""
     problems: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -109,6 +129,19 @@ def call(
     headers: dict[str, str] | None = None,
 ) -> tuple[int, bytes, float]:
     """(status, body, seconds) of one request on a keep-alive connection."""
+    status, data, seconds, _ = timed_call(conn, method, path, client, body, headers)
+    return status, data, seconds
+
+
+def timed_call(
+    conn: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    client: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, bytes, float, dict[str, float]]:
+    """``call`` and the answer's ``Server-Timing`` in seconds by name (``app``, ``cpu``)."""
     sent = {"X-Forwarded-For": client, "Accept": "application/json", **(headers or {})}
     if body is not None:
         sent.setdefault("Content-Type", "application/json")
@@ -116,7 +149,20 @@ def call(
     conn.request(method, path, body=body, headers=sent)
     response = conn.getresponse()
     data = response.read()
-    return response.status, data, time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    return response.status, data, seconds, server_timing(response.getheader("Server-Timing"))
+
+
+def server_timing(header: str | None) -> dict[str, float]:
+    """``app;dur=1.5, cpu;dur=0.7`` -> {"app": 0.0015, "cpu": 0.0007} (seconds)."""
+    timings: dict[str, float] = {}
+    for part in (header or "").split(","):
+        name, _, rest = part.strip().partition(";")
+        key, _, value = rest.partition("=")
+        if key.strip() == "dur":
+            with contextlib.suppress(ValueError):
+                timings[name] = float(value) / 1000
+    return timings
 
 
 # -- the player ----------------------------------------------------------------------------
@@ -159,7 +205,7 @@ def play_games(
         first = True
         while cell is not None and time.monotonic() < stop_at:
             move = json.dumps({"row": cell[0], "col": cell[1]}).encode()
-            status, data, seconds = call(
+            status, data, seconds, server = timed_call(
                 conn, "POST", f"/api/games/{game}/reveal", PLAYER, move, auth
             )
             if status >= 500:
@@ -172,7 +218,13 @@ def play_games(
             if status != 200:
                 tally.problems.append(f"player click: {status} {data[:200]!r}")
                 return
-            (tally.first_reveals if first else tally.clicks).append(seconds)
+            if first:
+                tally.first_reveals.append(seconds)
+            else:
+                tally.clicks.append(seconds)
+                if "app" in server and "cpu" in server:  # an older server sends none
+                    tally.click_app.append(server["app"])
+                    tally.click_cpu.append(server["cpu"])
             first = False
             state = json.loads(data)
             if state["status"] != "playing":
@@ -348,40 +400,89 @@ def hostile_run(
     attack: bool = True,
 ) -> Tally:
     """The attack and the player at once for ``seconds``; the tally of what everyone saw.
-    ``attack=False``: the player and the prober alone (the baseline)."""
+    ``attack=False``: the player and the prober alone (the baseline).
+
+    The player plays in this process, alone: the prober and the RSS sampler (``observe``)
+    and the attacker run in processes of their own, so a click's time never includes
+    waiting for another thread of ours to hand over the GIL (the RSS sampler reads every
+    process's ``/proc`` files twice a second)."""
     tally = Tally()
     big, small, token = setup_targets(base)
-    stop_at = time.monotonic() + seconds
-    workers = [
-        threading.Thread(target=player, args=(base, tally, stop_at, think)),
-        threading.Thread(target=prober, args=(base, tally, stop_at)),
-    ]
-    if group is not None:
-        workers.append(threading.Thread(target=rss_sampler, args=(group, tally, stop_at)))
-    attacker = None
-    results: multiprocessing.Queue[dict[str, Any]] = multiprocessing.get_context("fork").Queue()
-    if attack:  # its own process: the player's timings never wait for the attacker's GIL
-        attacker = multiprocessing.get_context("fork").Process(
-            target=attack_process,
-            args=(base, seconds, big, small, token, stream_count, results),
-            daemon=True,
+    fork = multiprocessing.get_context("fork")
+    results: multiprocessing.Queue[dict[str, Any]] = fork.Queue()
+    helpers = [fork.Process(target=observe, args=(base, group, seconds, results), daemon=True)]
+    if attack:
+        helpers.append(
+            fork.Process(
+                target=attack_process,
+                args=(base, seconds, big, small, token, stream_count, results),
+                daemon=True,
+            )
         )
-        attacker.start()
-    for worker in workers:
-        worker.daemon = True
-        worker.start()
-    for worker in workers:
-        worker.join(seconds + 60)
-    if attacker is not None:
-        seen = results.get(timeout=seconds + 60)
-        attacker.join(30)
-        for kind, statuses in seen["attacker"].items():
-            tally.attacker[kind] = Counter({int(k): v for k, v in statuses.items()})
-        tally.attacker_worst = seen["worst"]
-        tally.server_errors += seen["server_errors"]
-        tally.streams_open = seen["streams_open"]
-        tally.problems.extend(seen["problems"])
+    load = os.getloadavg()[0]
+    cpu = process_cpu_seconds()
+    server_cpu = 0.0 if group is None else group_cpu_seconds(group)
+    for helper in helpers:
+        helper.start()
+    try:
+        player(base, tally, time.monotonic() + seconds, think)
+    finally:
+        tally.player_cpu = process_cpu_seconds() - cpu
+        if group is not None:
+            tally.server_cpu = group_cpu_seconds(group) - server_cpu
+        for _ in helpers:
+            merge(tally, results.get(timeout=seconds + 60))
+        for helper in helpers:
+            helper.join(30)
+        tally.load = (load, os.getloadavg()[0])
     return tally
+
+
+def process_cpu_seconds() -> float:
+    """User + system CPU seconds of this process so far (its own, not its children's)."""
+    times = os.times()
+    return times.user + times.system
+
+
+def merge(tally: Tally, seen: dict[str, Any]) -> None:
+    """What a helper process saw (``observe``, ``attack_process``), into ``tally``."""
+    for kind, statuses in seen.get("attacker", {}).items():
+        tally.attacker[kind] = Counter({int(k): v for k, v in statuses.items()})
+    tally.attacker_worst = max(tally.attacker_worst, seen.get("worst", 0.0))
+    tally.server_errors += seen.get("server_errors", 0)
+    tally.streams_open = max(tally.streams_open, seen.get("streams_open", 0))
+    tally.probes += seen.get("probes", 0)
+    tally.probe_misses += seen.get("probe_misses", 0)
+    tally.probe_worst = max(tally.probe_worst, seen.get("probe_worst", 0.0))
+    tally.peak_rss_mb = max(tally.peak_rss_mb, seen.get("peak_rss_mb", 0.0))
+    tally.problems.extend(seen.get("problems", []))
+
+
+def observe(
+    base: str, group: int | None, seconds: float, results: multiprocessing.Queue[dict[str, Any]]
+) -> None:
+    """The prober and the RSS sampler, in a process of their own; what they saw to
+    ``results``."""
+    tally = Tally()
+    stop_at = time.monotonic() + seconds
+    threads = [threading.Thread(target=prober, args=(base, tally, stop_at), daemon=True)]
+    if group is not None:
+        threads.append(
+            threading.Thread(target=rss_sampler, args=(group, tally, stop_at), daemon=True)
+        )
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 30)
+    results.put(
+        {
+            "probes": tally.probes,
+            "probe_misses": tally.probe_misses,
+            "probe_worst": tally.probe_worst,
+            "peak_rss_mb": tally.peak_rss_mb,
+            "problems": tally.problems[:20],
+        }
+    )
 
 
 def attack_process(
@@ -425,12 +526,15 @@ def attack_process(
 
 
 @contextmanager
-def hostile_server(workers: int | None = None) -> Iterator[tuple[str, int]]:
+def hostile_server(workers: int | None = None, app_root: Path = ROOT) -> Iterator[tuple[str, int]]:
     """``mine-devil`` on a free loopback port, rate limits on, one trusted proxy hop (so the
-    clients' ``X-Forwarded-For`` tells them apart); (base URL, process group)."""
+    clients' ``X-Forwarded-For`` tells them apart); (base URL, process group). ``app_root``:
+    serve another checkout (its ``app``), e.g. an older commit, with this driver."""
     extra = ["--log-level", "warning"] + ([] if workers is None else ["--workers", str(workers)])
     hostile = {"MINE_DEVIL_RATELIMIT": "1", "MINE_DEVIL_PROXY_HOPS": "1"}
-    with running_server("mine-devil", extra, env=hostile, prefix="mine-devil-hostile-") as server:
+    with running_server(
+        "mine-devil", extra, app_root, env=hostile, prefix="mine-devil-hostile-"
+    ) as server:
         assert server.group is not None
         yield server.base, server.group
 
@@ -447,6 +551,8 @@ def table(tally: Tally, seconds: float, streams: int) -> str:
         f"| click latency median / p99 / worst | "
         f"{statistics.median(clicks) * ms if clicks else 0:.1f} / {tally.p99() * ms:.1f} / "
         f"{max(clicks, default=0) * ms:.1f} ms |",
+        f"| the same clicks in the app: median / p99 / worst | {spread(tally.click_app)} ms |",
+        f"| the worker's CPU meanwhile: median / p99 / worst | {spread(tally.click_cpu)} ms |",
         f"| first reveals (no-guess draw): worst of {len(tally.first_reveals)} | "
         f"{max(tally.first_reveals, default=0) * ms:.1f} ms |",
         f"| /healthz probes / misses / worst | {tally.probes} / {tally.probe_misses} / "
@@ -455,6 +561,8 @@ def table(tally: Tally, seconds: float, streams: int) -> str:
         f"| 5xx answers (anyone) | {tally.server_errors} |",
         f"| worst latency of any request | {tally.worst * ms:.1f} ms |",
         f"| peak server RSS (all processes) | {tally.peak_rss_mb:.0f} MB |",
+        f"| CPU: server / player's process | {tally.server_cpu:.1f} / {tally.player_cpu:.1f} s |",
+        f"| load average at the start / end | {tally.load[0]:.1f} / {tally.load[1]:.1f} |",
     ]
     for kind, statuses in sorted(tally.attacker.items()):
         lines.append(f"| attacker {kind} | {dict(sorted(statuses.items()))} |")
@@ -462,6 +570,15 @@ def table(tally: Tally, seconds: float, streams: int) -> str:
         lines.append("")
         lines.append(f"problems ({len(tally.problems)}): " + "; ".join(tally.problems[:5]))
     return "\n".join(lines)
+
+
+def spread(values: list[float]) -> str:
+    """``median / p99 / worst`` of seconds, in milliseconds."""
+    if not values:
+        return "- / - / -"
+    ms = 1000.0
+    median, p99, worst = statistics.median(values), quantile(values, 0.99), max(values)
+    return f"{median * ms:.1f} / {p99 * ms:.1f} / {worst * ms:.1f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -473,8 +590,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--baseline", action="store_true", help="also run the player alone first, for comparison"
     )
+    parser.add_argument(
+        "--attacks",
+        type=int,
+        default=0,
+        help="as the test does: this many attacks, each on a fresh server after 3 s of the "
+        "player alone; one line per attack",
+    )
+    parser.add_argument("--app-root", type=Path, default=ROOT, help="the checkout to serve")
     args = parser.parse_args(argv)
-    with hostile_server(args.workers) as (base, group):
+    for attack in range(args.attacks):
+        with hostile_server(args.workers, args.app_root) as (base, group):
+            hostile_run(base, group, 3.0, 0, args.think, attack=False)
+            tally = hostile_run(base, group, args.seconds, args.streams, args.think)
+        print(
+            f"attack {attack + 1}: clicks {len(tally.clicks)}, click p99 {tally.p99() * 1000:.0f}"
+            f" ms, in the app median / p99 / worst {spread(tally.click_app)} ms, server CPU "
+            f"{tally.server_cpu:.1f} s, load {tally.load[0]:.1f} -> {tally.load[1]:.1f}",
+            flush=True,
+        )
+    if args.attacks:
+        return 0
+    with hostile_server(args.workers, args.app_root) as (base, group):
         if args.baseline:
             alone = hostile_run(base, group, args.seconds, 0, args.think, attack=False)
             print(table(alone, args.seconds, 0).replace("of attack", "WITHOUT attack"))

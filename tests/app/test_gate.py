@@ -136,3 +136,34 @@ def test_the_per_client_request_cap_is_set_from_the_environment(tmp_path: Path) 
     env = {"MINE_DEVIL_DATA": str(tmp_path), "MINE_DEVIL_CLIENT_REQUESTS": "900"}
     assert defaults(environ=env)["CLIENT_REQUESTS"] == 900
     assert defaults(environ={"MINE_DEVIL_DATA": str(tmp_path)})["CLIENT_REQUESTS"] == 128
+
+
+def test_every_answer_says_how_long_the_app_took(make_app: Any) -> None:
+    """``Server-Timing: app;dur=<ms>, cpu;dur=<ms>`` on answers that have none (a client tells
+    a slow server from a slow way there); an answer's own ``Server-Timing`` is kept."""
+    spin_until = time.perf_counter() + 0.02
+
+    def busy_app(env: Any, start: Any) -> list[bytes]:
+        while time.perf_counter() < spin_until:  # 20 ms of CPU in the app
+            pass
+        start("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    seen: list[dict[str, str]] = []
+    ClientGate(busy_app)(environ(), lambda s, h: seen.append(dict(h)))
+    parts = dict(p.strip().split(";dur=") for p in seen[0]["Server-Timing"].split(","))
+    assert set(parts) == {"app", "cpu"} and float(parts["app"]) >= 19.0
+    assert 0.0 <= float(parts["cpu"]) <= float(parts["app"]) + 1.0
+
+    def timed_app(env: Any, start: Any) -> list[bytes]:
+        start("200 OK", [("Server-Timing", "analyse;dur=3.0")])
+        return [b"ok"]
+
+    seen.clear()
+    ClientGate(timed_app)(environ(), lambda s, h: seen.append(dict(h)))
+    assert seen[0]["Server-Timing"] == "analyse;dur=3.0"
+
+    client = make_app().test_client()
+    answer = client.post("/api/games", json={"width": 9, "height": 9, "mines": 10})
+    assert answer.status_code == 201 and answer.headers["Server-Timing"].startswith("app;dur=")
+    assert client.get("/healthz").headers["Server-Timing"].startswith("app;dur=")
