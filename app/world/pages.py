@@ -310,7 +310,7 @@ def describe(event: WorldEvent) -> str:
         return "placed a flag"
     if event.outcome == "dropped":
         return f"dropped in, {event.opened} cells opened"
-    if event.outcome == "revealed":
+    if event.outcome == "revealed" and event.opened:  # a chord can open nothing
         n = event.opened
         return f"revealed {n} cell{'s' if n != 1 else ''}"
     return f"{event.kind}: nothing new"
@@ -336,8 +336,8 @@ def describe_run(run: list[WorldEvent]) -> str:
         return f"made {n} devil errors"
     if kind == "flagged":
         return f"placed {n} flags"
-    if kind == "revealed":
-        opened = sum(e.opened for e in run)
+    opened = sum(e.opened for e in run)
+    if kind == "revealed" and opened:
         return f"revealed {opened} cell{'s' if opened != 1 else ''} in {n} moves"
     return f"made {n} moves that changed nothing"
 

@@ -259,6 +259,24 @@ def test_the_activity_feed_sums_up_a_players_run_of_moves(client: FlaskClient) -
     assert feed.count("dropped in") == 2
 
 
+def test_a_move_that_opened_nothing_is_not_said_to_reveal() -> None:
+    """A chord on a number whose covered neighbours are flagged opens nothing: the feed said
+    "revealed 0 cells" (a stranger's first reading: the tap was lost)."""
+    from datetime import UTC, datetime
+
+    from app.world.pages import describe, describe_run
+    from app.world.records import WorldEvent
+
+    def event(kind: str, opened: int) -> WorldEvent:
+        return WorldEvent("main", 1, "reds", "ana", 0, kind, 0, 0, "revealed", opened, (),
+                          datetime.now(UTC))  # fmt: skip
+
+    assert describe(event("chord", 0)) == "chord: nothing new"
+    assert describe(event("reveal", 1)) == "revealed 1 cell"
+    assert describe_run([event("chord", 0)] * 2) == "made 2 moves that changed nothing"
+    assert describe_run([event("chord", 0), event("reveal", 3)]) == "revealed 3 cells in 2 moves"
+
+
 def test_big_counters_are_short_in_the_scoreboard() -> None:
     from app.world.pages import compact
 
