@@ -206,16 +206,16 @@ def test_colours_are_checked_against_the_worlds_own_number(client: FlaskClient) 
         assert "allowed 0 to 2" in r.get_json()["error"], r.get_json()
     token = csrf(client, "trio")
     base = {"csrf_token": token, "name": "ana", "team": "", "new_team": "reds"}
-    for colour in ("²", "3", "-1", "1.0"):
-        r = client.post("/world/trio/join", data={**base, "colour": colour})
-        assert r.status_code == 400 and r.get_json()["field"] == "colour", colour
+    for typed in ("²", "3", "-1", "1.0"):
+        r = client.post("/world/trio/join", data={**base, "colour": typed})
+        assert r.status_code == 400 and r.get_json()["field"] == "colour", typed
         assert "0 to 2" in r.get_json()["error"]
     join(client, "ana", "reds", colour=1, world="trio")
-    for colour in ("²", 3):
+    for sent in ("²", 3):
         r = client.post(
-            "/world/trio/colour", json={"colour": colour}, headers={"X-CSRFToken": token}
+            "/world/trio/colour", json={"colour": sent}, headers={"X-CSRFToken": token}
         )
-        assert r.status_code == 400 and "0 to 2" in r.get_json()["error"], colour
+        assert r.status_code == 400 and "0 to 2" in r.get_json()["error"], sent
 
 
 def test_an_unknown_team_is_named_in_the_404(client: FlaskClient) -> None:
