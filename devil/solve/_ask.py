@@ -145,7 +145,8 @@ class CdclBackbone:
 
     ``lo``/``hi``: group values already proven impossible outside these bounds (only the
     all-safe ``hi == 0`` and all-mine ``lo == size`` cases are used). Raises ``TooHard``
-    after ``max_conflicts`` conflicts in one search.
+    after ``max_conflicts`` conflicts in one search. ``first``: a solution found already
+    (within ``window`` and the bounds), taken as the first instead of a search.
     """
 
     __slots__ = (
@@ -166,6 +167,7 @@ class CdclBackbone:
         hi: Sequence[int] | None = None,
         max_conflicts: int | None = None,
         guided_conflicts: int = GUIDED_CONFLICTS,
+        first: list[int] | None = None,
     ) -> None:
         self.problem = problem
         self.max_conflicts = max_conflicts
@@ -179,7 +181,7 @@ class CdclBackbone:
             if lo is not None and lo[g] == size:
                 for i in range(size):
                     solver.fix(2 * (base + i))
-        self.first = solver.solve((), max_conflicts)
+        self.first = solver.solve((), max_conflicts) if first is None else first
         self.seen = Seen(self.first if self.first is not None else [0] * problem.n)
         self.guiding = True
 

@@ -133,18 +133,49 @@ def _orders(problem: GroupProblem, where: Sequence[Position2] | None) -> list[Se
     return out
 
 
+def open_most(problem: GroupProblem, order: Sequence[int]) -> int:
+    """The most constraints open at once when the groups are placed in ``order``: the
+    ``open_max`` of ``Plan(problem, order)``, without building its steps. A constraint is
+    open from the step of its first group to the step of its last, both included."""
+    at = [0] * problem.n
+    for i, v in enumerate(order):
+        at[v] = i
+    change = [0] * (len(order) + 1)
+    for vs, _ in problem.cons:
+        if not vs:
+            continue
+        first = last = at[vs[0]]
+        for v in vs:
+            i = at[v]
+            if i < first:
+                first = i
+            elif i > last:
+                last = i
+        change[first] = change[first] + 1
+        change[last + 1] = change[last + 1] - 1
+    most = 0
+    now = 0
+    for d in change:
+        now += d
+        if now > most:
+            most = now
+    return most
+
+
 def plan(problem: GroupProblem, where: Sequence[Position2] | None = None) -> Plan:
-    """The plan with the fewest constraints open at once.
+    """The plan with the fewest constraints open at once (the first such order).
 
     ``where``: a (row, column) per group (of one of its cells) to try board sweeps too.
+    Only the chosen order's steps are built.
     """
-    best: Plan | None = None
-    for order in _orders(problem, where):
-        candidate = Plan(problem, order)
-        if best is None or candidate.open_max < best.open_max:
-            best = candidate
-    assert best is not None
-    return best
+    orders = _orders(problem, where)
+    best = orders[0]
+    fewest = open_most(problem, best) if len(orders) > 1 else 0
+    for order in orders[1:]:
+        got = open_most(problem, order)
+        if got < fewest:
+            best, fewest = order, got
+    return Plan(problem, best)
 
 
 Domains = tuple[Sequence[int], Sequence[int]]

@@ -161,33 +161,40 @@ class Frontier:
         for c in cells:
             others |= sources_of[c]
         others.discard(s)
+        size = len(cells)
         for t in others:
             got = cons.get(t)
             if got is None:
                 continue
             t_cells, t_need = got
-            if t_cells == cells:
-                if t_need != need:
-                    raise InconsistentPosition.unsatisfiable(self.position, t)
-                self._drop(t)
-                continue
-            if cells < t_cells:
-                self._replace(t, t_cells - cells, t_need - need)
-                continue
-            if t_cells < cells:
+            t_size = len(t_cells)
+            # The sizes first: equal sets have equal sizes, a proper subset is smaller.
+            if t_size == size:
+                if t_cells == cells:
+                    if t_need != need:
+                        raise InconsistentPosition.unsatisfiable(self.position, t)
+                    self._drop(t)
+                    continue
+            elif size < t_size:
+                if cells < t_cells:
+                    self._replace(t, t_cells - cells, t_need - need)
+                    continue
+            elif t_cells < cells:
                 self._replace(s, cells - t_cells, need - t_need)
                 return
             # Neither set holds the other here, so both differences are non-empty: the
             # overlap rule can only fire on the side with more mines needed, and the
-            # differences (new sets) are built only for that side.
+            # differences (new sets) are built only for that side, and only when its size
+            # can match: ``cells - t_cells`` has between ``size - t_size`` and ``size``
+            # cells (``size - 1`` at most, as the two share a cell).
             more = need - t_need
-            if more > 0:
+            if more > 0 and size - t_size <= more <= size:
                 only_s = cells - t_cells
                 if more == len(only_s):
                     self._decide(only_s, 1)
                     self._decide(t_cells - cells, 0)
                     return
-            elif more < 0:
+            elif more < 0 and t_size - size <= -more <= t_size:
                 only_t = t_cells - cells
                 if -more == len(only_t):
                     self._decide(only_t, 1)
