@@ -48,10 +48,13 @@ class Cdcl:
         self.problem = problem
         sizes = problem.sizes
         self.first: list[int] = []  # first cell variable of each group
+        self.group_of: list[int] = []  # the group of each cell variable
         n_vars = 0
-        for size in sizes:
+        for g, size in enumerate(sizes):
             self.first.append(n_vars)
             n_vars += size
+            for _ in range(size):
+                self.group_of.append(g)
         self.n = n_vars
         cards: list[tuple[list[int], int, int]] = []
         for groups, need in problem.cons:
@@ -90,6 +93,8 @@ class Cdcl:
         # the guide over its cells and how far the counted cells stray from it
         self.guided = False
         self.guide = [0] * n_vars
+        self.guide_groups = [0] * len(sizes)
+        """Per group the guide's value (the sum of ``guide`` over its cells)."""
         self.guide_sum = [0] * len(cards)
         self.excess = [0] * len(cards)
         self.is_bad = [False] * len(cards)
@@ -266,6 +271,7 @@ class Cdcl:
         for g, size in enumerate(self.problem.sizes):
             base = self.first[g]
             a = groups[g]
+            self.guide_groups[g] = a
             for i in range(size):
                 guide[base + i] = 1 if i < a else 0
         value, card_vars = self.value, self.card_vars
@@ -289,13 +295,23 @@ class Cdcl:
         """The solution just found (the guide where cells are open) guides from now on: the
         cells set take their values, and each card's guided sum moves by its excess."""
         guide, value = self.guide, self.value
+        guide_groups, group_of = self.guide_groups, self.group_of
+        excess, guide_sum = self.excess, self.guide_sum
+        var_cards = self.var_cards
         for lit in self.trail:
             var = lit >> 1
-            guide[var] = value[var]
-        excess, guide_sum = self.excess, self.guide_sum
-        for c in range(len(excess)):
-            guide_sum[c] += excess[c]
-            excess[c] = 0
+            x = value[var]
+            step = x - guide[var]
+            if step:
+                g = group_of[var]
+                guide_groups[g] = guide_groups[g] + step
+                guide[var] = x
+            # only the cards of cells set (and counted: every one, at a solution) stray
+            for c in var_cards[var]:
+                e = excess[c]
+                if e:
+                    guide_sum[c] = guide_sum[c] + e
+                    excess[c] = 0
 
     def _explain(self, reason: int, lit: int | None) -> list[int]:
         """The false literals that, with ``reason``, force ``lit`` (or the conflict)."""
@@ -479,16 +495,16 @@ class Cdcl:
         return -1
 
     def _groups(self) -> list[int]:
-        """Group values of the assignment (open cells take the guide's values)."""
-        value, guide = self.value, self.guide
-        out = []
-        for g, size in enumerate(self.problem.sizes):
-            base = self.first[g]
-            a = 0
-            for var in range(base, base + size):
-                x = value[var]
-                a += guide[var] if x == _UNSET else x
-            out.append(a)
+        """Group values of the assignment (open cells take the guide's values): the guide's,
+        moved by the cells set (every cell set is on the trail)."""
+        value, guide, group_of = self.value, self.guide, self.group_of
+        out = list(self.guide_groups)
+        for lit in self.trail:
+            var = lit >> 1
+            step = value[var] - guide[var]
+            if step:
+                g = group_of[var]
+                out[g] = out[g] + step
         return out
 
     # -- queries in group terms --------------------------------------------------------------
