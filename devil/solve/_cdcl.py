@@ -152,10 +152,10 @@ class Cdcl:
             if p < self.head:  # counted by _propagate
                 if value[var] == 1:
                     for c in var_cards[var]:
-                        n_true[c] -= 1
+                        n_true[c] = n_true[c] - 1
                 else:
                     for c in var_cards[var]:
-                        n_false[c] -= 1
+                        n_false[c] = n_false[c] - 1
                 if guided and value[var] != guide[var]:
                     self._stray(var, guide[var] - value[var])
             self.phase[var] = 1 - value[var]  # 0: try "mine" first next time
@@ -189,10 +189,10 @@ class Cdcl:
             cards = var_cards[var]
             if value[var] == 1:
                 for c in cards:
-                    n_true[c] += 1
+                    n_true[c] = n_true[c] + 1
             else:
                 for c in cards:
-                    n_false[c] += 1
+                    n_false[c] = n_false[c] + 1
             if guided and value[var] != guide[var]:
                 self._stray(var, value[var] - guide[var])
             for c in cards:
@@ -352,7 +352,7 @@ class Cdcl:
                 if var in seen or self.level[var] == 0:
                     continue
                 seen.add(var)
-                self.activity[var] += self.bump
+                self.activity[var] = self.activity[var] + self.bump
                 if self.level[var] == current:
                     counter += 1
                 else:

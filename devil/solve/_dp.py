@@ -101,7 +101,7 @@ class Plan:
                     add += cons[c][1] << (slot_of[c] * self.bits)
                     open_now += 1
                 shift = slot_of[c] * self.bits
-                left[c] -= sizes[v]
+                left[c] = left[c] - sizes[v]
                 checks.append((shift, left[c]))
                 unit += 1 << shift
             self.open_max = max(self.open_max, open_now)
