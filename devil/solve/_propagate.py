@@ -61,7 +61,7 @@ class Frontier:
             )
         for s in self.sources_of.pop(cell, ()):
             cells, need = self.cons[s]
-            self._replace(s, cells - {cell}, need)
+            self._shrink(s, cells - {cell}, need)
 
     def remove_source(self, source: Cell) -> None:
         if source in self.cons:
@@ -106,6 +106,11 @@ class Frontier:
                 got.discard(source)
                 if not got:
                     del sources_of[c]
+        self._shrink(source, cells, need)
+
+    def _shrink(self, source: Cell, cells: frozenset[Cell], need: int) -> None:
+        """``_replace`` when the cells left out no longer list ``source`` in ``sources_of``
+        (a decided or revealed cell, whose entry the caller popped)."""
         if need < 0 or need > len(cells):
             raise InconsistentPosition.unsatisfiable(self.position, source)
         self.dirty.add(source)
@@ -125,7 +130,7 @@ class Frontier:
             known[c] = value
             for s in sources_of.pop(c, ()):
                 s_cells, s_need = cons[s]
-                self._replace(s, s_cells - {c}, s_need - value)
+                self._shrink(s, s_cells - {c}, s_need - value)
 
     # -- deduction ---------------------------------------------------------------------
 
