@@ -73,14 +73,26 @@ class Plan:
         self.sizes = sizes
         self.cells = sum(sizes)
         self.order = tuple(order)
-        top = max((need for _, need in cons), default=0)
+        top = 0
+        for _, need in cons:
+            if need > top:
+                top = need
         self.bits = max(top.bit_length(), 1)
         self.mask = (1 << self.bits) - 1
         at = [0] * self.n
         for i, v in enumerate(self.order):
             at[v] = i
-        last = [max((at[v] for v in vs), default=-1) for vs, _ in cons]
-        left = [sum(sizes[v] for v in vs) for vs, _ in cons]
+        last: list[int] = []
+        left: list[int] = []
+        for vs, _ in cons:  # loops, not generators (mypyc compiles loops natively)
+            most = -1
+            cells = 0
+            for v in vs:
+                if at[v] > most:
+                    most = at[v]
+                cells += sizes[v]
+            last.append(most)
+            left.append(cells)
         slot_of = [-1] * len(cons)
         free: list[int] = []
         slots = 0
@@ -104,7 +116,8 @@ class Plan:
                 left[c] = left[c] - sizes[v]
                 checks.append((shift, left[c]))
                 unit += 1 << shift
-            self.open_max = max(self.open_max, open_now)
+            if open_now > self.open_max:
+                self.open_max = open_now
             for c in problem.var_cons[v]:
                 if last[c] == i:
                     free.append(slot_of[c])
@@ -128,8 +141,10 @@ def _orders(problem: GroupProblem, where: Sequence[Position2] | None) -> list[Se
     out: list[Sequence[int]] = [problem.order]
     if where is not None and len(where) == problem.n:
         n = problem.n
-        out.append(sorted(range(n), key=lambda g: (where[g][0], where[g][1])))
-        out.append(sorted(range(n), key=lambda g: (where[g][1], where[g][0])))
+        rows = [(w[0], w[1]) for w in where]
+        columns = [(w[1], w[0]) for w in where]
+        out.append(sorted(range(n), key=rows.__getitem__))
+        out.append(sorted(range(n), key=columns.__getitem__))
     return out
 
 
