@@ -57,6 +57,17 @@ class Seen:
             if a > high[g]:
                 high[g] = a
 
+    def absorb_groups(self, solution: list[int], groups: list[int]) -> None:
+        """``absorb`` when only ``groups`` can hold values not seen yet (a guided solution:
+        the others keep the guide's values, a solution absorbed already)."""
+        low, high = self.low, self.high
+        for g in groups:
+            a = solution[g]
+            if a < low[g]:
+                low[g] = a
+            if a > high[g]:
+                high[g] = a
+
 
 class Questions:
     """Mine and safe questions about single groups of one wide piece (see the module
@@ -233,7 +244,10 @@ class CdclBackbone:
         if sol is None:
             solver.fix(lit ^ 1)
             return False
-        self.seen.absorb(sol)
+        if self.guiding:  # the guide was the last solution, absorbed already
+            self.seen.absorb_groups(sol, solver.moved)
+        else:
+            self.seen.absorb(sol)
         return True
 
     def _steer(self) -> None:

@@ -95,6 +95,9 @@ class Cdcl:
         self.guide = [0] * n_vars
         self.guide_groups = [0] * len(sizes)
         """Per group the guide's value (the sum of ``guide`` over its cells)."""
+        self.moved: list[int] = []
+        """The groups whose value in the last solution differs from the guide's then (some
+        may be listed twice)."""
         self.guide_sum = [0] * len(cards)
         self.excess = [0] * len(cards)
         self.is_bad = [False] * len(cards)
@@ -499,12 +502,15 @@ class Cdcl:
         moved by the cells set (every cell set is on the trail)."""
         value, guide, group_of = self.value, self.guide, self.group_of
         out = list(self.guide_groups)
+        moved = self.moved
+        moved.clear()
         for lit in self.trail:
             var = lit >> 1
             step = value[var] - guide[var]
             if step:
                 g = group_of[var]
                 out[g] = out[g] + step
+                moved.append(g)
         return out
 
     # -- queries in group terms --------------------------------------------------------------
