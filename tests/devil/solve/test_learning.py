@@ -26,6 +26,7 @@ from devil.position import Position
 from devil.rules import Count
 from devil.solve import _wide, piece_facts
 from devil.solve._ask import GUIDED_CONFLICTS, CdclBackbone
+from devil.solve._cdcl import Cdcl
 from devil.solve._search import GroupProblem, Search, TotalWindow
 from tests.helpers.graph_strategies import graph_boards, tiling_boards
 from tests.helpers.problems import problems, solutions
@@ -136,6 +137,35 @@ def test_mixed_backbone_matches_every_assignment(
     for g, size in enumerate(problem.sizes):
         assert (got.high[g] >= 1) is any(v[g] >= 1 for v in sols)
         assert (got.low[g] <= size - 1) is any(v[g] <= size - 1 for v in sols)
+
+
+@profile()
+@given(problems(), st.data())
+def test_guided_solutions_are_solutions(
+    drawn: tuple[GroupProblem, list[tuple[int, int]]], data: st.DataObject
+) -> None:
+    """Each solution a guided search returns (its groups: the guide's values moved by the
+    cells it set) is one of the enumerated solutions and has its assumption, and the groups
+    it lists as moved are those whose value differs from the last solution's."""
+    problem, _ = drawn
+    sols = solutions(problem)
+    solver = Cdcl(problem)
+    last = solver.solve()
+    assert (last is None) == (not sols)
+    if last is None:
+        return
+    solver.set_guide(last)
+    for _ in range(data.draw(st.integers(1, 6))):
+        g = data.draw(st.integers(0, problem.n - 1))
+        mine = data.draw(st.booleans())
+        sol = solver.solve([solver.group_literal(g, mine)])
+        can = any(v[g] >= 1 if mine else v[g] <= problem.sizes[g] - 1 for v in sols)
+        assert (sol is not None) is can
+        if sol is None:
+            continue
+        assert tuple(sol) in sols
+        assert set(solver.moved) == {h for h in range(problem.n) if sol[h] != last[h]}
+        last = sol
 
 
 def lattice_conflicts(guided_conflicts: int) -> int:
