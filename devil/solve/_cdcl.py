@@ -374,9 +374,13 @@ class Cdcl:
         self.bump *= 1.05
         if len(learned) == 1:
             return learned, 0
-        best = max(range(1, len(learned)), key=lambda k: self.level[learned[k] >> 1])
+        level = self.level
+        best = 1  # the first literal of the highest level (a loop: a key function is a call)
+        for k in range(2, len(learned)):
+            if level[learned[k] >> 1] > level[learned[best] >> 1]:
+                best = k
         learned[1], learned[best] = learned[best], learned[1]
-        return learned, self.level[learned[1] >> 1]
+        return learned, level[learned[1] >> 1]
 
     # -- solving ---------------------------------------------------------------------------
 
