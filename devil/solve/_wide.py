@@ -11,8 +11,10 @@
   (``devil.solve._cdcl``), conditioning on cuts (``devil.solve._cut``) and, when a click
   asks one cell, one group at a time (``devil.solve._ask``).
 
-Both decide the backbone by the searches (the programme is no faster at it): the plain search,
-clause learning when it thrashes, or clause learning at once on a dense big piece (``learns``).
+Both decide the backbone by the searches (the programme is no faster at it): the plain search
+(on a piece of ``MIXED_GROUPS`` or more, its first solution only, the later questions by
+clause learning: ``_mixed``), clause learning when it thrashes, or clause learning at once on
+a dense big piece (``learns``).
 """
 
 from __future__ import annotations
