@@ -57,6 +57,17 @@ class Seen:
             if a > high[g]:
                 high[g] = a
 
+    def absorb_groups(self, solution: list[int], groups: list[int]) -> None:
+        """``absorb`` when only ``groups`` can hold values not seen yet (a guided solution:
+        the others keep the guide's values, a solution absorbed already)."""
+        low, high = self.low, self.high
+        for g in groups:
+            a = solution[g]
+            if a < low[g]:
+                low[g] = a
+            if a > high[g]:
+                high[g] = a
+
 
 class Questions:
     """Mine and safe questions about single groups of one wide piece (see the module
@@ -145,7 +156,8 @@ class CdclBackbone:
 
     ``lo``/``hi``: group values already proven impossible outside these bounds (only the
     all-safe ``hi == 0`` and all-mine ``lo == size`` cases are used). Raises ``TooHard``
-    after ``max_conflicts`` conflicts in one search.
+    after ``max_conflicts`` conflicts in one search. ``first``: a solution found already
+    (within ``window`` and the bounds), taken as the first instead of a search.
     """
 
     __slots__ = (
@@ -166,6 +178,7 @@ class CdclBackbone:
         hi: Sequence[int] | None = None,
         max_conflicts: int | None = None,
         guided_conflicts: int = GUIDED_CONFLICTS,
+        first: list[int] | None = None,
     ) -> None:
         self.problem = problem
         self.max_conflicts = max_conflicts
@@ -179,7 +192,7 @@ class CdclBackbone:
             if lo is not None and lo[g] == size:
                 for i in range(size):
                     solver.fix(2 * (base + i))
-        self.first = solver.solve((), max_conflicts)
+        self.first = solver.solve((), max_conflicts) if first is None else first
         self.seen = Seen(self.first if self.first is not None else [0] * problem.n)
         self.guiding = True
 
@@ -231,7 +244,10 @@ class CdclBackbone:
         if sol is None:
             solver.fix(lit ^ 1)
             return False
-        self.seen.absorb(sol)
+        if self.guiding:  # the guide was the last solution, absorbed already
+            self.seen.absorb_groups(sol, solver.moved)
+        else:
+            self.seen.absorb(sol)
         return True
 
     def _steer(self) -> None:

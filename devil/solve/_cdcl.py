@@ -48,10 +48,13 @@ class Cdcl:
         self.problem = problem
         sizes = problem.sizes
         self.first: list[int] = []  # first cell variable of each group
+        self.group_of: list[int] = []  # the group of each cell variable
         n_vars = 0
-        for size in sizes:
+        for g, size in enumerate(sizes):
             self.first.append(n_vars)
             n_vars += size
+            for _ in range(size):
+                self.group_of.append(g)
         self.n = n_vars
         cards: list[tuple[list[int], int, int]] = []
         for groups, need in problem.cons:
@@ -90,6 +93,11 @@ class Cdcl:
         # the guide over its cells and how far the counted cells stray from it
         self.guided = False
         self.guide = [0] * n_vars
+        self.guide_groups = [0] * len(sizes)
+        """Per group the guide's value (the sum of ``guide`` over its cells)."""
+        self.moved: list[int] = []
+        """The groups whose value in the last solution differs from the guide's then (some
+        may be listed twice)."""
         self.guide_sum = [0] * len(cards)
         self.excess = [0] * len(cards)
         self.is_bad = [False] * len(cards)
@@ -147,10 +155,10 @@ class Cdcl:
             if p < self.head:  # counted by _propagate
                 if value[var] == 1:
                     for c in var_cards[var]:
-                        n_true[c] -= 1
+                        n_true[c] = n_true[c] - 1
                 else:
                     for c in var_cards[var]:
-                        n_false[c] -= 1
+                        n_false[c] = n_false[c] - 1
                 if guided and value[var] != guide[var]:
                     self._stray(var, guide[var] - value[var])
             self.phase[var] = 1 - value[var]  # 0: try "mine" first next time
@@ -184,10 +192,10 @@ class Cdcl:
             cards = var_cards[var]
             if value[var] == 1:
                 for c in cards:
-                    n_true[c] += 1
+                    n_true[c] = n_true[c] + 1
             else:
                 for c in cards:
-                    n_false[c] += 1
+                    n_false[c] = n_false[c] + 1
             if guided and value[var] != guide[var]:
                 self._stray(var, value[var] - guide[var])
             for c in cards:
@@ -266,6 +274,7 @@ class Cdcl:
         for g, size in enumerate(self.problem.sizes):
             base = self.first[g]
             a = groups[g]
+            self.guide_groups[g] = a
             for i in range(size):
                 guide[base + i] = 1 if i < a else 0
         value, card_vars = self.value, self.card_vars
@@ -289,13 +298,23 @@ class Cdcl:
         """The solution just found (the guide where cells are open) guides from now on: the
         cells set take their values, and each card's guided sum moves by its excess."""
         guide, value = self.guide, self.value
+        guide_groups, group_of = self.guide_groups, self.group_of
+        excess, guide_sum = self.excess, self.guide_sum
+        var_cards = self.var_cards
         for lit in self.trail:
             var = lit >> 1
-            guide[var] = value[var]
-        excess, guide_sum = self.excess, self.guide_sum
-        for c in range(len(excess)):
-            guide_sum[c] += excess[c]
-            excess[c] = 0
+            x = value[var]
+            step = x - guide[var]
+            if step:
+                g = group_of[var]
+                guide_groups[g] = guide_groups[g] + step
+                guide[var] = x
+            # only the cards of cells set (and counted: every one, at a solution) stray
+            for c in var_cards[var]:
+                e = excess[c]
+                if e:
+                    guide_sum[c] = guide_sum[c] + e
+                    excess[c] = 0
 
     def _explain(self, reason: int, lit: int | None) -> list[int]:
         """The false literals that, with ``reason``, force ``lit`` (or the conflict)."""
@@ -336,7 +355,7 @@ class Cdcl:
                 if var in seen or self.level[var] == 0:
                     continue
                 seen.add(var)
-                self.activity[var] += self.bump
+                self.activity[var] = self.activity[var] + self.bump
                 if self.level[var] == current:
                     counter += 1
                 else:
@@ -355,9 +374,13 @@ class Cdcl:
         self.bump *= 1.05
         if len(learned) == 1:
             return learned, 0
-        best = max(range(1, len(learned)), key=lambda k: self.level[learned[k] >> 1])
+        level = self.level
+        best = 1  # the first literal of the highest level (a loop: a key function is a call)
+        for k in range(2, len(learned)):
+            if level[learned[k] >> 1] > level[learned[best] >> 1]:
+                best = k
         learned[1], learned[best] = learned[best], learned[1]
-        return learned, self.level[learned[1] >> 1]
+        return learned, level[learned[1] >> 1]
 
     # -- solving ---------------------------------------------------------------------------
 
@@ -479,16 +502,19 @@ class Cdcl:
         return -1
 
     def _groups(self) -> list[int]:
-        """Group values of the assignment (open cells take the guide's values)."""
-        value, guide = self.value, self.guide
-        out = []
-        for g, size in enumerate(self.problem.sizes):
-            base = self.first[g]
-            a = 0
-            for var in range(base, base + size):
-                x = value[var]
-                a += guide[var] if x == _UNSET else x
-            out.append(a)
+        """Group values of the assignment (open cells take the guide's values): the guide's,
+        moved by the cells set (every cell set is on the trail)."""
+        value, guide, group_of = self.value, self.guide, self.group_of
+        out = list(self.guide_groups)
+        moved = self.moved
+        moved.clear()
+        for lit in self.trail:
+            var = lit >> 1
+            step = value[var] - guide[var]
+            if step:
+                g = group_of[var]
+                out[g] = out[g] + step
+                moved.append(g)
         return out
 
     # -- queries in group terms --------------------------------------------------------------

@@ -73,14 +73,26 @@ class Plan:
         self.sizes = sizes
         self.cells = sum(sizes)
         self.order = tuple(order)
-        top = max((need for _, need in cons), default=0)
+        top = 0
+        for _, need in cons:
+            if need > top:
+                top = need
         self.bits = max(top.bit_length(), 1)
         self.mask = (1 << self.bits) - 1
         at = [0] * self.n
         for i, v in enumerate(self.order):
             at[v] = i
-        last = [max((at[v] for v in vs), default=-1) for vs, _ in cons]
-        left = [sum(sizes[v] for v in vs) for vs, _ in cons]
+        last: list[int] = []
+        left: list[int] = []
+        for vs, _ in cons:  # loops, not generators (mypyc compiles loops natively)
+            most = -1
+            cells = 0
+            for v in vs:
+                if at[v] > most:
+                    most = at[v]
+                cells += sizes[v]
+            last.append(most)
+            left.append(cells)
         slot_of = [-1] * len(cons)
         free: list[int] = []
         slots = 0
@@ -101,10 +113,11 @@ class Plan:
                     add += cons[c][1] << (slot_of[c] * self.bits)
                     open_now += 1
                 shift = slot_of[c] * self.bits
-                left[c] -= sizes[v]
+                left[c] = left[c] - sizes[v]
                 checks.append((shift, left[c]))
                 unit += 1 << shift
-            self.open_max = max(self.open_max, open_now)
+            if open_now > self.open_max:
+                self.open_max = open_now
             for c in problem.var_cons[v]:
                 if last[c] == i:
                     free.append(slot_of[c])
@@ -128,23 +141,56 @@ def _orders(problem: GroupProblem, where: Sequence[Position2] | None) -> list[Se
     out: list[Sequence[int]] = [problem.order]
     if where is not None and len(where) == problem.n:
         n = problem.n
-        out.append(sorted(range(n), key=lambda g: (where[g][0], where[g][1])))
-        out.append(sorted(range(n), key=lambda g: (where[g][1], where[g][0])))
+        rows = [(w[0], w[1]) for w in where]
+        columns = [(w[1], w[0]) for w in where]
+        out.append(sorted(range(n), key=rows.__getitem__))
+        out.append(sorted(range(n), key=columns.__getitem__))
     return out
 
 
+def open_most(problem: GroupProblem, order: Sequence[int]) -> int:
+    """The most constraints open at once when the groups are placed in ``order``: the
+    ``open_max`` of ``Plan(problem, order)``, without building its steps. A constraint is
+    open from the step of its first group to the step of its last, both included."""
+    at = [0] * problem.n
+    for i, v in enumerate(order):
+        at[v] = i
+    change = [0] * (len(order) + 1)
+    for vs, _ in problem.cons:
+        if not vs:
+            continue
+        first = last = at[vs[0]]
+        for v in vs:
+            i = at[v]
+            if i < first:
+                first = i
+            elif i > last:
+                last = i
+        change[first] = change[first] + 1
+        change[last + 1] = change[last + 1] - 1
+    most = 0
+    now = 0
+    for d in change:
+        now += d
+        if now > most:
+            most = now
+    return most
+
+
 def plan(problem: GroupProblem, where: Sequence[Position2] | None = None) -> Plan:
-    """The plan with the fewest constraints open at once.
+    """The plan with the fewest constraints open at once (the first such order).
 
     ``where``: a (row, column) per group (of one of its cells) to try board sweeps too.
+    Only the chosen order's steps are built.
     """
-    best: Plan | None = None
-    for order in _orders(problem, where):
-        candidate = Plan(problem, order)
-        if best is None or candidate.open_max < best.open_max:
-            best = candidate
-    assert best is not None
-    return best
+    orders = _orders(problem, where)
+    best = orders[0]
+    fewest = open_most(problem, best) if len(orders) > 1 else 0
+    for order in orders[1:]:
+        got = open_most(problem, order)
+        if got < fewest:
+            best, fewest = order, got
+    return Plan(problem, best)
 
 
 Domains = tuple[Sequence[int], Sequence[int]]

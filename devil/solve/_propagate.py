@@ -61,7 +61,7 @@ class Frontier:
             )
         for s in self.sources_of.pop(cell, ()):
             cells, need = self.cons[s]
-            self._replace(s, cells - {cell}, need)
+            self._shrink(s, cells - {cell}, need)
 
     def remove_source(self, source: Cell) -> None:
         if source in self.cons:
@@ -106,6 +106,11 @@ class Frontier:
                 got.discard(source)
                 if not got:
                     del sources_of[c]
+        self._shrink(source, cells, need)
+
+    def _shrink(self, source: Cell, cells: frozenset[Cell], need: int) -> None:
+        """``_replace`` when the cells left out no longer list ``source`` in ``sources_of``
+        (a decided or revealed cell, whose entry the caller popped)."""
         if need < 0 or need > len(cells):
             raise InconsistentPosition.unsatisfiable(self.position, source)
         self.dirty.add(source)
@@ -125,7 +130,7 @@ class Frontier:
             known[c] = value
             for s in sources_of.pop(c, ()):
                 s_cells, s_need = cons[s]
-                self._replace(s, s_cells - {c}, s_need - value)
+                self._shrink(s, s_cells - {c}, s_need - value)
 
     # -- deduction ---------------------------------------------------------------------
 
@@ -161,33 +166,40 @@ class Frontier:
         for c in cells:
             others |= sources_of[c]
         others.discard(s)
+        size = len(cells)
         for t in others:
             got = cons.get(t)
             if got is None:
                 continue
             t_cells, t_need = got
-            if t_cells == cells:
-                if t_need != need:
-                    raise InconsistentPosition.unsatisfiable(self.position, t)
-                self._drop(t)
-                continue
-            if cells < t_cells:
-                self._replace(t, t_cells - cells, t_need - need)
-                continue
-            if t_cells < cells:
+            t_size = len(t_cells)
+            # The sizes first: equal sets have equal sizes, a proper subset is smaller.
+            if t_size == size:
+                if t_cells == cells:
+                    if t_need != need:
+                        raise InconsistentPosition.unsatisfiable(self.position, t)
+                    self._drop(t)
+                    continue
+            elif size < t_size:
+                if cells < t_cells:
+                    self._replace(t, t_cells - cells, t_need - need)
+                    continue
+            elif t_cells < cells:
                 self._replace(s, cells - t_cells, need - t_need)
                 return
             # Neither set holds the other here, so both differences are non-empty: the
             # overlap rule can only fire on the side with more mines needed, and the
-            # differences (new sets) are built only for that side.
+            # differences (new sets) are built only for that side, and only when its size
+            # can match: ``cells - t_cells`` has between ``size - t_size`` and ``size``
+            # cells (``size - 1`` at most, as the two share a cell).
             more = need - t_need
-            if more > 0:
+            if more > 0 and size - t_size <= more <= size:
                 only_s = cells - t_cells
                 if more == len(only_s):
                     self._decide(only_s, 1)
                     self._decide(t_cells - cells, 0)
                     return
-            elif more < 0:
+            elif more < 0 and t_size - size <= -more <= t_size:
                 only_t = t_cells - cells
                 if -more == len(only_t):
                     self._decide(only_t, 1)

@@ -65,11 +65,11 @@ def small_solutions(problem: GroupProblem) -> list[list[int]]:
             if a < sizes[v]:
                 val[v] = a + 1
                 for c in var_cons[v]:
-                    sums[c] += 1
+                    sums[c] = sums[c] + 1
                 break
             val[v] = 0
             for c in var_cons[v]:
-                sums[c] -= a
+                sums[c] = sums[c] - a
             v += 1
         if v == n:
             return out

@@ -61,6 +61,25 @@ def test_counts_and_totals_match_enumeration(
 
 
 @profile()
+@given(problems(), st.randoms(use_true_random=False))
+def test_open_most_counts_the_open_constraints_of_any_order(
+    drawn: tuple[GroupProblem, list[tuple[int, int]]], rng: random.Random
+) -> None:
+    """``open_most`` (how ``plan`` picks its order without building the steps) is the most
+    constraints with a group placed and a group still to come, counted step by step."""
+    problem, _ = drawn
+    order = list(range(problem.n))
+    rng.shuffle(order)
+    most = 0
+    for i in range(len(order)):
+        placed, after = set(order[: i + 1]), set(order[i:])
+        spans = [vs for vs, _ in problem.cons if placed & set(vs) and after & set(vs)]
+        most = max(most, len(spans))
+    assert _dp.open_most(problem, order) == most
+    assert _dp.Plan(problem, order).open_max == most
+
+
+@profile()
 @given(problems(), st.integers(0, 2**12 - 1), st.integers(0, 2**32))
 def test_window_bounds_and_samples_match_enumeration(
     drawn: tuple[GroupProblem, list[tuple[int, int]]], allowed: int, seed: int

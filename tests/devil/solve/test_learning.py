@@ -5,7 +5,10 @@ asked of a fresh analysis (the piece answers that group alone), under both count
 random graphs, every built-in tiling and grids; and, in group form, the guided searches that
 answer each question (``devil.solve._ask.CdclBackbone``) against every assignment, also when
 a question runs out of guided conflicts and is asked again unguided. The guide must not make
-the search blow up: a lattice it once did on is classified within a conflict bound."""
+the search blow up: a lattice it once did on is classified within a conflict bound. Pieces the
+plain search decides ask their later questions by clause learning too (``_wide._mixed``):
+against the oracle with every such piece taking that path, and in group form against every
+assignment."""
 
 from __future__ import annotations
 
@@ -23,7 +26,8 @@ from devil.position import Position
 from devil.rules import Count
 from devil.solve import _wide, piece_facts
 from devil.solve._ask import GUIDED_CONFLICTS, CdclBackbone
-from devil.solve._search import GroupProblem, TotalWindow
+from devil.solve._cdcl import Cdcl
+from devil.solve._search import GroupProblem, Search, TotalWindow
 from tests.helpers.graph_strategies import graph_boards, tiling_boards
 from tests.helpers.problems import problems, solutions
 from tests.helpers.strategies import Scenario, profile, scenarios
@@ -95,6 +99,73 @@ def test_guided_questions_match_every_assignment(
     for g, mine in questions:
         want = any(v[g] >= 1 if mine else v[g] <= problem.sizes[g] - 1 for v in sols)
         assert (asked.can_mine(g) if mine else asked.can_be_safe(g)) is want
+
+
+@profile()
+@given(st.data(), st.sampled_from(Count))
+def test_mixed_backbone_matches_the_oracle(data: st.DataObject, count: Count) -> None:
+    """Every piece the plain search would decide (not small, not dense) takes the mixed path:
+    the plain search's first solution, every later question by clause learning."""
+    board = data.draw(BOARDS)
+    scenario: Scenario = data.draw(scenarios() if board is None else scenarios(st.just(board)))
+    position = scenario.position
+    want = oracle.classify(position, count).verdicts
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(piece_facts, "SMALL_LAYOUTS", 0)
+        mp.setattr(_wide, "MIXED_GROUPS", 0)
+        got = solver.Solver(count).analyse(position).classification().verdicts
+    assert got == want
+
+
+@profile()
+@given(problems())
+def test_mixed_backbone_matches_every_assignment(
+    drawn: tuple[GroupProblem, list[tuple[int, int]]],
+) -> None:
+    """Which groups can hold a mine and a safe cell is what enumerating every assignment
+    says, and the first solution is the plain search's (a piece's first solution stays what
+    it was before the later questions moved to clause learning)."""
+    problem, _ = drawn
+    sols = solutions(problem)
+    got = _wide._mixed(problem)
+    if not sols:
+        assert got is None
+        return
+    assert got is not None
+    assert got.solution == Search(problem).solve([0] * problem.n, problem.sizes)
+    assert tuple(got.solution) in sols
+    for g, size in enumerate(problem.sizes):
+        assert (got.high[g] >= 1) is any(v[g] >= 1 for v in sols)
+        assert (got.low[g] <= size - 1) is any(v[g] <= size - 1 for v in sols)
+
+
+@profile()
+@given(problems(), st.data())
+def test_guided_solutions_are_solutions(
+    drawn: tuple[GroupProblem, list[tuple[int, int]]], data: st.DataObject
+) -> None:
+    """Each solution a guided search returns (its groups: the guide's values moved by the
+    cells it set) is one of the enumerated solutions and has its assumption, and the groups
+    it lists as moved are those whose value differs from the last solution's."""
+    problem, _ = drawn
+    sols = solutions(problem)
+    solver = Cdcl(problem)
+    last = solver.solve()
+    assert (last is None) == (not sols)
+    if last is None:
+        return
+    solver.set_guide(last)
+    for _ in range(data.draw(st.integers(1, 6))):
+        g = data.draw(st.integers(0, problem.n - 1))
+        mine = data.draw(st.booleans())
+        sol = solver.solve([solver.group_literal(g, mine)])
+        can = any(v[g] >= 1 if mine else v[g] <= problem.sizes[g] - 1 for v in sols)
+        assert (sol is not None) is can
+        if sol is None:
+            continue
+        assert tuple(sol) in sols
+        assert set(solver.moved) == {h for h in range(problem.n) if sol[h] != last[h]}
+        last = sol
 
 
 def lattice_conflicts(guided_conflicts: int) -> int:
