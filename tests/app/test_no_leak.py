@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -233,10 +233,13 @@ def test_a_whole_game_never_shows_its_mines(leak_app: Flask) -> None:
 # -- 2. twins: same visible history, different hidden layouts --------------------------
 
 
-def twin_seeds(params: dict[str, Any], first: tuple[int, int]) -> tuple[int, int]:
+def twin_seeds(
+    params_of: Callable[[int], GameParams], first: Move, tries: int = 5000
+) -> tuple[int, int]:
+    """Two seeds whose games show the same board after ``first`` but hide different mines."""
     seen: dict[bytes, tuple[int, frozenset[int] | None]] = {}
-    for seed in range(SEED_BASE, SEED_BASE + 5000):
-        game = Game.replay(GameParams(seed=seed, **params), [Move.reveal(*first)])
+    for seed in range(SEED_BASE, SEED_BASE + tries):
+        game = Game.replay(params_of(seed), [first])
         if game.status is not Status.PLAYING:
             continue
         key = game.position.grid
@@ -259,45 +262,59 @@ def normalise(text: str, ids: dict[str, str]) -> str:
     return text
 
 
+class Twins:
+    """Two games, one per owner (and an optional watcher each), made from ``bodies`` by the
+    API: whatever they answer must be byte-identical once ids and tokens are masked."""
+
+    def __init__(self, app: Flask, bodies: list[dict[str, Any]], watched: bool) -> None:
+        self.app = app
+        self.owners: list[FlaskClient] = []
+        self.watchers: list[FlaskClient] = []
+        self.games: list[dict[str, Any]] = []
+        for body in bodies:
+            owner = app.test_client()
+            owner.get("/test-only/claim")
+            self.owners.append(owner)
+            if watched:
+                self.watchers.append(app.test_client())
+            self.games.append(owner.post("/api/games", json=body).get_json())
+        self.ids = [{g["id"]: "<id>", g["token"]: "<token>"} for g in self.games]
+
+    def compare(self, label: str, pair: list[Any]) -> None:
+        a, b = (normalise(flatten(r), i) for r, i in zip(pair, self.ids, strict=True))
+        assert a == b, f"{label}: the twins' responses differ"
+
+    def compare_everything(self) -> None:
+        """Every page, fragment and API answer a game has, for its owner and watcher."""
+        moves = Api(self.owners[0]).state(self.games[0]["id"])["moves"]
+        shots = []
+        for i, game in enumerate(self.games):
+            clients = [self.owners[i], *self.watchers[i : i + 1]]
+            shots.append(snapshot(self.app, clients, game["id"], moves, only_game=True))
+        assert len(shots[0]) == len(shots[1]) > 10
+        for (url, who, htmx, ra), (_, _, _, rb) in zip(*shots, strict=True):
+            self.compare(f"GET {url} client {who} htmx={htmx}", [ra, rb])
+
+    def hidden(self) -> list[Game]:
+        return [hidden(self.app, g["id"]) for g in self.games]
+
+
 def test_twin_games_get_identical_responses_until_the_end(leak_app: Flask) -> None:
     params = {"height": 8, "width": 8, "mines": 10, "no_guess": True}
     first = (0, 0)
-    seeds = twin_seeds(params, first)
-    owners, watchers, games = [], [], []
-    for seed in seeds:
-        owner = leak_app.test_client()
-        owner.get("/test-only/claim")
-        owners.append(owner)
-        watchers.append(leak_app.test_client())
-        games.append(
-            owner.post(
-                "/api/games",
-                json={"width": 8, "height": 8, "mines": 10, "no_guess": True, "seed": seed},
-            ).get_json()
-        )
-    ids = [{g["id"]: "<id>", g["token"]: "<token>"} for g in games]
-
-    def compare(label: str, pair: list[Any]) -> None:
-        a, b = (normalise(flatten(r), i) for r, i in zip(pair, ids, strict=True))
-        assert a == b, f"{label}: the twins' responses differ"
-
-    def compare_everything() -> None:
-        moves = Api(owners[0]).state(games[0]["id"])["moves"]
-        shots = [
-            snapshot(leak_app, [owners[i], watchers[i]], games[i]["id"], moves, only_game=True)
-            for i in (0, 1)
-        ]
-        assert len(shots[0]) == len(shots[1]) > 10
-        for (url, who, htmx, ra), (_, _, _, rb) in zip(*shots, strict=True):
-            compare(f"GET {url} client {who} htmx={htmx}", [ra, rb])
+    seeds = twin_seeds(
+        lambda seed: GameParams(8, 8, 10, no_guess=True, seed=seed), Move.reveal(*first)
+    )
+    twins = Twins(leak_app, [{**params, "seed": s} for s in seeds], True)
+    owners, games, compare_everything = twins.owners, twins.games, twins.compare_everything
 
     def both(kind: str, r: int, c: int, via_html: bool) -> None:
         responses = [move(leak_app, owners[i], games[i], kind, r, c, via_html) for i in (0, 1)]
-        compare(f"{kind} {r} {c} html={via_html}", responses)
+        twins.compare(f"{kind} {r} {c} html={via_html}", responses)
 
     compare_everything()
     both("reveal", *first, via_html=False)
-    layouts = [hidden(leak_app, g["id"]).layout for g in games]
+    layouts = [g.layout for g in twins.hidden()]
     assert layouts[0] != layouts[1]
     compare_everything()
     state = Api(owners[0]).state(games[0]["id"])
@@ -314,33 +331,14 @@ def test_twin_games_get_identical_responses_until_the_end(leak_app: Flask) -> No
     both("reveal", 99, 0, via_html=False)  # off the board: 400
     both("reveal", *covered[1], via_html=True)  # flagged
     # a safe reveal that shows the same numbers in both games keeps them twins
-    games_now = [hidden(leak_app, g["id"]) for g in games]
+    games_now = twins.hidden()
     for cell in safe_unflagged(Api(owners[0]).state(games[0]["id"])):
         after = [g.play(Move.reveal(*cell)) for g in games_now]
         if after[0].position == after[1].position and after[0].status is Status.PLAYING:
             both("reveal", *cell, via_html=False)
             break
     compare_everything()
-    assert [hidden(leak_app, g["id"]).status for g in games] == [Status.PLAYING] * 2
-
-
-def graph_twin_seeds(spec: GraphSpec, mines: int, first: str) -> tuple[int, int]:
-    board = spec.board()
-    layout = board.graph
-    assert layout is not None
-    opening = [Move.reveal(*board.coord(layout.cell(first)))]
-    seen: dict[bytes, tuple[int, frozenset[int] | None]] = {}
-    for seed in range(SEED_BASE, SEED_BASE + 1000):
-        params = GameParams(mines=mines, no_guess=True, seed=seed, graph=spec,
-                            version=LATEST_VERSION)  # fmt: skip
-        game = Game.replay(params, opening)
-        if game.status is not Status.PLAYING:
-            continue
-        key = game.position.grid
-        if key in seen and seen[key][1] != game.layout:
-            return seen[key][0], seed
-        seen.setdefault(key, (seed, game.layout))
-    pytest.fail("no two seeds give the same opening with different layouts")
+    assert [g.status for g in twins.hidden()] == [Status.PLAYING] * 2
 
 
 def test_twin_graph_games_get_identical_responses_until_the_end(leak_app: Flask) -> None:
@@ -348,28 +346,18 @@ def test_twin_graph_games_get_identical_responses_until_the_end(leak_app: Flask)
     replays): two games with one visible history and different mines answer alike."""
     spec, mines = GraphSpec("penrose", (80,)), 16
     first = spec.board().graph.graph.ids[0]  # type: ignore[union-attr]
-    seeds = graph_twin_seeds(spec, mines, first)
-    owners, games = [], []
-    for seed in seeds:
-        owner = leak_app.test_client()
-        owner.get("/test-only/claim")
-        owners.append(owner)
-        body = {"tiling": "penrose", "size": [80], "mines": mines, "no_guess": True, "seed": seed}
-        games.append(owner.post("/api/games", json=body).get_json())
-    ids = [{g["id"]: "<id>", g["token"]: "<token>"} for g in games]
-
-    def compare(label: str, pair: list[Any]) -> None:
-        a, b = (normalise(flatten(r), i) for r, i in zip(pair, ids, strict=True))
-        assert a == b, f"{label}: the twins' responses differ"
-
-    def compare_everything() -> None:
-        moves = Api(owners[0]).state(games[0]["id"])["moves"]
-        shots = [
-            snapshot(leak_app, [owners[i]], games[i]["id"], moves, only_game=True) for i in (0, 1)
-        ]
-        assert len(shots[0]) == len(shots[1]) > 10
-        for (url, who, htmx, ra), (_, _, _, rb) in zip(*shots, strict=True):
-            compare(f"GET {url} client {who} htmx={htmx}", [ra, rb])
+    body = {"tiling": "penrose", "size": [80], "mines": mines, "no_guess": True}
+    board = spec.board()
+    opening = Move.reveal(*board.coord(board.graph.cell(first)))  # type: ignore[union-attr]
+    seeds = twin_seeds(
+        lambda seed: GameParams(
+            mines=mines, no_guess=True, seed=seed, graph=spec, version=LATEST_VERSION
+        ),
+        opening,
+        1000,
+    )
+    twins = Twins(leak_app, [{**body, "seed": s} for s in seeds], False)
+    owners, games, compare_everything = twins.owners, twins.games, twins.compare_everything
 
     def both(kind: str, cell: str, via_html: bool) -> None:
         responses = []
@@ -382,10 +370,10 @@ def test_twin_graph_games_get_identical_responses_until_the_end(leak_app: Flask)
                     f"/api/games/{game['id']}/{kind}", json={"cell": cell},
                     headers={"Authorization": f"Bearer {game['token']}"},
                 ))  # fmt: skip
-        compare(f"{kind} {cell} html={via_html}", responses)
+        twins.compare(f"{kind} {cell} html={via_html}", responses)
 
     both("reveal", first, via_html=False)  # before it, no layout: the seed is the secret
-    layouts = [hidden(leak_app, g["id"]).layout for g in games]
+    layouts = [g.layout for g in twins.hidden()]
     assert layouts[0] != layouts[1]
     compare_everything()
     state = Api(owners[0]).state(games[0]["id"])
@@ -399,4 +387,4 @@ def test_twin_graph_games_get_identical_responses_until_the_end(leak_app: Flask)
     both("reveal", "no-such-cell", via_html=False)
     both("reveal", covered[1], via_html=True)  # flagged
     compare_everything()
-    assert [hidden(leak_app, g["id"]).status for g in games] == [Status.PLAYING] * 2
+    assert [g.status for g in twins.hidden()] == [Status.PLAYING] * 2
