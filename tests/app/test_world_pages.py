@@ -212,9 +212,7 @@ def test_colours_are_checked_against_the_worlds_own_number(client: FlaskClient) 
         assert "0 to 2" in r.get_json()["error"]
     join(client, "ana", "reds", colour=1, world="trio")
     for sent in ("²", 3):
-        r = client.post(
-            "/world/trio/colour", json={"colour": sent}, headers={"X-CSRFToken": token}
-        )
+        r = client.post("/world/trio/colour", json={"colour": sent}, headers={"X-CSRFToken": token})
         assert r.status_code == 400 and "0 to 2" in r.get_json()["error"], sent
 
 
