@@ -27,6 +27,13 @@ def test_ruff_check_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_ruff_format_is_clean() -> None:
+    """One layout everywhere (tests and benches too): a file ``ruff format`` would change
+    fails here, naming it, rather than in the next person's diff."""
+    result = run(sys.executable, "-m", "ruff", "format", "--check", "--no-cache")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_mypy_strict_on_the_engine() -> None:
     result = run(sys.executable, "-m", "mypy", "--strict", "-p", "devil")
     assert result.returncode == 0, result.stdout + result.stderr
