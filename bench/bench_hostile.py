@@ -120,19 +120,6 @@ def connect(base: str, timeout: float = 30.0) -> http.client.HTTPConnection:
     return http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port or 80, timeout=timeout)
 
 
-def call(
-    conn: http.client.HTTPConnection,
-    method: str,
-    path: str,
-    client: str,
-    body: bytes | None = None,
-    headers: dict[str, str] | None = None,
-) -> tuple[int, bytes, float]:
-    """(status, body, seconds) of one request on a keep-alive connection."""
-    status, data, seconds, _ = timed_call(conn, method, path, client, body, headers)
-    return status, data, seconds
-
-
 def timed_call(
     conn: http.client.HTTPConnection,
     method: str,
@@ -141,7 +128,8 @@ def timed_call(
     body: bytes | None = None,
     headers: dict[str, str] | None = None,
 ) -> tuple[int, bytes, float, dict[str, float]]:
-    """``call`` and the answer's ``Server-Timing`` in seconds by name (``app``, ``cpu``)."""
+    """(status, body, seconds) of one request on a keep-alive connection, and the answer's
+    ``Server-Timing`` in seconds by name (``app``, ``cpu``)."""
     sent = {"X-Forwarded-For": client, "Accept": "application/json", **(headers or {})}
     if body is not None:
         sent.setdefault("Content-Type", "application/json")
@@ -195,7 +183,7 @@ def play_games(
 ) -> None:
     while time.monotonic() < stop_at:
         body = json.dumps({"width": 30, "height": 16, "mines": 99, "no_guess": True}).encode()
-        status, data, _ = call(conn, "POST", "/api/games", PLAYER, body)
+        status, data, _, _ = timed_call(conn, "POST", "/api/games", PLAYER, body)
         if status != 201 and status != 200:
             tally.problems.append(f"player create: {status} {data[:200]!r}")
             return
@@ -256,7 +244,7 @@ def flood(
                 conn.close()
                 return
             try:
-                status, _, seconds = call(conn, method, path, ATTACKER, body, extra)
+                status, _, seconds, _ = timed_call(conn, method, path, ATTACKER, body, extra)
             except (OSError, http.client.HTTPException) as exc:
                 tally.seen(kind, 0, 0.0)
                 tally.problems.append(f"{kind}: {type(exc).__name__}: {exc}")
@@ -336,7 +324,7 @@ def prober(base: str, tally: Tally, stop_at: float) -> None:
     while time.monotonic() < stop_at:
         conn = connect(base, timeout=1.0)
         try:
-            status, _, seconds = call(conn, "GET", "/healthz", PROBER)
+            status, _, seconds, _ = timed_call(conn, "GET", "/healthz", PROBER)
             ok = status == 200
         except (OSError, http.client.HTTPException):
             ok, seconds = False, 1.0
@@ -380,12 +368,12 @@ def setup_targets(base: str) -> tuple[str, str, str]:
     token (for malformed moves)."""
     conn = connect(base, timeout=120)
     body = json.dumps({"width": 1000, "height": 1000, "mines": 150_000}).encode()
-    status, data, _ = call(conn, "POST", "/api/games", ATTACKER, body)
+    status, data, _, _ = timed_call(conn, "POST", "/api/games", ATTACKER, body)
     if status not in (200, 201):
         raise SystemExit(f"could not create the 1000x1000 game: {status} {data[:200]!r}")
     big = json.loads(data)["id"]
     body = json.dumps({"width": 9, "height": 9, "mines": 10}).encode()
-    status, data, _ = call(conn, "POST", "/api/games", ATTACKER, body)
+    status, data, _, _ = timed_call(conn, "POST", "/api/games", ATTACKER, body)
     small = json.loads(data)
     conn.close()
     return big, small["id"], small["token"]
