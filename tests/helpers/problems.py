@@ -4,9 +4,11 @@ solutions by enumeration, for the kernel tests (programme, cuts, one-group quest
 from __future__ import annotations
 
 import itertools
+import random
 
 from hypothesis import strategies as st
 
+from devil.solve._ask import CdclBackbone
 from devil.solve._search import GroupProblem, make_problem
 
 
@@ -37,3 +39,19 @@ def solutions(problem: GroupProblem) -> list[tuple[int, ...]]:
         for values in itertools.product(*ranges)
         if all(sum(values[g] for g in gs) == need for gs, need in problem.cons)
     ]
+
+
+def assert_answers_every_question(
+    asked: CdclBackbone,
+    problem: GroupProblem,
+    sols: list[tuple[int, ...]],
+    rng: random.Random,
+) -> None:
+    """Every group's two questions (can it hold a mine, can it be safe), in ``rng``'s order,
+    answered as the enumerated solutions ``sols`` say."""
+    assert (asked.first is None) == (not sols)
+    questions = [(g, mine) for g in range(problem.n) for mine in (True, False)]
+    rng.shuffle(questions)
+    for g, mine in questions:
+        want = any(v[g] >= 1 if mine else v[g] <= problem.sizes[g] - 1 for v in sols)
+        assert (asked.can_mine(g) if mine else asked.can_be_safe(g)) is want, (g, mine)

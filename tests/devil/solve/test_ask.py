@@ -25,7 +25,7 @@ from devil.rules import Count
 from devil.solve import _cut, _wide, piece_facts
 from devil.solve._ask import CdclBackbone
 from devil.solve._search import GroupProblem, TotalWindow
-from tests.helpers.problems import problems, solutions
+from tests.helpers.problems import assert_answers_every_question, problems, solutions
 from tests.helpers.strategies import Scenario, profile, scenarios
 
 
@@ -37,12 +37,7 @@ def test_group_questions_match_every_assignment(
     problem, _ = drawn
     sols = solutions(problem)
     asked = CdclBackbone(problem)
-    assert (asked.first is None) == (not sols)
-    questions = [(g, mine) for g in range(problem.n) for mine in (True, False)]
-    rng.shuffle(questions)
-    for g, mine in questions:
-        want = any(v[g] >= 1 if mine else v[g] <= problem.sizes[g] - 1 for v in sols)
-        assert (asked.can_mine(g) if mine else asked.can_be_safe(g)) is want
+    assert_answers_every_question(asked, problem, sols, rng)
 
 
 def answering_alone(monkeypatch: pytest.MonkeyPatch, band: int, wide: bool = True) -> None:

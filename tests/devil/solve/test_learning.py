@@ -29,7 +29,7 @@ from devil.solve._ask import GUIDED_CONFLICTS, CdclBackbone
 from devil.solve._cdcl import Cdcl
 from devil.solve._search import GroupProblem, Search, TotalWindow
 from tests.helpers.graph_strategies import graph_boards, tiling_boards
-from tests.helpers.problems import problems, solutions
+from tests.helpers.problems import assert_answers_every_question, problems, solutions
 from tests.helpers.strategies import Scenario, profile, scenarios
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
@@ -93,12 +93,7 @@ def test_guided_questions_match_every_assignment(
     asked = CdclBackbone(
         problem, window, lo if proven else None, hi if proven else None, guided_conflicts=cap
     )
-    assert (asked.first is None) == (not sols)
-    questions = [(g, mine) for g in range(problem.n) for mine in (True, False)]
-    rng.shuffle(questions)
-    for g, mine in questions:
-        want = any(v[g] >= 1 if mine else v[g] <= problem.sizes[g] - 1 for v in sols)
-        assert (asked.can_mine(g) if mine else asked.can_be_safe(g)) is want
+    assert_answers_every_question(asked, problem, sols, rng)
 
 
 @profile()
