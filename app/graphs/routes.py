@@ -149,7 +149,7 @@ def _tiling_position(req: Request) -> Position:
         raise InputError("size", str(exc)) from None
     if board.cell_count > WEB_MAX_CELLS:
         raise InputError("size", f"at most {WEB_MAX_CELLS:,} cells on the web")
-    mines = min(preset.mines(board.cell_count), board.cell_count - 1)  # 1 cell: 1 mine was a 500
+    mines = preset.mines(board.cell_count)
     return blank(board, mines) if req.seed is None else midgame(board, mines, req.seed)
 
 

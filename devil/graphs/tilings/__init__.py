@@ -33,7 +33,10 @@ class Preset:
     density: float
 
     def mines(self, cells: int) -> int:
-        return max(1, round(self.density * cells))
+        """The preset's density on ``cells`` cells: at least 1 mine, and at least one cell
+        free (a one-cell board has none: 1 mine on 1 cell was a 500 on the analysis board
+        and a refused ``--mines`` nobody typed in ``devil-graph``)."""
+        return min(max(1, round(self.density * cells)), cells - 1)
 
 
 @dataclass(frozen=True)

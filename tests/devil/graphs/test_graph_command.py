@@ -34,6 +34,17 @@ def test_a_midgame_position_is_part_way_and_reproducible(
     assert max(len(position.board.neighbours(c)) for c in position.board.cells()) == 4
 
 
+def test_a_one_cell_board_gets_no_mine_rather_than_an_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The preset's density rounds up to 1 mine: on 1 cell that left no cell free, and the
+    command refused a ``--mines 1`` nobody typed."""
+    assert main(["square", "--size", "1", "1"]) == 0
+    position = read_graph(capsys.readouterr().out)
+    assert position.board.cell_count == 1 and position.mines == 0
+    assert [TILINGS["square"].preset("beginner").mines(n) for n in (1, 2, 100)] == [0, 1, 12]
+
+
 def test_list_and_bad_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--list"]) == 0
     assert "penrose" in capsys.readouterr().out
