@@ -275,11 +275,16 @@ def _count(args: argparse.Namespace, position: Position) -> Count:
     return Count.COUNTED
 
 
+def _cell_form(position: Position) -> str:
+    """How ``--cell`` names a cell of this board: ``ROW,COL``, or a graph board's ``ID``."""
+    return "ROW,COL" if position.board.graph is None else "ID"
+
+
 def _target(args: argparse.Namespace, position: Position) -> Cell | None:
     """The ``--cell`` as a cell, checked to be a covered cell of the board."""
     if args.cell is None:
         if args.witness:
-            raise UsageError("--witness needs --cell ROW,COL")
+            raise UsageError(f"--witness needs --cell {_cell_form(position)}")
         return None
     if position.board.graph is not None:
         return _graph_cell(args.cell, position)
@@ -388,7 +393,7 @@ def analyse(args: argparse.Namespace, reading: Reading) -> Report:
     witness = None
     extra: dict[str, object] = {}
     if args.explain and cell is None:
-        raise UsageError("--explain needs --cell ROW,COL")
+        raise UsageError(f"--explain needs --cell {_cell_form(position)}")
     decided = cell is None or cell in classification.verdicts
     if args.witness and cell is not None and decided and classification.verdict(cell).could_be_mine:
         try:

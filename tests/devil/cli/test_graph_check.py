@@ -89,6 +89,9 @@ def test_cell_by_id_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture
     assert code == 2 and "no cell of the board has that id" in err
     code, _, err = _run(tmp_path, capsys, board, "--cell", "hub")
     assert code == 2 and "already revealed (a 10)" in err
+    for option in ("--witness", "--explain"):  # a graph's cell is named by id, not ROW,COL
+        code, _, err = _run(tmp_path, capsys, board, option)
+        assert code == 2 and f"{option} needs --cell ID" in err
 
 
 @pytest.mark.parametrize(
