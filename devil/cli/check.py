@@ -226,6 +226,12 @@ def _load(args: argparse.Namespace) -> Reading:
     name, text = read_text(args.file)
     if args.input_format == "graph" or (args.input_format == "auto" and looks_like_graph(text)):
         return _load_graph(args, name, text)
+    if args.input_format == "auto" and text.lstrip().startswith("{"):
+        # no grid format starts with "{": a graph-board file that does not say what it is
+        raise UsageError(
+            f'{name}: a JSON object without "format": "mine-devil-graph" at its top: '
+            "add it, or read the file as a graph board with --input-format graph"
+        )
     topology = Topology(args.topology) if args.topology else None
     fmt = None if args.input_format == "auto" else args.input_format
     try:

@@ -111,6 +111,17 @@ def test_malformed_files_exit_2_naming_where(
     assert message in err
 
 
+@pytest.mark.parametrize("change", [{"format": "mine-devil-grap"}, {"format": None}])
+def test_a_json_object_that_is_not_a_graph_file_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict[str, Any]
+) -> None:
+    """Not a grid reader's "unexpected token '{"format":'" at line 1, column 1."""
+    board = {k: v for k, v in {**BOARD, **change}.items() if v is not None}
+    code, _, err = _run(tmp_path, capsys, board)
+    assert code == 2
+    assert 'a JSON object without "format": "mine-devil-graph"' in err
+
+
 @pytest.mark.parametrize("input_format", ["auto", "graph"])
 def test_hostile_files_exit_2_not_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], input_format: str
