@@ -164,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--counted",
         action="store_true",
-        help="counted rule with the mine total from the file's '# mines:' header",
+        help="counted rule with the mine total from the file's '# mines:' header "
+        '(a graph file\'s "mines")',
     )
     parser.add_argument(
         "--witness",
