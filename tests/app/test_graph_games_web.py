@@ -282,6 +282,8 @@ def test_the_form_takes_a_custom_size_and_a_pasted_board(client: FlaskClient) ->
             "csrf_token": csrf(client)}  # fmt: skip
     response = client.post("/new", data=form)
     assert response.status_code == 303
+    spaced = {**form, "topology": "triangle", "size": "5 6", "csrf_token": csrf(client)}
+    assert client.post("/new", data=spaced).status_code == 303  # as typed: "5 6", "5x6", "5,6"
     bad = {"preset": "custom", "graph": '{"format": "mine-devil-graph", "version": 1}',
            "csrf_token": csrf(client)}  # fmt: skip
     response = client.post("/new", data=bad)
