@@ -60,9 +60,7 @@ def _spec(data: Mapping[str, Any]) -> tuple[GraphSpec, float | None, int | None]
             raise InputError("size", f"size must be a list of whole numbers, not {raw_size!r}")
         if len(raw_size) != len(spec_of.size_names):
             names = ", ".join(spec_of.size_names)
-            raise InputError(
-                "size", f"{name} takes {len(spec_of.size_names)} size numbers ({names})"
-            )
+            raise InputError("size", f"{name} takes {spec_of.size_numbers} ({names})")
         size = tuple(bounded(v, f"size[{i}]", 1, 10_000) for i, v in enumerate(raw_size))
     else:
         preset_name = choice(data.get("preset") or "beginner", "preset",
