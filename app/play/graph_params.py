@@ -70,8 +70,9 @@ def _spec(data: Mapping[str, Any]) -> tuple[GraphSpec, float | None, int | None]
     sides = true_or_false(data["sides"], "sides") if "sides" in data else False
     try:
         return GraphSpec(name, size, sides), density, None
-    except GraphSpecError as exc:
-        raise InputError(exc.path.replace("graph.", "", 1), str(exc)) from None
+    except GraphSpecError as exc:  # the stored form's path (graph.size): the request's (size)
+        field = exc.path.replace("graph.", "", 1)
+        raise InputError(field, field + str(exc).removeprefix(exc.path)) from None
 
 
 def parse_graph_params(data: Mapping[str, Any]) -> GameParams:
