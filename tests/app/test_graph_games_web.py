@@ -279,6 +279,17 @@ def test_the_form_offers_every_tiling(client: FlaskClient, tiling: str) -> None:
     assert 'class="m"' not in page
 
 
+def test_a_custom_boards_states_are_ignored_even_impossible_ones(client: FlaskClient) -> None:
+    """The API and the form say a pasted board's states are ignored (a game starts covered):
+    a 3 on a cell with one neighbour was refused all the same."""
+    states: list[Any] = [".", 3, 1, ".", "."]  # the 3 has two neighbours
+    board = _board_of([{"id": f"v{i}", "state": s} for i, s in enumerate(states)])
+    response = client.post("/api/games", json={"graph": board, "mines": 1, "no_guess": False})
+    assert response.status_code == 201, response.get_data(as_text=True)
+    cells = response.get_json()["state"]["cells"]
+    assert [c["state"] for c in cells] == ["."] * 5
+
+
 def test_the_form_takes_a_custom_size_and_a_pasted_board(client: FlaskClient) -> None:
     form = {"preset": "custom", "topology": "cube", "size": "3", "mines": "6",
             "csrf_token": csrf(client)}  # fmt: skip
