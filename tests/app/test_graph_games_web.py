@@ -7,6 +7,7 @@ knowledge only); these tests never read the hidden layout while a game runs."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import re
@@ -22,6 +23,7 @@ from app.play.new_game import GRAPH_TILINGS
 from devil.analysis import Verdict
 from devil.game import Game, GraphSpec
 from devil.graphs.fileformat import from_json
+from devil.ledger.replays.movelist import read_movelist
 from devil.solver import classify
 
 HX = {"HX-Request": "true"}
@@ -102,6 +104,18 @@ def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
     assert f"cell {layout.id(risky)}" in page and "EVF replay" not in page
     assert re.search(r'class="gcell covered[^"]*\bboom\b', page)  # the ended board's marks
     assert re.search(r'class="gcell covered[^"]*\bwm\b', page) and 'class="m"' in page
+    # its moves file names the board, so it imports back as the same game
+    text = client.get(f"/g/{game['id']}/export.moves").get_data(as_text=True)
+    replay = read_movelist(text)
+    assert replay.params.graph == GraphSpec("cube", (4,)) and replay.params.version == 2
+    again = Game.replay(replay.params, replay.moves)
+    assert again.loss == risky and again.witness == replay.layout
+    assert sorted(map(layout.id, again.witness or ())) == sorted(lost["witness_cells"])
+    upload = {"replay": (io.BytesIO(text.encode()), "cube.moves"), "csrf_token": csrf(client)}
+    imported = client.post("/import", data=upload, content_type="multipart/form-data")
+    body = imported.get_data(as_text=True)
+    assert imported.status_code == 200 and "cube.moves: cube 4, " in body
+    assert "Move 2 was" in body and "analyse?p=" not in body  # grid links: none
 
 
 def test_a_custom_board_is_stored_with_the_game(client: FlaskClient) -> None:
