@@ -70,6 +70,7 @@ def test_a_penrose_game_through_the_api(client: FlaskClient) -> None:
     state = game["state"]
     assert state["topology"] == "graph" and "board" not in state
     assert state["graph"] == {"tiling": "penrose", "size": [80], "sides": False, "cells": 80}
+    assert state["version"] == 2  # with the seed once ended and the moves: the game again
     assert len(state["cells"]) == 80 and {c["state"] for c in state["cells"]} == {"."}
     assert state["mines"] == 10
     won = win_by_api(client, game)
