@@ -7,6 +7,7 @@ knowledge only); these tests never read the hidden layout while a game runs."""
 
 from __future__ import annotations
 
+import html
 import io
 import itertools
 import json
@@ -404,3 +405,38 @@ def test_a_spheres_big_triangles_that_share_a_side_differ_in_shade() -> None:
     # the cube keeps its faces' three shades; a flat tiling has none
     assert sphere_faces(Game.new(parse_graph_params({"tiling": "cube"})).position) is None
     assert net_shades(Game.new(parse_graph_params({"tiling": "penrose"})).position) is None
+
+
+SPACED: dict[str, Any] = {  # ids that differ only by spaces at either end, each alone
+    "format": "mine-devil-graph",
+    "version": 1,
+    "cells": [
+        {"id": " a", "state": ".", "label": "spaced"},
+        {"id": "a", "state": ".", "label": "plain"},
+        *({"id": f"c{i}", "state": "."} for i in range(10)),
+    ],
+    "edges": [[f"c{i}", f"c{i + 1}"] for i in range(9)],
+}
+
+
+def test_ids_with_spaces_at_either_end_are_matched_exactly_first(client: FlaskClient) -> None:
+    """The form's ``cell=`` stripped the id, so `` a`` opened ``a``; the analysis board did
+    the same. Every way in now takes the exact id first, then the id without the spaces."""
+    form = {"preset": "custom", "graph": json.dumps(SPACED), "mines": "1", "seed": "3",
+            "csrf_token": csrf(client)}  # fmt: skip
+    location = client.post("/new", data=form).headers["Location"]
+    game_id = location.rsplit("/", 1)[1]
+    headers = {"X-CSRFToken": csrf(client), **HX}
+    moved = client.post(f"{location}/move", data={"kind": "open", "cell": " a"}, headers=headers)
+    assert moved.status_code == 200
+    state = client.get(f"/api/games/{game_id}").get_json()
+    opened = {c["id"] for c in state["cells"] if c["state"] != "."}
+    assert opened == {" a"}  # alone: no cascade
+    flag = {"kind": "flag", "cell": "c4 "}  # no such id: the id without the space
+    assert client.post(f"{location}/move", data=flag, headers=headers).status_code == 200
+    pasted = {"graph": json.dumps(SPACED), "cell": " a", "csrf_token": csrf(client)}
+    analysed = client.post("/analyse/graph", data=pasted)
+    body = html.unescape(analysed.get_data(as_text=True))
+    assert analysed.status_code == 200 and "<h3>spaced: " in body and "<h3>plain" not in body
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert [c["id"] for c in state["cells"] if c["state"] == "F"] == ["c4"]

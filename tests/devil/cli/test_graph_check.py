@@ -91,6 +91,18 @@ def test_cell_by_id_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture
     assert code == 2 and "already revealed (a 10)" in err
 
 
+def test_cell_ids_match_exactly_first_then_without_spaces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the game form, the API and the analysis board: `` s1`` is the id `` s1`` when
+    the board has one, else ``s1``."""
+    board = {**BOARD, "cells": [*BOARD["cells"], {"id": " s1", "state": 0}]}
+    code, _, err = _run(tmp_path, capsys, board, "--cell", " s1")
+    assert code == 2 and "already revealed (a 0)" in err  # the exact id: the revealed 0
+    code, out, _ = _run(tmp_path, capsys, board, "--cell", "far ")
+    assert code == 1 and "cell far: could be a mine" in out
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
