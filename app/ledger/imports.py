@@ -111,7 +111,9 @@ def _judged(data: bytes, filename: str) -> _Judged:
     except ReplayFormatError as exc:
         raise InputError("replay", f"cannot read {filename}: {exc}") from None
     params = replay.params
-    if params.height * params.width > MAX_IMPORT_CELLS:
+    grid = params.graph is None  # a graph's virtual grid may hold empty places: count cells
+    cells = params.height * params.width if grid else params.board().cell_count
+    if cells > MAX_IMPORT_CELLS:
         raise InputError("replay", f"boards up to {MAX_IMPORT_CELLS} cells can be imported")
     if len(replay.moves) > MAX_IMPORT_MOVES:
         raise InputError("replay", f"replays up to {MAX_IMPORT_MOVES} moves can be imported")
@@ -132,7 +134,7 @@ def _judged(data: bytes, filename: str) -> _Judged:
     except (MoveError, AnnotationError) as exc:
         raise InputError("replay", f"cannot replay {filename}: {exc}") from None
     data_moves = annotation.to_json()["moves"]
-    grid = params.graph is None  # the grid analysis board reads a position from its link
+    # the grid analysis board reads a position from its link; a graph board's cannot
     rows = tuple(
         (note["n"], note["judgement"], note_text(note), step.before.line if grid else "",
          f"{note['row']},{note['col']}")
