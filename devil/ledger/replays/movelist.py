@@ -44,6 +44,7 @@ from devil.analysis import Layout
 from devil.board import Board, Cell, Topology
 from devil.game import (
     FIRST_VERSION,
+    LATEST_VERSION,
     GameParams,
     GraphSpec,
     GraphSpecError,
@@ -227,7 +228,15 @@ def _params(fields: dict[str, _Field], header_line: int) -> GameParams:
     seed = _integer(fields["seed"], "seed") if "seed" in fields else 0
     version = FIRST_VERSION
     if "game-version" in fields:
-        version = _integer(fields["game-version"], "game-version")
+        f = fields["game-version"]
+        version = _integer(f, "game-version")
+        if not FIRST_VERSION <= version <= LATEST_VERSION:
+            raise ReplayFormatError(
+                f"game-version {version} is not known (this reader knows {FIRST_VERSION} to "
+                f"{LATEST_VERSION})",
+                line=f.line,
+                column=f.column,
+            )
     if graph:
         spec, spec_field = _graph_spec(fields, board_field, topo_column)
         try:
