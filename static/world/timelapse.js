@@ -24,7 +24,7 @@
   var css = getComputedStyle(document.documentElement);
   function v(name, fallback) { return (css.getPropertyValue(name) || "").trim() || fallback; }
   var COLOURS = {
-    covered: v("--covered", "#c3c8d1"), open: v("--open", "#eef0f3"), line: v("--covered-line", "#aab0bb"),
+    covered: v("--covered", "#8a919e"), open: v("--open", "#ffffff"), line: v("--covered-line", "#7a8190"),
     me: v("--c" + colour, "#e0473e"), muted: v("--muted", "#5b6475"),
   };
   var DIGITS = ["", v("--n1", "#1f4fd6"), v("--n2", "#137a1f"), v("--n3", "#d11f1f"), v("--n4", "#1b2a8a"),
