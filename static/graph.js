@@ -143,6 +143,31 @@
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", linkCells); }
   else { linkCells(); }
 
+  // -- the focused cell's ring, drawn over its neighbours ----------------------------------
+  // A cell's own outline is half hidden under the neighbours drawn after it, and amber is
+  // hardly seen on the yellow of an "either" cell: on a flat board the focused cell gets a
+  // copy of its outline on top, ink under amber, visible on every fill in both themes.
+  // (A solid redraws its cells as it turns; its focus stays the cell's own outline.)
+  var focusRings = [];
+  function hideFocusRing() {
+    focusRings.forEach(function (r) { if (r.parentNode) { r.parentNode.removeChild(r); } });
+    focusRings = [];
+  }
+  document.addEventListener("focusin", function (event) {
+    hideFocusRing();
+    var cell = event.target.closest && event.target.closest(".graph-board:not(.solid) [data-cell]");
+    if (!cell) { return; }
+    ["focus-ring-edge", "focus-ring"].forEach(function (kind) {
+      var r = cell.cloneNode(false);
+      ["data-cell", "tabindex", "role", "aria-label", "id"].forEach(function (a) { r.removeAttribute(a); });
+      r.setAttribute("class", kind);
+      r.setAttribute("aria-hidden", "true");
+      cell.parentNode.appendChild(r);
+      focusRings.push(r);
+    });
+  });
+  document.addEventListener("focusout", hideFocusRing);
+
   // -- a wide net (the cube's, the sphere's) on a narrow portrait screen ------------------
   // It scrolled sideways in the frame (graph.css gives it 40rem so its cells stay tappable).
   // Turned a quarter (its numbers kept upright), it is taller than wide and fits the phone's
