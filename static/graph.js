@@ -143,6 +143,68 @@
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", linkCells); }
   else { linkCells(); }
 
+  // -- the focused cell's ring, drawn over its neighbours ----------------------------------
+  // A cell's own outline is half hidden under the neighbours drawn after it, and amber is
+  // hardly seen on the yellow of an "either" cell: on a flat board the focused cell gets a
+  // copy of its outline on top, ink under amber, visible on every fill in both themes.
+  // (A solid redraws its cells as it turns; its focus stays the cell's own outline.)
+  var focusRings = [];
+  function hideFocusRing() {
+    focusRings.forEach(function (r) { if (r.parentNode) { r.parentNode.removeChild(r); } });
+    focusRings = [];
+  }
+  document.addEventListener("focusin", function (event) {
+    hideFocusRing();
+    var cell = event.target.closest && event.target.closest(".graph-board:not(.solid) [data-cell]");
+    if (!cell) { return; }
+    ["focus-ring-edge", "focus-ring"].forEach(function (kind) {
+      var r = cell.cloneNode(false);
+      ["data-cell", "tabindex", "role", "aria-label", "id"].forEach(function (a) { r.removeAttribute(a); });
+      r.setAttribute("class", kind);
+      r.setAttribute("aria-hidden", "true");
+      cell.parentNode.appendChild(r);
+      focusRings.push(r);
+    });
+  });
+  document.addEventListener("focusout", hideFocusRing);
+
+  // -- a wide net (the cube's, the sphere's) on a narrow portrait screen ------------------
+  // It scrolled sideways in the frame (graph.css gives it 40rem so its cells stay tappable).
+  // Turned a quarter (its numbers kept upright), it is taller than wide and fits the phone's
+  // width, its cells at least MIN_CELL_PX; the arrow keys follow the screen (step() reads
+  // the drawn positions). As static/graph-game.js turns the game's board.
+  var TURN_BELOW_PX = 600, MIN_CELL_PX = 24, SVG_NS = "http://www.w3.org/2000/svg";
+  function turnWide() {
+    var portrait = window.innerWidth < TURN_BELOW_PX && window.innerHeight > window.innerWidth;
+    var boards = document.querySelectorAll(".graph-frame svg.graph-board.wide");
+    for (var i = 0; i < boards.length; i++) {
+      var svg = boards[i];
+      if (portrait === svg.classList.contains("turned")) { continue; }
+      var inner = svg.querySelector(":scope > g.quarter");
+      if (!inner) {
+        inner = document.createElementNS(SVG_NS, "g");
+        inner.setAttribute("class", "quarter");
+        while (svg.firstChild) { inner.appendChild(svg.firstChild); }
+        svg.appendChild(inner);
+      }
+      var view = svg.dataset.view || svg.getAttribute("viewBox");
+      svg.dataset.view = view;
+      var b = view.split(" ").map(Number); // x y w h; rotate(90) takes (x, y) to (-y, x)
+      svg.setAttribute("viewBox", portrait ? [-(b[1] + b[3]), b[0], b[3], b[2]].join(" ") : view);
+      if (portrait) { inner.setAttribute("transform", "rotate(90)"); } else { inner.removeAttribute("transform"); }
+      var texts = inner.querySelectorAll("text");
+      for (var j = 0; j < texts.length; j++) {
+        var t = texts[j];
+        if (portrait) { t.setAttribute("transform", "rotate(-90 " + t.getAttribute("x") + " " + t.getAttribute("y") + ")"); }
+        else { t.removeAttribute("transform"); }
+      }
+      svg.style.minWidth = portrait ? Math.ceil(MIN_CELL_PX * b[3]) + "px" : "";
+      svg.classList.toggle("turned", portrait);
+    }
+  }
+  turnWide();
+  window.addEventListener("resize", turnWide);
+
   // the tiling chosen in the side column: its description under the select (the select
   // itself shows the name alone: the column is too narrow for the descriptions)
   document.addEventListener("change", function (event) {

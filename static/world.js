@@ -17,6 +17,7 @@
   var layer = document.getElementById("world-layer");
   var cursorEl = document.getElementById("world-cursor");
   var coordsOut = document.getElementById("coords");
+  var cursorOut = document.getElementById("cursor-cell");
   var liveOut = document.getElementById("live");
   var msgOut = document.getElementById("wmsg");
   var errorOut = document.getElementById("error-count");
@@ -288,6 +289,7 @@
             t.cells = cells; t.pending = false;
             applyPendingTo(t);
             renderTile(t);
+            if (cursor && floorDiv(cursor.x, T) === tx && floorDiv(cursor.y, T) === ty) sayCursor();
             if (firstBoard === null) {   // the first known tile is on screen at the next frame
               firstBoard = -1;
               requestAnimationFrame(function () { firstBoard = performance.now(); });
@@ -340,6 +342,7 @@
       }
       if (t.cells[idx] === sym) continue;
       t.cells[idx] = sym;
+      if (cursor && cursor.x === x && cursor.y === y) sayCursor();
       var el = t.el.children[idx];
       if (!el) continue;
       el.className = CLASS[sym];
@@ -730,6 +733,22 @@
     cursorEl.hidden = false;
     applyTransform();
     coordsOut.textContent = "x " + x + ", y " + y;
+    sayCursor();
+  }
+
+  /* what a screen reader hears as the cursor moves: the cell, not only where it is (the
+     coordinates alone said nothing of the board); again when a move changes that cell */
+  function cellWords(sym) {
+    if (sym === null || sym === undefined) return "not loaded yet";
+    if (sym === ".") return "covered";
+    if (sym === "F") return "flagged";
+    if (sym === "*") return "free: another colour's flag, safe for you";
+    if (sym === "0") return "open, no mines around";
+    return "open, " + sym + (sym === "1" ? " mine" : " mines") + " around";
+  }
+  function sayCursor() {
+    if (!cursor || !cursorOut) return;
+    cursorOut.textContent = "x " + cursor.x + ", y " + cursor.y + ": " + cellWords(symbolAt(cursor.x, cursor.y));
   }
 
   function keepCursorInView() {

@@ -12,8 +12,9 @@
 
 A game on a graph board (``{"tiling": "penrose", "preset": "beginner"}`` or a custom
 ``"graph"`` file in the body) names cells by id: its ``state`` has ``cells``
-(``[{"id", "state"}]``) instead of ``board``, ``graph`` (the tiling), and once ended
-``layout_cells``, ``witness_cells`` and ``loss_cell`` (ids) instead of rows.
+(``[{"id", "state"}]``) instead of ``board``, ``graph`` (the tiling), ``version`` (how it
+draws layouts and witnesses), and once ended ``layout_cells``, ``witness_cells`` and
+``loss_cell`` (ids) instead of rows.
 
 ``state`` is ``{"id", "width", "height", "mines", "topology", "count", "mercy",
 "no_guess", "status", "moves", "board"}``; once the game has ended it adds

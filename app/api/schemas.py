@@ -156,7 +156,8 @@ STATE: JSON = {
         "covered, 'F' flag, '0'-'8' revealed, '#' hole. layout, witness ('*' mine), loss "
         "[row, col] and seed appear only once the game has ended. A graph game (topology "
         "'graph') has cells ({id, state}: '.', 'F' or the number) instead of board, graph "
-        "(its tiling), and once ended layout_cells, witness_cells (mined ids) and loss_cell."
+        "(its tiling), version (how it draws its layouts and witnesses), and once ended "
+        "layout_cells, witness_cells (mined ids) and loss_cell."
     ),
     "required": [
         "id",
@@ -200,6 +201,10 @@ STATE: JSON = {
                     "state": {"type": ["string", "integer"]},
                 },
             },
+        },
+        "version": {
+            "type": "integer",
+            "description": "graph games: how the game draws its layouts and witnesses",
         },
         "layout_cells": IDS,
         "witness_cells": IDS,

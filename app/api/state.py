@@ -28,12 +28,14 @@ def layout_rows(board: Board, layout: Layout) -> list[str]:
 
 def _graph_state(game: Game, state: dict[str, Any]) -> None:
     """A graph game's cells by id (``cells``: ``{"id", "state"}`` in the file's order, state
-    ``"."``, ``"F"`` or the number), instead of ``board``'s rows."""
+    ``"."``, ``"F"`` or the number), instead of ``board``'s rows; its ``version``, which
+    with the board, the rules, the ``seed`` (once ended) and the moves rebuilds it."""
     position = game.position
     layout = position.board.graph
     assert layout is not None and game.params.graph is not None
     del state["board"]
     state["graph"] = game.params.graph.summary()
+    state["version"] = game.params.version  # how its layouts and witnesses are drawn
     cells = []
     for slot in layout.slots:
         number = position.number(slot)

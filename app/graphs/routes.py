@@ -108,8 +108,9 @@ def _view(args: Mapping[str, str]) -> str:
 
 
 def _cell_id(args: Mapping[str, str]) -> str | None:
-    value = args.get("cell", "").strip()
-    return value or None
+    """The chosen cell's id as sent (an id may start or end with spaces: ``_selected``
+    matches it exactly first); None when the field is empty."""
+    return args.get("cell") or None
 
 
 def _tiling_request(args: Mapping[str, str]) -> Request:
@@ -169,9 +170,12 @@ def _selected(position: Position, cell_id: str | None) -> Cell | None:
     assert layout is not None
     if cell_id is None:
         return None
-    if not layout.has(cell_id):
+    cell = layout.find(cell_id)
+    if cell is None:
+        if not cell_id.strip():
+            return None  # spaces only, and no such id: nothing chosen
         raise InputError("cell", f"no cell has the id {cell_id!r}")
-    return layout.cell(cell_id)
+    return cell
 
 
 def _facts(

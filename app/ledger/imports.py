@@ -47,7 +47,8 @@ class ImportedView:
     luck: str
     metrics: dict[str, object]
     start: str
-    """The analysis board after the first move (or at the board's opening)."""
+    """The analysis board after the first move (or at the board's opening); empty on a
+    graph board, whose analysis board takes its position by form, not by link."""
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,15 @@ def imported_view(data: bytes, filename: str) -> ImportedView:
     if isinstance(outcome, str):
         raise InputError("replay", outcome)
     count = outcome.count
+
+    def study(line: str, cell: str | None = None) -> str:
+        return analyse_url(line, count, cell=cell) if line else ""
+
     moves = tuple(
-        ImportedMove(n, judgement, text, analyse_url(before, count, cell=cell))
+        ImportedMove(n, judgement, text, study(before, cell))
         for n, judgement, text, before, cell in outcome.moves
     )
-    start = analyse_url(outcome.start, count)
+    start = study(outcome.start)
     return ImportedView(outcome.title, moves, outcome.luck, outcome.metrics, start)
 
 
@@ -106,7 +111,9 @@ def _judged(data: bytes, filename: str) -> _Judged:
     except ReplayFormatError as exc:
         raise InputError("replay", f"cannot read {filename}: {exc}") from None
     params = replay.params
-    if params.height * params.width > MAX_IMPORT_CELLS:
+    grid = params.graph is None  # a graph's virtual grid may hold empty places: count cells
+    cells = params.height * params.width if grid else params.board().cell_count
+    if cells > MAX_IMPORT_CELLS:
         raise InputError("replay", f"boards up to {MAX_IMPORT_CELLS} cells can be imported")
     if len(replay.moves) > MAX_IMPORT_MOVES:
         raise InputError("replay", f"replays up to {MAX_IMPORT_MOVES} moves can be imported")
@@ -127,13 +134,16 @@ def _judged(data: bytes, filename: str) -> _Judged:
     except (MoveError, AnnotationError) as exc:
         raise InputError("replay", f"cannot replay {filename}: {exc}") from None
     data_moves = annotation.to_json()["moves"]
+    # the grid analysis board reads a position from its link; a graph board's cannot
     rows = tuple(
-        (note["n"], note["judgement"], note_text(note), step.before.line,
+        (note["n"], note["judgement"], note_text(note), step.before.line if grid else "",
          f"{note['row']},{note['col']}")
         for note, step in zip(data_moves, steps, strict=True)
     )  # fmt: skip
     first = steps[0].after if steps else Position.covered(params.board(), params.mines)
     what = replay.software or "unknown software"
-    title = f"{filename}: {params.height}x{params.width}, {params.mines} mines ({what})"
+    board = f"{params.height}x{params.width}" if params.graph is None else params.graph.name
+    title = f"{filename}: {board}, {params.mines} mines ({what})"
     metrics = annotation.metrics.to_json()
-    return _Judged(title, rows, luck_sentence(annotation), metrics, first.line, count)
+    start = first.line if grid else ""
+    return _Judged(title, rows, luck_sentence(annotation), metrics, start, count)

@@ -38,10 +38,9 @@ from app.play.view import duel_of
 from app.security import current_owner, ensure_owner, limit_creates
 from app.teach.export import picture_verdicts
 from app.teach.query import check_size, line_arg, parse_count
-from devil.board import Board
 from devil.game import Status
 from devil.graphs.tilings import TILINGS
-from devil.ledger.annotate import final_board
+from devil.ledger.annotate import final_board, with_cell_ids
 from devil.ledger.luck import luck_sentence_json
 from devil.ledger.replays.evf import EvfError, write_evf
 from devil.ledger.replays.movelist import write_movelist
@@ -71,26 +70,6 @@ def game_annotations(game_id: str) -> ResponseReturnValue:
     service = get_service()
     board = service.params(service.record(game_id)).board()
     return body if board.graph is None else with_cell_ids(body, board)
-
-
-def with_cell_ids(body: dict[str, Any], board: Board) -> dict[str, Any]:
-    """A graph game's annotation with its cells named by id too: each move's ``cell`` and
-    ``opened_cells`` beside the ``row``/``col`` of the board's virtual grid."""
-    graph = board.graph
-    assert graph is not None
-
-    def name(row: int, col: int) -> str:
-        return graph.id(board.cell(row, col))
-
-    moves = []
-    for move in body.get("moves", []):
-        extra: dict[str, Any] = {}
-        if isinstance(move.get("row"), int) and isinstance(move.get("col"), int):
-            extra["cell"] = name(move["row"], move["col"])
-        if isinstance(move.get("opened"), list):
-            extra["opened_cells"] = [name(r, c) for r, c in move["opened"]]
-        moves.append({**move, **extra})
-    return {**body, "moves": moves}
 
 
 @bp.get("/g/<game_id>/luck")

@@ -85,9 +85,10 @@ def click_by_id(action: Any, cell: Any, params: GameParams, field: str = "action
     layout = params.board().graph
     if layout is None:
         raise InputError("cell", "cell ids name the cells of graph boards: give row and col")
-    if not isinstance(cell, str) or not layout.has(cell):
+    slot = layout.find(cell) if isinstance(cell, str) else None
+    if slot is None:
         raise InputError("cell", f"cell {shown(cell)} is not a cell of this board")
-    row, col = params.board().coord(layout.cell(cell))
+    row, col = params.board().coord(slot)
     return Click(chosen, row, col)
 
 
@@ -96,8 +97,10 @@ def click_from_form(form: Mapping[str, str], params: GameParams) -> Click:
     or separate ``row``/``col`` fields; ``cell=ID`` on a graph board."""
     kind = form.get("kind") or "open"
     choice(kind, "kind", ACTIONS)  # a bad kind is named before a bad cell
-    if params.graph is not None and (form.get("cell") or "").strip():
-        return click_by_id(kind, form["cell"].strip(), params, field="kind")
+    cell = form.get("cell") or ""  # as sent: an id may start or end with spaces
+    layout = params.board().graph
+    if layout is not None and (cell.strip() or layout.find(cell) is not None):
+        return click_by_id(kind, cell, params, field="kind")
     at = form.get("at")
     row: int | str
     col: int | str

@@ -178,12 +178,13 @@ def plural(n: int, noun: str) -> str:
 
 
 _SHAPE_NOTES = {
-    "cube": "The surface of a cube, unfolded (three shades tell its six faces apart): where "
-    "edges of the net meet on the cube, their cells touch. \u201cSolid\u201d shows the cube "
-    "itself: drag it (or use the arrows) to turn it.",
-    "geodesic": "A ball of triangles, unfolded (three shades tell its 20 big triangles apart): "
-    "where edges of the net meet on the ball, their cells touch. \u201cSolid\u201d shows the "
-    "ball itself: drag it (or use the arrows) to turn it.",
+    # true of both views: the player switches between them on the page, the note stays
+    "cube": "The surface of a cube. \u201cUnfolded\u201d lays it flat (three shades tell its "
+    "six faces apart): where edges of the net meet on the cube, their cells touch. "
+    "\u201cSolid\u201d shows the cube itself: drag it (or use the arrows) to turn it.",
+    "geodesic": "A ball of triangles. \u201cUnfolded\u201d lays it flat (three shades tell its "
+    "20 big triangles apart): where edges of the net meet on the ball, their cells touch. "
+    "\u201cSolid\u201d shows the ball itself: drag it (or use the arrows) to turn it.",
     "penrose": "Penrose rhombs: a tiling that never repeats.",
     "torus": "Squares on a torus: the left edge touches the right, the top the bottom.",
     # the rest only by name: a stranger saw "graph board of 72 cells" and no word of Cairo

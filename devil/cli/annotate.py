@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from devil.analysis import Layout
+from devil.board import Board
 from devil.cli import reading
 from devil.errors import MoveError
 from devil.game import Game
@@ -25,6 +26,7 @@ from devil.ledger.annotate import (
     GameAnnotation,
     annotate,
     final_board,
+    with_cell_ids,
 )
 from devil.ledger.luck import luck_sentence, odds
 from devil.ledger.replays import Replay, ReplayFormatError, read_replay
@@ -111,7 +113,7 @@ def render_text(annotated: Annotated) -> str:
         level = "" if note.level is None else str(note.level)
         p = "" if note.p_safe is None else odds(note.p_safe)
         bits = "" if note.bits is None else f"{note.bits:.2f}"
-        cell = f"{note.move.row},{note.move.col}"
+        cell = _cell_name(a.board, note.move.row, note.move.col)
         lines.append(
             f"{note.n:>5}  {note.move.kind.value:<6}  {cell:<7}  {note.judgement.value:<9}  "
             f"{level:>5}  {p:>7}  {bits:>4}".rstrip()
@@ -132,8 +134,21 @@ def render_text(annotated: Annotated) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _cell_name(board: Board, row: int, col: int) -> str:
+    """``ROW,COL``; a graph board's cell by its id (the moves name its virtual grid's slot)."""
+    if board.graph is None:
+        return f"{row},{col}"
+    return board.graph.id(board.cell(row, col))
+
+
 def render_json(annotated: Annotated) -> str:
-    return json.dumps(annotated.annotation.to_json()) + "\n"
+    """The annotation's JSON (docs/annotations.md); on a graph board each move names its
+    ``cell`` and ``opened_cells`` by id too, as the API's annotations do."""
+    annotation = annotated.annotation
+    body = annotation.to_json()
+    if annotation.board.graph is not None:
+        body = with_cell_ids(body, annotation.board)
+    return json.dumps(body) + "\n"
 
 
 def run(path: str, fmt: str, prog: str, timeout: float | None = None) -> int:

@@ -42,7 +42,7 @@ from devil.cli.reading import UsageError, read_text
 from devil.cli.sections import SECTIONS, UNDECIDED, Report, render_json, render_text
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.formats import FORMATS, MAX_DIGITS, FormatReport, Reading, non_ascii_digit, read
-from devil.graphs.fileformat import GraphFileError, looks_like_graph, read_graph
+from devil.graphs.fileformat import ANY_COORDINATE, GraphFileError, looks_like_graph, read_graph
 from devil.position import Position, PositionError
 from devil.rules import Count
 
@@ -246,7 +246,9 @@ def _load_graph(args: argparse.Namespace, name: str, text: str) -> Reading:
     if args.topology is not None:
         raise UsageError("--topology is for grid boards: a graph board has its own neighbours")
     try:
-        position = read_graph(text)
+        # devil-check never draws the board: any finite coordinate is read (as a stored
+        # game's board is); the web's +-1e9 bound is for boards it draws
+        position = read_graph(text, max_coordinate=ANY_COORDINATE)
     except GraphFileError as exc:
         raise UsageError(f"{name}: {exc}") from None
     total_from = None
@@ -263,9 +265,10 @@ def _graph_cell(text: str, position: Position) -> Cell:
     """A graph board's ``--cell``: a covered cell's id."""
     layout = position.board.graph
     assert layout is not None
-    if not layout.has(text):
+    found = layout.find(text)  # the exact id first, then without spaces at either end
+    if found is None:
         raise UsageError(f"--cell {_shown(text)}: no cell of the board has that id")
-    cell = layout.cell(text)
+    cell = found
     number = position.number(cell)
     if number is not None:
         raise UsageError(

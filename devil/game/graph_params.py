@@ -104,8 +104,7 @@ class GraphSpec:
             position = from_json(data, GRAPH_GAME_MAX_CELLS, GRAPH_GAME_MAX_EDGES)
         except GraphFileError as exc:
             path = f"{where}.{exc.path}" if exc.path else where
-            message = str(exc)[len(exc.path) + 2 :] if exc.path else str(exc)
-            raise GraphSpecError(path, message) from None
+            raise GraphSpecError(path, _bare(exc)) from None
         except InconsistentPosition:  # an impossible number: states do not matter here
             assert isinstance(data, Mapping)  # from_json read it up to its numbers
             cells = [{**c, "state": "."} for c in data["cells"]]
@@ -114,6 +113,21 @@ class GraphSpec:
             )
         except ValueError as exc:
             raise GraphSpecError(where, str(exc)) from None
+        blank = Position.covered(position.board)
+        return cls(file=json.dumps(to_json(blank), separators=(",", ":")))
+
+    @classmethod
+    def stored(cls, text: str) -> GraphSpec:
+        """A custom board from a graph-board file's text that a game was already played on
+        (a move list's ``graph`` line): read as a stored game's board is (any finite
+        coordinate, any number of pairs up to the file format's bound), states ignored.
+        Errors name the JSON path under ``graph``."""
+        try:
+            position = read_graph(text, GRAPH_GAME_MAX_CELLS, max_coordinate=ANY_COORDINATE)
+        except GraphFileError as exc:
+            raise GraphSpecError(f"graph.{exc.path}" if exc.path else "graph", _bare(exc)) from None
+        except ValueError as exc:  # an impossible number: states do not matter here
+            raise GraphSpecError("graph", str(exc)) from None
         blank = Position.covered(position.board)
         return cls(file=json.dumps(to_json(blank), separators=(",", ":")))
 
@@ -158,6 +172,11 @@ class GraphSpec:
         if not isinstance(tiling_name, str):
             raise GraphSpecError("graph.tiling", f"must be a tiling's name, not {tiling_name!r}")
         return cls(tiling_name, tuple(size), d.get("sides", False), file)
+
+
+def _bare(exc: GraphFileError) -> str:
+    """The message of ``exc`` without the path it starts with."""
+    return str(exc)[len(exc.path) + 2 :] if exc.path else str(exc)
 
 
 @lru_cache(maxsize=64)

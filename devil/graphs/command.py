@@ -21,45 +21,97 @@ from devil.graphs.tilings import TILINGS, tiling, tiling_board
 PROG = "devil-graph"
 
 
+DESCRIPTION = """\
+Write a board of a built-in tiling as a graph-board file (JSON, "format":
+"mine-devil-graph") on standard output: every cell with its id, its polygon
+(and its 3-D corners on the cube and the sphere), the pairs of neighbours, and
+"mines", the board's total. A blank board has every cell covered; --midgame
+places mines at random and opens cells as a player who only clicks safe cells
+would, so its numbers always fit a real layout (the mines themselves are not in
+the file). Nothing promises that a --midgame position can be finished without
+guessing: ask devil-check.
+
+Use the file as a puzzle's starting point: edit the states ("." covered, "F"
+flagged, a number revealed), then check it with devil-check FILE (which cells
+are safe, mines or either; --counted uses the file's total), paste it on the
+graph analysis board (/analyse/graph), or start a game on its board (the
+new-game form's custom board, or POST /api/games with {"graph": ...}: a game
+starts with every cell covered). The format is docs/graph-boards.md."""
+
+EPILOG = """\
+examples:
+  devil-graph --list                                  the tilings, sizes, presets
+  devil-graph penrose --preset expert > board.json    a blank expert Penrose board
+  devil-graph triangle --size 16 30 --midgame --seed 7 > puzzle.json
+  devil-graph cube --size 5 --sides --mines 20 > cube.json
+  devil-check puzzle.json                              what can be deduced
+
+exit codes: 0 written, 2 bad usage (the message names the option)"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="Write a graph-board file (mine-devil-graph) of a built-in tiling.",
-        epilog="devil-graph --list shows the tilings, their sizes and presets",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("tiling", nargs="?", choices=sorted(TILINGS), metavar="TILING")
-    parser.add_argument("--list", action="store_true", help="list the tilings and presets")
+    parser.add_argument(
+        "tiling",
+        nargs="?",
+        choices=sorted(TILINGS),
+        metavar="TILING",
+        help=f"the tiling: {', '.join(TILINGS)} (--list describes them)",
+    )
+    parser.add_argument(
+        "--list", action="store_true", help="list the tilings, their sizes and presets, and stop"
+    )
     parser.add_argument(
         "--preset",
         choices=("beginner", "intermediate", "expert"),
         default="beginner",
-        help="size and mine density (default beginner)",
+        help="the board's size and mine density, like Minesweeper's levels (default "
+        "beginner); with --size, only the density",
     )
     parser.add_argument(
         "--size",
         type=int,
         nargs="+",
         metavar="N",
-        help="a custom size: rows and cols for the plane tilings, cells for penrose, "
-        "n for the cube, the frequency for geodesic",
+        help="a custom size: rows and cols for the plane tilings (square, hex, torus, "
+        "triangle, truncated-square, rhombille, cairo, snub-square), cells for penrose, "
+        "squares along a face's edge for cube, the frequency for geodesic",
     )
-    parser.add_argument("--mines", type=int, metavar="N", help="total mines (default: preset)")
+    parser.add_argument(
+        "--mines",
+        type=int,
+        metavar="N",
+        help="the board's total of mines (default: the preset's density on its cells)",
+    )
     parser.add_argument(
         "--sides",
         action="store_true",
-        help="neighbours share a side (default: a corner, the classic rule)",
+        help="neighbours are cells that share a side (default: cells that share a corner, "
+        "the classic rule: 8 neighbours on squares, 12 on an inner triangle)",
     )
     parser.add_argument(
         "--midgame",
         action="store_true",
         help="a random position part-way through a game instead of a blank board",
     )
-    parser.add_argument("--seed", type=int, default=0, help="the random seed of --midgame")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="with --midgame: which random position (the same seed writes the same file; "
+        "default 0)",
+    )
     parser.add_argument(
         "--fraction",
         type=float,
         default=0.4,
-        help="with --midgame: about this fraction of the safe cells open (default 0.4)",
+        help="with --midgame: about this fraction of the safe cells is open (above 0, at "
+        "most 1; default 0.4)",
     )
     return parser
 

@@ -301,8 +301,12 @@ ANY_COORDINATE = sys.float_info.max
 """The coordinate bound of a stored game's board: any finite number, as before the bound."""
 
 
-def _span(limit: float) -> str:
-    return f"-{limit:.0e} to {limit:.0e}"
+def _numbers(how_many: str, limit: float) -> str:
+    """``two numbers from -1e+09 to 1e+09``; ``two finite numbers`` under ``ANY_COORDINATE``
+    (NaN and Infinity, which ``json`` reads, are never coordinates)."""
+    if limit >= ANY_COORDINATE:
+        return f"{how_many} finite numbers"
+    return f"{how_many} numbers from -{limit:.0e} to {limit:.0e}"
 
 
 def _as_point(value: object, limit: float) -> Point | None:
@@ -323,7 +327,7 @@ def _as_point(value: object, limit: float) -> Point | None:
 def _point(value: object, where: str, limit: float) -> Point:
     got = _as_point(value, limit)
     if got is None:
-        raise GraphFileError(where, f"must be a point [x, y] of two numbers from {_span(limit)}")
+        raise GraphFileError(where, f"must be a point [x, y] of {_numbers('two', limit)}")
     return got
 
 
@@ -354,7 +358,7 @@ def _polygon3d(value: object, where: str, limit: float) -> tuple[Point3, ...]:
     if None in points:
         k = points.index(None)
         raise GraphFileError(
-            f"{where}[{k}]", f"must be a point [x, y, z] of three numbers from {_span(limit)}"
+            f"{where}[{k}]", f"must be a point [x, y, z] of {_numbers('three', limit)}"
         )
     return cast("tuple[Point3, ...]", points)
 

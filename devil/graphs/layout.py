@@ -79,6 +79,18 @@ class GraphLayout:
     def has(self, cell_id: str) -> bool:
         return cell_id in self._slot_of_id
 
+    def find(self, text: str) -> Cell | None:
+        """The cell a typed id names: the exact id first (an id may start or end with
+        spaces), else the id without the spaces around it (typed in a form or a shell);
+        None when neither is an id. Every place an id comes in (the game form, the API,
+        ``devil-check --cell``, the analysis board) asks this, so they agree."""
+        slot = self._slot_of_id.get(text)
+        if slot is None:
+            stripped = text.strip()
+            if stripped != text:
+                slot = self._slot_of_id.get(stripped)
+        return slot
+
     def index(self, cell: Cell) -> int:
         """The file index of a board cell."""
         return self._index_of_slot[cell]

@@ -147,6 +147,26 @@ class GameAnnotation:
         }
 
 
+def with_cell_ids(body: dict[str, Any], board: Board) -> dict[str, Any]:
+    """A graph game's annotation with its cells named by id too: each move's ``cell`` and
+    ``opened_cells`` beside the ``row``/``col`` of the board's virtual grid."""
+    graph = board.graph
+    assert graph is not None
+
+    def name(row: int, col: int) -> str:
+        return graph.id(board.cell(row, col))
+
+    moves = []
+    for move in body.get("moves", []):
+        extra: dict[str, Any] = {}
+        if isinstance(move.get("row"), int) and isinstance(move.get("col"), int):
+            extra["cell"] = name(move["row"], move["col"])
+        if isinstance(move.get("opened"), list):
+            extra["opened_cells"] = [name(r, c) for r, c in move["opened"]]
+        moves.append({**move, **extra})
+    return {**body, "moves": moves}
+
+
 # -- the judge ----------------------------------------------------------------------------------
 
 

@@ -24,8 +24,8 @@
   var css = getComputedStyle(document.documentElement);
   function v(name, fallback) { return (css.getPropertyValue(name) || "").trim() || fallback; }
   var COLOURS = {
-    covered: v("--covered", "#c3c8d1"), open: v("--open", "#eef0f3"), line: v("--covered-line", "#aab0bb"),
-    me: v("--c" + colour, "#e0473e"), muted: v("--muted", "#5b6475"),
+    covered: v("--covered", "#8a919e"), open: v("--open", "#ffffff"), line: v("--covered-line", "#7a8190"),
+    me: v("--c" + colour, "#e0473e"), muted: v("--muted", "#5b6475"), ink: v("--ink", "#1d2330"),
   };
   var DIGITS = ["", v("--n1", "#1f4fd6"), v("--n2", "#137a1f"), v("--n3", "#d11f1f"), v("--n4", "#1b2a8a"),
                 v("--n5", "#8a1b1b"), v("--n6", "#0c7a7a"), v("--n7", "#222"), v("--n8", "#666")];
@@ -48,10 +48,12 @@
     var glyph = cell >= 9;
     ctx.font = "bold " + Math.floor(cell * 0.7) + "px system-ui, sans-serif";
     ctx.textAlign = "center"; ctx.textBaseline = "middle";
-    if (sym === "F") {
-      ctx.fillStyle = COLOURS.me;
+    if (sym === "F") {  // as on the board (world.css): the flag in ink, the team's colour a bar
+      ctx.fillStyle = COLOURS.ink;
       if (glyph) ctx.fillText("⚑", px + cell / 2, py + cell / 2 + 1);
       else ctx.fillRect(px + cell * 0.25, py + cell * 0.25, cell * 0.5, cell * 0.5);
+      ctx.fillStyle = COLOURS.me;
+      if (glyph) ctx.fillRect(px + 1, py + cell - 3, cell - 2, 2);
     } else if (sym === "*") {
       ctx.fillStyle = COLOURS.muted;
       if (glyph) ctx.fillText("✱", px + cell / 2, py + cell / 2 + 1);

@@ -7,6 +7,8 @@ knowledge only); these tests never read the hidden layout while a game runs."""
 
 from __future__ import annotations
 
+import html
+import io
 import itertools
 import json
 import re
@@ -22,6 +24,7 @@ from app.play.new_game import GRAPH_TILINGS
 from devil.analysis import Verdict
 from devil.game import Game, GraphSpec
 from devil.graphs.fileformat import from_json
+from devil.ledger.replays.movelist import read_movelist
 from devil.solver import classify
 
 HX = {"HX-Request": "true"}
@@ -68,6 +71,7 @@ def test_a_penrose_game_through_the_api(client: FlaskClient) -> None:
     state = game["state"]
     assert state["topology"] == "graph" and "board" not in state
     assert state["graph"] == {"tiling": "penrose", "size": [80], "sides": False, "cells": 80}
+    assert state["version"] == 2  # with the seed once ended and the moves: the game again
     assert len(state["cells"]) == 80 and {c["state"] for c in state["cells"]} == {"."}
     assert state["mines"] == 10
     won = win_by_api(client, game)
@@ -102,6 +106,18 @@ def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
     assert f"cell {layout.id(risky)}" in page and "EVF replay" not in page
     assert re.search(r'class="gcell covered[^"]*\bboom\b', page)  # the ended board's marks
     assert re.search(r'class="gcell covered[^"]*\bwm\b', page) and 'class="m"' in page
+    # its moves file names the board, so it imports back as the same game
+    text = client.get(f"/g/{game['id']}/export.moves").get_data(as_text=True)
+    replay = read_movelist(text)
+    assert replay.params.graph == GraphSpec("cube", (4,)) and replay.params.version == 2
+    again = Game.replay(replay.params, replay.moves)
+    assert again.loss == risky and again.witness == replay.layout
+    assert sorted(map(layout.id, again.witness or ())) == sorted(lost["witness_cells"])
+    upload = {"replay": (io.BytesIO(text.encode()), "cube.moves"), "csrf_token": csrf(client)}
+    imported = client.post("/import", data=upload, content_type="multipart/form-data")
+    body = imported.get_data(as_text=True)
+    assert imported.status_code == 200 and "cube.moves: cube 4, " in body
+    assert "Move 2 was" in body and "analyse?p=" not in body  # grid links: none
 
 
 def test_a_custom_board_is_stored_with_the_game(client: FlaskClient) -> None:
@@ -404,3 +420,38 @@ def test_a_spheres_big_triangles_that_share_a_side_differ_in_shade() -> None:
     # the cube keeps its faces' three shades; a flat tiling has none
     assert sphere_faces(Game.new(parse_graph_params({"tiling": "cube"})).position) is None
     assert net_shades(Game.new(parse_graph_params({"tiling": "penrose"})).position) is None
+
+
+SPACED: dict[str, Any] = {  # ids that differ only by spaces at either end, each alone
+    "format": "mine-devil-graph",
+    "version": 1,
+    "cells": [
+        {"id": " a", "state": ".", "label": "spaced"},
+        {"id": "a", "state": ".", "label": "plain"},
+        *({"id": f"c{i}", "state": "."} for i in range(10)),
+    ],
+    "edges": [[f"c{i}", f"c{i + 1}"] for i in range(9)],
+}
+
+
+def test_ids_with_spaces_at_either_end_are_matched_exactly_first(client: FlaskClient) -> None:
+    """The form's ``cell=`` stripped the id, so `` a`` opened ``a``; the analysis board did
+    the same. Every way in now takes the exact id first, then the id without the spaces."""
+    form = {"preset": "custom", "graph": json.dumps(SPACED), "mines": "1", "seed": "3",
+            "csrf_token": csrf(client)}  # fmt: skip
+    location = client.post("/new", data=form).headers["Location"]
+    game_id = location.rsplit("/", 1)[1]
+    headers = {"X-CSRFToken": csrf(client), **HX}
+    moved = client.post(f"{location}/move", data={"kind": "open", "cell": " a"}, headers=headers)
+    assert moved.status_code == 200
+    state = client.get(f"/api/games/{game_id}").get_json()
+    opened = {c["id"] for c in state["cells"] if c["state"] != "."}
+    assert opened == {" a"}  # alone: no cascade
+    flag = {"kind": "flag", "cell": "c4 "}  # no such id: the id without the space
+    assert client.post(f"{location}/move", data=flag, headers=headers).status_code == 200
+    pasted = {"graph": json.dumps(SPACED), "cell": " a", "csrf_token": csrf(client)}
+    analysed = client.post("/analyse/graph", data=pasted)
+    body = html.unescape(analysed.get_data(as_text=True))
+    assert analysed.status_code == 200 and "<h3>spaced: " in body and "<h3>plain" not in body
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert [c["id"] for c in state["cells"] if c["state"] == "F"] == ["c4"]

@@ -28,9 +28,14 @@ def test_choose_a_safe_cell_and_read_why(
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
         page.goto(f"{live_server}/analyse/graph?{query}")
+        if label == "phone":  # the cube's wide net is turned a quarter: it fits the frame
+            frame = page.locator(".graph-frame")
+            assert frame.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "it scrolls sideways"
         safe = page.locator(".graph-board .cell.safe:not(.back)").first
         expect(safe).to_be_visible()
         cell_id = safe.get_attribute("data-cell")
+        safe.focus()  # its ring is drawn over its neighbours (its outline was half under theirs)
+        expect(page.locator(".graph-board .focus-ring")).to_have_count(1)
         safe.click()
         proof = page.locator("#graph-proof")
         expect(proof).to_contain_text(f"{cell_id}: safe")

@@ -306,6 +306,8 @@ def test_every_cell_of_a_solid_is_reached_by_a_screen_reader(
     page.click("[data-graph-view=solid]")
     board = page.locator("svg.graph-game")
     expect(board).to_have_class(re.compile(r"\bball\b"))
+    # the note under it is true of the solid too (it said "The surface of a cube, unfolded")
+    expect(page.locator(".board-note").last).not_to_contain_text("cube, unfolded")
     away = page.locator("svg.graph-game g.back")
     expect(away).not_to_have_count(0)
     cells = page.locator("svg.graph-game g[data-cell]").count()

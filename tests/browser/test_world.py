@@ -81,6 +81,11 @@ def test_pan_by_drag_keys_go_to_and_zoom(page: Page, live_server: str) -> None:
     cur = state(page)["cursor"]
     page.keyboard.press("ArrowRight")
     assert state(page)["cursor"]["x"] == cur["x"] + 1
+    # a screen reader hears the cell under the cursor, not only where it is
+    here = f"x {cur['x'] + 1}, y {cur['y']}: "
+    expect(page.locator("#cursor-cell")).to_have_text(
+        re.compile(re.escape(here) + r"(covered|open)")
+    )
 
     page.fill("#goto-x", "100000")
     page.fill("#goto-y", "-5000")

@@ -92,9 +92,9 @@ TILINGS: dict[str, Tiling] = {
                planar.snub_square, _presets((5, 5), (9, 9), (13, 13))),
         Tiling("penrose", "Penrose rhombs (P3, by deflation)", ("cells",),
                lambda cells: penrose(cells=cells), _presets((80,), (250,), (480,))),
-        Tiling("cube", "the surface of a cube (n x n a face, as a net)", ("n",), solids.cube,
+        Tiling("cube", "the surface of a cube (n x n a face)", ("n",), solids.cube,
                _presets((4,), (6,), (9,))),
-        Tiling("geodesic", "a geodesic sphere (icosahedron cut by a frequency, as a net)",
+        Tiling("geodesic", "a geodesic sphere (an icosahedron cut by a frequency)",
                ("frequency",), solids.geodesic, _presets((2,), (4,), (5,))),
     )
 }  # fmt: skip

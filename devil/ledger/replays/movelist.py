@@ -23,6 +23,15 @@ one move a line: an optional time in seconds from the first move (non-decreasing
 or none), then ``reveal|flag|unflag|chord ROW COL`` counting from 0 as everywhere in Mine
 Devil. Blank lines and lines starting with ``#`` are ignored. Errors name the line and
 column (from 1).
+
+A graph game (``board HxW graph``: H and W are its virtual grid, ``devil.graphs.layout``,
+and a move's ``ROW COL`` its cell's slot there, as the game stores it) names its board on
+one more line: ``tiling NAME SIZE... corners|sides`` for a built-in tiling (``tiling
+penrose 80 corners``), or ``graph {...}`` for a custom board, the graph-board file
+(``docs/graph-boards.md``) on one line. ``game-version N`` says how the game drew its
+layouts and witnesses (``GameParams.version``; 1 when absent, as every grid game). The
+reader rebuilds the board and refuses one whose virtual grid is not ``HxW`` (its moves'
+slots would name other cells). Grid files are written exactly as before.
 """
 
 from __future__ import annotations
@@ -33,7 +42,16 @@ from dataclasses import dataclass
 
 from devil.analysis import Layout
 from devil.board import Board, Cell, Topology
-from devil.game import GameParams, Move, MoveKind, ParamsError
+from devil.game import (
+    FIRST_VERSION,
+    LATEST_VERSION,
+    GameParams,
+    GraphSpec,
+    GraphSpecError,
+    Move,
+    MoveKind,
+    ParamsError,
+)
 from devil.ledger.replays.model import Replay, ReplayFormatError
 from devil.rules import Count, Mercy, Rules
 
@@ -42,7 +60,8 @@ SOFTWARE = "Mine Devil"
 """What a move list says recorded it (``Replay.software``): it is Mine Devil's own format."""
 _HEADER_RE = re.compile(r"#\s*Mine Devil move list\s+(\S+)\s*$", re.IGNORECASE)
 _BOARD_RE = re.compile(r"(\d+)x(\d+)$")
-_KEYS = ("board", "mines", "rules", "no-guess", "seed", "holes", "layout")
+_KEYS = ("board", "tiling", "graph", "game-version", "mines", "rules", "no-guess", "seed",
+         "holes", "layout")  # fmt: skip
 MAX_MOVES = 1_000_000
 
 
@@ -67,6 +86,7 @@ def write_movelist(
     lines = [
         HEADER,
         f"board {params.height}x{params.width} {params.topology.value}",
+        *_graph_lines(params),
         f"mines {params.mines}",
         f"rules {params.rules.count.value}/{params.rules.mercy.value}",
         f"no-guess {'yes' if params.no_guess else 'no'}",
@@ -88,6 +108,20 @@ def write_movelist(
         else:
             lines.append(str(move))
     return "\n".join(lines) + "\n"
+
+
+def _graph_lines(params: GameParams) -> list[str]:
+    """A graph game's board (a tiling or the custom file) and its version; a grid game's
+    version only when it is not the first (never, today: grid files stay as they were)."""
+    graph = params.graph
+    if graph is None:
+        return [] if params.version == FIRST_VERSION else [f"game-version {params.version}"]
+    if graph.tiling:
+        size = " ".join(map(str, graph.size))
+        board = f"tiling {graph.tiling} {size} {'sides' if graph.sides else 'corners'}"
+    else:
+        board = f"graph {graph.file}"  # canonical JSON: one line
+    return [board, f"game-version {params.version}"]
 
 
 def _cells_text(board: Board, cells: Iterable[Cell]) -> str:
@@ -167,15 +201,17 @@ def _params(fields: dict[str, _Field], header_line: int) -> GameParams:
             column=board_field.column,
         )
     height, width = int(match.group(1)), int(match.group(2))
+    topo_column = board_field.column + len(size) + 1
     topology = Topology.SQUARE
-    if topo.strip():
+    graph = topo.strip().lower() == Topology.GRAPH.value
+    if topo.strip() and not graph:
         try:
             topology = Topology.parse(topo)
         except ValueError:
             raise ReplayFormatError(
-                f"unknown topology {topo.strip()!r} (square, torus or hex)",
+                f"unknown topology {topo.strip()!r} (square, torus, hex or graph)",
                 line=board_field.line,
-                column=board_field.column + len(size) + 1,
+                column=topo_column,
             ) from None
     mines = _integer(_need(fields, "mines", header_line), "mines")
     rules = Rules()
@@ -190,15 +226,115 @@ def _params(fields: dict[str, _Field], header_line: int) -> GameParams:
             )
         no_guess = f.value.lower() == "yes"
     seed = _integer(fields["seed"], "seed") if "seed" in fields else 0
+    version = FIRST_VERSION
+    if "game-version" in fields:
+        f = fields["game-version"]
+        version = _integer(f, "game-version")
+        if not FIRST_VERSION <= version <= LATEST_VERSION:
+            raise ReplayFormatError(
+                f"game-version {version} is not known (this reader knows {FIRST_VERSION} to "
+                f"{LATEST_VERSION})",
+                line=f.line,
+                column=f.column,
+            )
+    if graph:
+        spec, spec_field = _graph_spec(fields, board_field, topo_column)
+        try:
+            params = GameParams(
+                mines=mines, rules=rules, no_guess=no_guess, seed=seed, graph=spec,
+                version=version,
+            )  # fmt: skip
+        except ParamsError as e:
+            raise ReplayFormatError(
+                str(e), line=spec_field.line, column=spec_field.column
+            ) from None
+        if (params.height, params.width) != (height, width):
+            raise ReplayFormatError(
+                f"board {size}: this graph's cells sit on a {params.height}x{params.width} "
+                "grid here (the moves name cells by their place on it): the file was written "
+                "with another placement of the board's cells",
+                line=board_field.line,
+                column=board_field.column,
+            )
+        return params
+    for key in ("tiling", "graph"):
+        if key in fields:
+            f = fields[key]
+            raise ReplayFormatError(
+                f"{key!r} names a graph board: the board line must say 'graph', not "
+                f"{topology.value!r}",
+                line=f.line,
+                column=f.column - len(key) - 1,
+            )
     try:
         bare = Board(height, width, topology)
     except ValueError as e:
         raise ReplayFormatError(str(e), line=board_field.line, column=board_field.column) from None
     holes = _cells(bare, fields["holes"]) if "holes" in fields else frozenset()
     try:
-        return GameParams(height, width, mines, topology, holes, rules, no_guess, seed)
+        return GameParams(
+            height, width, mines, topology, holes, rules, no_guess, seed, version=version
+        )
     except ParamsError as e:
         raise ReplayFormatError(str(e), line=board_field.line, column=board_field.column) from None
+
+
+def _graph_spec(
+    fields: dict[str, _Field], board_field: _Field, topo_column: int
+) -> tuple[GraphSpec, _Field]:
+    """A graph game's board: its ``tiling`` line or its ``graph`` line (the file)."""
+    if "holes" in fields:
+        f = fields["holes"]
+        raise ReplayFormatError(
+            "holes are for grid boards: a graph board lists only its cells",
+            line=f.line,
+            column=f.column,
+        )
+    given = [k for k in ("tiling", "graph") if k in fields]
+    if len(given) != 1:
+        if not given:
+            raise ReplayFormatError(
+                "a graph board needs a 'tiling' line (a built-in tiling) or a 'graph' line "
+                "(the board's file) before 'moves'",
+                line=board_field.line,
+                column=topo_column,
+            )
+        f = fields["graph"]
+        raise ReplayFormatError(
+            "give a 'tiling' line or a 'graph' line, not both",
+            line=f.line,
+            column=f.column,
+        )
+    f = fields[given[0]]
+    try:
+        if given[0] == "graph":
+            return GraphSpec.stored(f.value), f
+        return _tiling(f), f
+    except GraphSpecError as e:
+        raise ReplayFormatError(str(e), line=f.line, column=f.column) from None
+
+
+def _tiling(f: _Field) -> GraphSpec:
+    """``tiling NAME SIZE... corners|sides``: a built-in tiling (``GraphSpec`` checks the
+    name, the size and the cell bound before building anything big)."""
+    words = f.value.split()
+    if len(words) < 2:
+        raise ReplayFormatError(
+            f"tiling {f.value!r}: expected NAME SIZE... corners|sides, e.g. 'penrose 80 corners'",
+            line=f.line,
+            column=f.column,
+        )
+    rule = "corners"
+    if words[-1].lower() in ("corners", "sides"):
+        rule = words.pop().lower()
+    for word in words[1:]:
+        if not (word.isascii() and word.isdigit() and len(word) <= 9):
+            raise ReplayFormatError(
+                f"tiling size {word!r} is not a whole number",
+                line=f.line,
+                column=f.column + f.value.index(word, len(words[0])),
+            )
+    return GraphSpec(words[0], tuple(int(w) for w in words[1:]), rule == "sides")
 
 
 def _integer(f: _Field, name: str) -> int:
@@ -246,6 +382,12 @@ def _cells(board: Board, f: _Field) -> frozenset[Cell]:
                 column=column,
             )
         cell = board.cell(row, col)
+        if board.graph is not None and not board.exists(cell):
+            raise ReplayFormatError(
+                f"cell {token!r} is not a cell of the graph board (its grid has no cell there)",
+                line=f.line,
+                column=column,
+            )
         if cell in out:
             raise ReplayFormatError(f"cell {token!r} given twice", line=f.line, column=column)
         out.add(cell)

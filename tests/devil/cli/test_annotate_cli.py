@@ -113,6 +113,23 @@ def test_a_seed_replays_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "forced" in capsys.readouterr().out
 
 
+def test_a_graph_game_names_its_cells_by_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A graph game's moves name slots of its virtual grid; the output names the cells
+    (text: the id; JSON: ``cell`` and ``opened_cells``, as the API's annotations)."""
+    path = tmp_path / "game.moves"
+    moves = "reveal 2 2\nflag 0 1\n"  # front0-0, then top0-1 (their slots)
+    path.write_text(f"# Mine Devil move list 1\nboard 6x8 graph\ntiling cube 2 corners\n"
+                    f"mines 3\nseed 4\nmoves\n{moves}")  # fmt: skip
+    assert main(["--annotate", str(path)]) == 0
+    rows = [line.split()[:3] for line in capsys.readouterr().out.splitlines()[1:3]]
+    assert main(["--annotate", "--format", "json", str(path)]) == 0
+    notes = json.loads(capsys.readouterr().out)["moves"]
+    assert [row[2] for row in rows] == [n["cell"] for n in notes] == ["front0-0", "top0-1"]
+    assert notes[0]["cell"] in notes[0]["opened_cells"] and notes[1]["kind"] == "flag"
+
+
 def ledger(*ps: Fraction | None, fatal: bool = False) -> GameAnnotation:
     notes = [
         MoveNote(

@@ -94,6 +94,18 @@ def test_cell_by_id_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture
         assert code == 2 and f"{option} needs --cell ID" in err
 
 
+def test_cell_ids_match_exactly_first_then_without_spaces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the game form, the API and the analysis board: `` s1`` is the id `` s1`` when
+    the board has one, else ``s1``."""
+    board = {**BOARD, "cells": [*BOARD["cells"], {"id": " s1", "state": 0}]}
+    code, _, err = _run(tmp_path, capsys, board, "--cell", " s1")
+    assert code == 2 and "already revealed (a 0)" in err  # the exact id: the revealed 0
+    code, out, _ = _run(tmp_path, capsys, board, "--cell", "far ")
+    assert code == 1 and "cell far: could be a mine" in out
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -127,24 +139,45 @@ def test_hostile_files_exit_2_not_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], input_format: str
 ) -> None:
     """RecursionError, OverflowError and UnicodeEncodeError were tracebacks (exit 1: "could
-    be a mine")."""
+    be a mine"). A coordinate that is no finite number (NaN, Infinity, 1e999: ``json``
+    reads all three) is exit 2 naming the path."""
     deep = '{"format": "mine-devil-graph", "version": 1, "cells": ' + "[" * 100_000
+    lone = {**BOARD, "cells": [{"id": "\ud800", "state": "."}], "edges": []}  # fmt: skip
+    head = '{"format": "mine-devil-graph", "version": 1, "edges": [], "cells": '
+    for data, message in (
+        (deep + "]" * 100_000 + "}", "nest too deep"),
+        (lone, "cells[0].id: has a lone surrogate"),
+        (head + '[{"id": "a", "state": ".", "at": [0, NaN]}]}', "cells[0].at: must be a point"),
+        (
+            head + '[{"id": "a", "state": "."}, {"id": "b", "state": ".", '
+            '"polygon": [[0, 0], [1, 0], [-Infinity, 1]]}]}',
+            "cells[1].polygon[2]: must be a point [x, y] of two finite numbers",
+        ),
+        (
+            head
+            + '[{"id": "a", "state": ".", "polygon3d": [[0, 0, 0], [1, 0, 0], [0, 0, 1e999]]}]}',
+            "cells[0].polygon3d[2]: must be a point [x, y, z] of three finite numbers",
+        ),
+    ):
+        code, _, err = _run(tmp_path, capsys, data, "--input-format", input_format)
+        assert code == 2 and message in err, err
+
+
+def test_far_flung_drawings_are_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """devil-check never draws: any finite coordinate is read, as it was before new boards
+    on the web were bounded to +-1e9 (1e12 was refused, exit 2; 1e308 a traceback)."""
     far = {
         **BOARD,
         "cells": [
-            {"id": "a", "state": ".", "at": [1e308, 1e308]},
+            {"id": "a", "state": 1, "at": [1e308, 1e308]},
             {"id": "b", "state": ".", "at": [-1e308, -1e308]},
+            {"id": "c", "state": ".", "polygon": [[0, 0], [1e12, 0], [0, -1e12]]},
         ],
-        "edges": [],
+        "edges": [["a", "b"], ["b", "c"]],
+        "mines": 1,
     }
-    lone = {**BOARD, "cells": [{"id": "\ud800", "state": "."}], "edges": []}  # fmt: skip
-    for data, message in (
-        (deep + "]" * 100_000 + "}", "nest too deep"),
-        (far, "cells[0].at: must be a point"),
-        (lone, "cells[0].id: has a lone surrogate"),
-    ):
-        code, _, err = _run(tmp_path, capsys, data, "--input-format", input_format)
-        assert code == 2 and message in err
+    code, out, _ = _run(tmp_path, capsys, far, "--cell", "c", "--counted")
+    assert code == 0 and out.splitlines()[:2] == ["b M", "c S"]
 
 
 def test_inconsistent_numbers_exit_3_naming_the_id(

@@ -6,18 +6,36 @@ import pytest
 
 from devil.graphs.command import main
 from devil.graphs.fileformat import read_graph
-from devil.graphs.tilings import TILINGS
+from devil.graphs.tilings import TILINGS, tiling_graph
 
 
+@pytest.mark.parametrize("sides", [False, True], ids=["corners", "sides"])
 @pytest.mark.parametrize("name", sorted(TILINGS))
-def test_each_tiling_writes_a_blank_board_that_reads_back(
-    name: str, capsys: pytest.CaptureFixture[str]
+def test_each_tiling_writes_a_blank_and_a_midgame_board_that_read_back(
+    name: str, sides: bool, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([name]) == 0
+    rule = ["--sides"] if sides else []
+    assert main([name, *rule]) == 0
     position = read_graph(capsys.readouterr().out)
     preset = TILINGS[name].preset("beginner")
     assert position.mines == preset.mines(position.board.cell_count)
     assert all(position.is_covered(c) for c in position.board.cells())
+    layout = position.board.graph
+    assert layout is not None  # the neighbours of the rule asked for
+    assert layout.graph.edges == tiling_graph(name, preset.size, sides).edges
+    assert main([name, *rule, "--midgame", "--seed", "2"]) == 0
+    midgame = read_graph(capsys.readouterr().out)
+    assert midgame.board == position.board and sum(1 for _ in midgame.revealed_cells()) > 0
+
+
+def test_help_tells_a_puzzle_maker_what_the_file_is_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("standard output", "mine-devil-graph", "devil-check", "/analyse/graph",
+                  "--midgame", "share a side", "penrose", "exit codes"):  # fmt: skip
+        assert words in text
 
 
 def test_a_midgame_position_is_part_way_and_reproducible(

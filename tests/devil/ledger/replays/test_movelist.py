@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 
 import pytest
@@ -131,3 +132,111 @@ def test_errors_name_line_and_column(
 def test_unknown_bytes_are_not_a_replay() -> None:
     with pytest.raises(ReplayFormatError, match="byte 0: not a replay"):
         read_replay(b"\x00\x01garbage")
+
+
+# -- graph games --------------------------------------------------------------------------
+
+FAR_FLUNG = {  # a custom board with ids spaced at either end, drawn far out (stored before
+    "format": "mine-devil-graph",  # the +-1e9 bound): its export must still import
+    "version": 1,
+    "cells": [
+        {"id": " a", "state": ".", "at": [0, 0], "label": "left"},
+        {"id": "b ", "state": ".", "at": [1e12, 0]},
+        {"id": "c", "state": ".", "polygon": [[0, 5], [1, 5], [0.5, 6]]},
+        *({"id": f"d{i}", "state": ".", "at": [i, 9]} for i in range(9)),
+    ],
+    "edges": [[" a", "b "], ["b ", "c"], ["c", "d0"], *([f"d{i}", f"d{i + 1}"] for i in range(8))],
+}
+
+
+def _graph_games() -> list[GameParams]:
+    from devil.game import GraphSpec
+
+    custom = GraphSpec.stored(json.dumps(FAR_FLUNG))
+    return [
+        GameParams(mines=8, graph=GraphSpec("penrose", (60,)), seed=3, version=2),
+        GameParams(
+            mines=6,
+            graph=GraphSpec("cube", (2,), sides=True),
+            seed=4,
+            no_guess=False,
+            rules=Rules(Count.COUNTED, Mercy.FAIR),
+        ),
+        GameParams(mines=3, graph=custom, seed=7, version=2, no_guess=False),
+    ]
+
+
+@pytest.mark.parametrize("params", _graph_games(), ids=["penrose-v2", "cube-sides-v1", "custom"])
+def test_a_graph_game_exports_and_imports_to_the_same_game(params: GameParams) -> None:
+    from devil.game import Game
+
+    game = random_game(params, random.Random(params.seed))
+    assert game.moves
+    layout = final_board(game)
+    text = write_movelist(
+        params, game.moves, [0.5 * i for i in range(len(game.moves))], layout, seed=True
+    )
+    assert "board " in text and ("tiling " in text or "graph {" in text)
+    replay = read_replay(text.encode(), name="game.moves")
+    assert replay.params == params  # the same board (cells, drawing, rule) and version
+    assert replay.moves == game.moves and replay.layout == layout
+    again = Game.replay(replay.params, replay.moves)
+    assert (again.position, again.status, again.witness, again.layout) == (
+        game.position, game.status, game.witness, game.layout,
+    )  # fmt: skip
+    if layout is not None:
+        assert annotate(replay.params, replay.moves, layout) == annotate_game(game)
+
+
+def test_a_grid_game_writes_no_graph_lines() -> None:
+    params = GameParams(5, 6, 4, seed=2)
+    text = write_movelist(params, random_game(params, random.Random(1)).moves, seed=True)
+    assert text.splitlines()[1:6] == [
+        "board 5x6 square", "mines 4", "rules classic/strict", "no-guess yes", "seed 2",
+    ]  # fmt: skip
+
+
+_G = f"{HEADER}\nboard 7x13 graph\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "message"),
+    [
+        (f"{_G}mines 2\nmoves\n", 2, 12, "needs a 'tiling' line"),
+        (f"{_G}tiling penrose 60 corners\ngraph {{}}\nmines 2\nmoves\n", 4, 7, "not both"),
+        (f"{_G}tiling hexagonal 9 9\nmines 2\nmoves\n", 3, 8, "unknown tiling 'hexagonal'"),
+        (f"{_G}tiling penrose\nmines 2\nmoves\n", 3, 8, "expected NAME SIZE"),
+        (f"{_G}tiling square 9 x9 corners\nmines 2\nmoves\n", 3, 17, "size 'x9' is not"),
+        (f"{_G}tiling square 9 corners\nmines 2\nmoves\n", 3, 8, "takes 2 whole numbers"),
+        (f"{_G}tiling penrose 99999999\nmines 2\nmoves\n", 3, 8, "too big"),
+        (f"{_G}tiling penrose 60\nmines 2\nmoves\n", 2, 7, "sit on a 6x14 grid"),
+        (f"{_G}tiling penrose 60\nmines 2\ngame-version 9\nmoves\n", 5, 14, "game-version 9 is"),
+        (f"{_G}tiling penrose 60\nmines 99\nmoves\n", 3, 8, "99 mines do not fit"),
+        (f"{_G}tiling penrose 60\nholes 0,0\nmines 2\nmoves\n", 4, 7, "holes are for grid"),
+        (f'{_G}graph {{"format": 1\nmines 2\nmoves\n', 3, 7, "graph: not JSON"),
+        (f"{_G}graph {'[' * 100_000}\nmines 2\nmoves\n", 3, 7, "graph: its arrays"),
+        (
+            f'{_G}graph {{"format": "mine-devil-graph", "version": 1, "cells": [{{"id": "a",'
+            ' "state": "."}], "edges": [["a", "z"]]}\nmines 0\nmoves\n',
+            3,
+            7,
+            r"graph.edges\[0\]: unknown id 'z'",
+        ),
+        (f"{HEADER}\nboard 4x4\ntiling penrose 60\nmines 2\nmoves\n", 3, 1, "must say 'graph'"),
+    ],
+)
+def test_graph_errors_name_line_and_column(
+    text: str, line: int, column: int | None, message: str
+) -> None:
+    test_errors_name_line_and_column(text, line, column, message)
+
+
+def test_a_graph_layout_names_only_cells_of_the_board() -> None:
+    params = _graph_games()[0]
+    board = params.board()
+    empty = next(iter(board.holes))  # a place on the virtual grid without a cell
+    text = write_movelist(params, [], seed=True).replace(
+        "moves\n", "layout {},{}\nmoves\n".format(*board.coord(empty))
+    )
+    with pytest.raises(ReplayFormatError, match="is not a cell of the graph board"):
+        read_movelist(text)
