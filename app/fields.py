@@ -30,6 +30,17 @@ def shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+_SIZE_SEPARATORS = re.compile(r"[x\u00d7,\s]+")
+
+
+def size_parts(text: str) -> list[str]:
+    """A tiling's size as a person types it, in its parts: ``16x30``, ``16,30``, ``16 30``
+    and 16, a times sign, 30 are ``["16", "30"]``; blank is ``[]``. The caller checks the
+    parts."""
+    stripped = text.strip().lower()
+    return _SIZE_SEPARATORS.split(stripped) if stripped else []
+
+
 def integer_text(text: str, field: str) -> int:
     """The number written in ``text`` (ASCII digits, optional leading ``-``, surrounding
     spaces ignored); InputError naming ``field`` otherwise."""

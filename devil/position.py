@@ -296,3 +296,9 @@ class Position:
             return self.board.graph.where(cell)
         r, c = self.board.coord(cell)
         return f"row {r}, col {c}"
+
+    def the_cell(self, cell: Cell) -> str:
+        """A cell as the subject of a sentence: ``the cell at row 2, col 4``; a graph
+        board's cell is ``cell t17`` (never ``the cell at cell t17``)."""
+        where = self.where(cell)
+        return where if self.board.graph is not None else f"the cell at {where}"

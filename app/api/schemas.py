@@ -143,6 +143,12 @@ for _schema in (NEW_GAME, CELL, CELL_ID):
 ROWS: JSON = {"type": "array", "items": {"type": "string"}}
 IDS: JSON = {"type": "array", "items": {"type": "string"}, "description": "cell ids"}
 
+VIRTUAL = (
+    " (a graph game's are the engine's own grid, which the player never sees: "
+    "its cells are named by id)"
+)
+"""How the schemas say that a graph game's rows and columns mean nothing to a client."""
+
 STATE: JSON = {
     "type": "object",
     "description": (
@@ -167,8 +173,8 @@ STATE: JSON = {
     ],
     "properties": {
         "id": {"type": "string"},
-        "width": {"type": "integer"},
-        "height": {"type": "integer"},
+        "width": {"type": "integer", "description": f"columns{VIRTUAL}"},
+        "height": {"type": "integer", "description": f"rows{VIRTUAL}"},
         "mines": {"type": "integer"},
         "topology": {"type": "string", "enum": [t.value for t in Topology]},
         "count": {"type": "string", "enum": [c.value for c in Count]},
@@ -232,8 +238,8 @@ MOVE_LOG: JSON = {
                         "type": "string",
                         "enum": ["reveal", "flag", "unflag", "chord", "hint"],
                     },
-                    "row": {"type": ["integer", "null"]},
-                    "col": {"type": ["integer", "null"]},
+                    "row": {"type": ["integer", "null"], "description": f"zero-based{VIRTUAL}"},
+                    "col": {"type": ["integer", "null"], "description": f"zero-based{VIRTUAL}"},
                     "cell": {"type": "string", "description": "graph boards: the cell's id"},
                     "at": {"type": "string", "format": "date-time"},
                     "n": {"type": "integer", "minimum": 0, "description": "board moves so far"},

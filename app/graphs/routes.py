@@ -29,6 +29,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from app.errors import InputError
+from app.fields import size_parts
 from app.graphs.drawing import board_svg, solid_controls
 from app.graphs.facts import MAX_STEPS, GraphFacts, graph_facts
 from app.graphs.png import COLOURS, TooBigForPng, check_png_size, graph_png
@@ -122,9 +123,10 @@ def _tiling_request(args: Mapping[str, str]) -> Request:
     seed_text = args.get("seed", "1")
     if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) < 10):
         raise InputError("seed", "seed must be a whole number")
-    size = args.get("size", "")
-    if size and not all(p.isascii() and p.isdigit() and len(p) < 7 for p in size.split("x")):
+    parts = size_parts(args.get("size", ""))
+    if not all(p.isascii() and p.isdigit() and len(p) < 7 for p in parts):
         raise InputError("size", "size is whole numbers joined by x (16x30, 480)")
+    size = "x".join(parts)
     return Request(
         _count(args),
         _cell_id(args),

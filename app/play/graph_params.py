@@ -60,9 +60,7 @@ def _spec(data: Mapping[str, Any]) -> tuple[GraphSpec, float | None, int | None]
             raise InputError("size", f"size must be a list of whole numbers, not {raw_size!r}")
         if len(raw_size) != len(spec_of.size_names):
             names = ", ".join(spec_of.size_names)
-            raise InputError(
-                "size", f"{name} takes {len(spec_of.size_names)} size numbers ({names})"
-            )
+            raise InputError("size", f"{name} takes {spec_of.size_numbers} ({names})")
         size = tuple(bounded(v, f"size[{i}]", 1, 10_000) for i, v in enumerate(raw_size))
     else:
         preset_name = choice(data.get("preset") or "beginner", "preset",
@@ -72,8 +70,9 @@ def _spec(data: Mapping[str, Any]) -> tuple[GraphSpec, float | None, int | None]
     sides = true_or_false(data["sides"], "sides") if "sides" in data else False
     try:
         return GraphSpec(name, size, sides), density, None
-    except GraphSpecError as exc:
-        raise InputError(exc.path.replace("graph.", "", 1), str(exc)) from None
+    except GraphSpecError as exc:  # the stored form's path (graph.size): the request's (size)
+        field = exc.path.replace("graph.", "", 1)
+        raise InputError(field, field + str(exc).removeprefix(exc.path)) from None
 
 
 def parse_graph_params(data: Mapping[str, Any]) -> GameParams:

@@ -10,6 +10,7 @@ from datetime import UTC
 from typing import Any
 
 from app.errors import InputError
+from app.fields import size_parts
 from app.play.params import BROWSER_MAX_SIDE, PRESETS, parse_params
 from app.play.view import PRESET_TITLES, game_title, plural
 from app.store.records import GameRow
@@ -106,10 +107,10 @@ def _graph_form(form: Mapping[str, str], data: dict[str, Any], preset: str) -> G
     data["tiling"] = (form.get("topology") or "").strip().lower()
     data["sides"] = "on" if form.get("sides") == "on" else "off"
     if preset == "custom":
-        size = (form.get("size") or "").replace("x", ",").replace("\u00d7", ",")
-        if not size.strip():
+        size = size_parts(form.get("size") or "")
+        if not size:
             raise InputError("size", "size is missing: give the tiling's size, e.g. 12,12 or 200")
-        data["size"] = [part.strip() for part in size.split(",")]
+        data["size"] = size
         data["mines"] = form.get("mines", "")
     else:
         data["preset"] = preset

@@ -19,6 +19,7 @@ from devil.game import Status
 from devil.position import Position
 from devil.rules import Count, Rules
 from devil.teach.proof import Proof
+from devil.teach.wording import sentence
 
 RUNGS = (
     "Is there a safe cell at all?",
@@ -177,10 +178,7 @@ def hint_answers(
         answers.append(HintAnswer(RUNGS[1], f"Look at {shown}."))
         highlight["hl-region"] = ids(board, region)
     if rung >= 3:
-        where = position.where(proof.cell)
-        said = (
-            f"{where[0].upper()}{where[1:]}" if board.graph is not None else f"The cell at {where}"
-        )
+        said = sentence(position.the_cell(proof.cell))
         answers.append(HintAnswer(RUNGS[2], f"{said} is safe."))
         highlight.pop("hl-region", None)
         highlight["hl-target"] = ids(board, [proof.cell])

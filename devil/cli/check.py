@@ -164,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--counted",
         action="store_true",
-        help="counted rule with the mine total from the file's '# mines:' header",
+        help="counted rule with the mine total from the file's '# mines:' header "
+        '(a graph file\'s "mines")',
     )
     parser.add_argument(
         "--witness",
@@ -226,6 +227,12 @@ def _load(args: argparse.Namespace) -> Reading:
     name, text = read_text(args.file)
     if args.input_format == "graph" or (args.input_format == "auto" and looks_like_graph(text)):
         return _load_graph(args, name, text)
+    if args.input_format == "auto" and text.lstrip().startswith("{"):
+        # no grid format starts with "{": a graph-board file that does not say what it is
+        raise UsageError(
+            f'{name}: a JSON object without "format": "mine-devil-graph" at its top: '
+            "add it, or read the file as a graph board with --input-format graph"
+        )
     topology = Topology(args.topology) if args.topology else None
     fmt = None if args.input_format == "auto" else args.input_format
     try:
@@ -278,11 +285,16 @@ def _count(args: argparse.Namespace, position: Position) -> Count:
     return Count.COUNTED
 
 
+def _cell_form(position: Position) -> str:
+    """How ``--cell`` names a cell of this board: ``ROW,COL``, or a graph board's ``ID``."""
+    return "ROW,COL" if position.board.graph is None else "ID"
+
+
 def _target(args: argparse.Namespace, position: Position) -> Cell | None:
     """The ``--cell`` as a cell, checked to be a covered cell of the board."""
     if args.cell is None:
         if args.witness:
-            raise UsageError("--witness needs --cell ROW,COL")
+            raise UsageError(f"--witness needs --cell {_cell_form(position)}")
         return None
     if position.board.graph is not None:
         return _graph_cell(args.cell, position)
@@ -391,7 +403,7 @@ def analyse(args: argparse.Namespace, reading: Reading) -> Report:
     witness = None
     extra: dict[str, object] = {}
     if args.explain and cell is None:
-        raise UsageError("--explain needs --cell ROW,COL")
+        raise UsageError(f"--explain needs --cell {_cell_form(position)}")
     decided = cell is None or cell in classification.verdicts
     if args.witness and cell is not None and decided and classification.verdict(cell).could_be_mine:
         try:

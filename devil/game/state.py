@@ -238,7 +238,8 @@ class Game:
         """The game after ``move``. Raises InvalidMove, IllegalMove or GameOver."""
         if self.status is not Status.PLAYING:
             raise GameOver(
-                f"the game is {self.status.value}: {move} is not allowed", (move.row, move.col)
+                f"the game is {self.status.value}: {self._said(move)} is not allowed",
+                (move.row, move.col),
             )
         cell = self._cell(move)
         if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
@@ -265,17 +266,23 @@ class Game:
             )
         return cell
 
+    def _said(self, move: Move) -> str:
+        """``reveal 3 4``: a move as messages quote it (a graph board's by the cell's id,
+        ``reveal t17``: its row and column are the engine's own)."""
+        graph = self.position.board.graph
+        if graph is None:
+            return str(move)
+        return f"{move.kind.value} {graph.id(self.position.board.cell(move.row, move.col))}"
+
     def _mark(self, move: Move, cell: Cell) -> Game:
         grid = self.position.grid
-        where = self.position.where(cell)
+        said, the_cell = self._said(move), self.position.the_cell(cell)
         if not self.position.is_covered(cell):
-            raise IllegalMove(
-                f"{move}: the cell at {where} is already revealed", (move.row, move.col)
-            )
+            raise IllegalMove(f"{said}: {the_cell} is already revealed", (move.row, move.col))
         flag = move.kind is MoveKind.FLAG
         if self.position.is_flagged(cell) == flag:
             state = "already flagged" if flag else "not flagged"
-            raise IllegalMove(f"{move}: the cell at {where} is {state}", (move.row, move.col))
+            raise IllegalMove(f"{said}: {the_cell} is {state}", (move.row, move.col))
         new_grid = bytearray(grid)
         new_grid[cell] = FLAG if flag else COVERED
         memo = _Memo(self._memo.shared, self._memo.counts, self._memo.counts_layout)
@@ -346,16 +353,13 @@ class _Step:
     # -- reveal and chord -----------------------------------------------------------------
 
     def reveal_clicked(self, cell: Cell) -> None:
-        where = self.game.position.where(cell)
+        said, the_cell = self.game._said(self.move), self.game.position.the_cell(cell)
         if self.grid[cell] == FLAG:
             raise IllegalMove(
-                f"{self.move}: the cell at {where} is flagged; unflag it first",
-                self.board.coord(cell),
+                f"{said}: {the_cell} is flagged; unflag it first", self.board.coord(cell)
             )
         if self.grid[cell] != COVERED:
-            raise IllegalMove(
-                f"{self.move}: the cell at {where} is already revealed", self.board.coord(cell)
-            )
+            raise IllegalMove(f"{said}: {the_cell} is already revealed", self.board.coord(cell))
         if self.layout is None:
             self._draw_first(cell)
             self._open(cell)
@@ -365,22 +369,23 @@ class _Step:
     def chord(self, cell: Cell) -> None:
         value = NUMBER_VALUE[self.grid[cell]]
         where = self.game.position.where(cell)
+        said = self.game._said(self.move)
         if value == NOT_A_NUMBER:
             raise IllegalMove(
-                f"{self.move}: the cell at {where} is not a revealed number",
+                f"{said}: {self.game.position.the_cell(cell)} is not a revealed number",
                 self.board.coord(cell),
             )
         near = self.board.neighbours(cell)
         flags = sum(1 for n in near if self.grid[n] == FLAG)
         if flags != value:
             raise IllegalMove(
-                f"{self.move}: the {value} at {where} has {flags} flagged neighbours, not {value}",
+                f"{said}: the {value} at {where} has {flags} flagged neighbours, not {value}",
                 self.board.coord(cell),
             )
         targets = [n for n in near if self.grid[n] == COVERED]
         if not targets:
             raise IllegalMove(
-                f"{self.move}: the {value} at {where} has nothing left to reveal",
+                f"{said}: the {value} at {where} has nothing left to reveal",
                 self.board.coord(cell),
             )
         for n in targets:

@@ -38,7 +38,7 @@ from devil.teach.bounds import (
     smallest_forcing_set,
     solve,
 )
-from devil.teach.wording import cell_list, explain, number_name
+from devil.teach.wording import cell_list, explain, number_name, sentence
 
 __all__ = [
     "Deducer",
@@ -224,7 +224,7 @@ class Deducer:
             return None
         pos = self.position()
         assert bound.source is not None
-        name = number_name(pos, bound).capitalize()
+        name = sentence(number_name(pos, bound))
         cells = cell_list(pos, bound.cells)
         known = self._known_around(bound)
         if bound.exact == 0:

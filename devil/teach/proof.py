@@ -101,8 +101,7 @@ def _check_cell(position: Position, cell: Cell) -> None:
     if not position.is_covered(cell):
         what = "a hole" if cell in board.holes else f"revealed ({position.number(cell)})"
         raise InvalidMove(
-            f"the cell at {at(position, cell)} is {what}, not covered: "
-            "only covered cells have proofs"
+            f"{position.the_cell(cell)} is {what}, not covered: only covered cells have proofs"
         )
 
 
@@ -135,7 +134,7 @@ def prove(
     for k in known:
         _check_cell(position, k)
     if cell in known:
-        raise InvalidMove(f"the cell at {at(position, cell)} is one of the known mines given")
+        raise InvalidMove(f"{position.the_cell(cell)} is one of the known mines given")
     bounds = number_bounds(position, known)
     graph = BoundGraph(bounds)
     component = [bounds[i] for i in graph.component(cell)]

@@ -25,6 +25,7 @@ __all__ = [
     "explain_either",
     "layout_rows",
     "number_name",
+    "sentence",
 ]
 
 
@@ -63,6 +64,12 @@ def number_name(position: Position, bound: Bound) -> str:
     """``the 2 at row 4, col 6``."""
     assert bound.source is not None
     return f"the {bound.value} at {at(position, bound.source)}"
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter capitalised and nothing else touched (``str.capitalize``
+    would lower the rest: a graph cell labelled ``Delta`` would read ``delta``)."""
+    return text[:1].upper() + text[1:]
 
 
 def _plural(n: int, word: str) -> str:
@@ -147,20 +154,20 @@ def _explain_single(position: Position, cell: Cell, mine: bool, bound: Bound) ->
     if mine:
         if n == 1:
             return [
-                f"{name.capitalize()} touches 1 {word} cell, {covered}, and "
+                f"{sentence(name)} touches 1 {word} cell, {covered}, and "
                 f"{_needs(bound, position)} there, so {target} is a mine."
             ]
         return [
-            f"{name.capitalize()} touches {_plural(n, word + ' cell')}, {covered}, and "
+            f"{sentence(name)} touches {_plural(n, word + ' cell')}, {covered}, and "
             f"{_needs(bound, position)} among them, so all of them are mines: {target} is a mine."
         ]
     if n == 1:
         return [
-            f"{name.capitalize()} {_needs(bound, position)} on its one {word} cell, {covered}, "
+            f"{sentence(name)} {_needs(bound, position)} on its one {word} cell, {covered}, "
             f"so {target} is safe."
         ]
     return [
-        f"{name.capitalize()} {_needs(bound, position)} among its {n} {word} cells, {covered}, "
+        f"{sentence(name)} {_needs(bound, position)} among its {n} {word} cells, {covered}, "
         f"so all of them are safe: {target} is safe."
     ]
 
@@ -177,7 +184,7 @@ def _explain_pair(
             left = big.exact - small.exact
             still = "" if _open_word(position, [small]) == "covered" else " still undecided"
             first = (
-                f"{number_name(position, small).capitalize()} touches only "
+                f"{sentence(number_name(position, small))} touches only "
                 f"{cell_list(position, small.cells)}{still} and {_needs(small, position)} there"
             )
             big_name = number_name(position, big)
@@ -211,16 +218,16 @@ def _explain_pair(
         at_most = min(one.exact, len(shared))
         if mine and other.exact - at_most == len(only_other) and at_most >= 0:
             return [
-                f"{number_name(position, one).capitalize()} {_needs(one, position)} and can put "
+                f"{sentence(number_name(position, one))} {_needs(one, position)} and can put "
                 f"at most {_mines_phrase(at_most)} in the cells it shares with "
                 f"{number_name(position, other)}, {cell_list(position, shared)}.",
-                f"{number_name(position, other).capitalize()} {_needs(other, position)}, so "
+                f"{sentence(number_name(position, other))} {_needs(other, position)}, so "
                 f"{_other_cells(position, only_other, True)}.",
                 f"So {target} is {verdict}.",
             ]
         if not mine and at_least > 0 and other.exact - at_least == 0:
             return [
-                f"{number_name(position, one).capitalize()} {_needs(one, position)} but has only "
+                f"{sentence(number_name(position, one))} {_needs(one, position)} but has only "
                 f"{_plural(len(only_one), 'cell')} outside the cells it shares with "
                 f"{number_name(position, other)}, so {_shared_mines(position, shared, at_least)}.",
                 f"That already satisfies {number_name(position, other)}, so "
@@ -308,15 +315,13 @@ def _broken(position: Position, bound: Bound, mines: int, unknown: int) -> str:
 
 def explain_either(position: Position, cell: Cell) -> list[str]:
     """Why ``cell`` could be either (the proof shows a layout of each kind)."""
-    name = at(position, cell)
+    name, the_cell = at(position, cell), sentence(position.the_cell(cell))
     steps = [
-        f"The cell at {name} could be either: one layout fits every number with a mine on {name}, "
+        f"{the_cell} could be either: one layout fits every number with a mine on {name}, "
         f"another fits them all with {name} safe.",
     ]
     if cell not in position.edge:
-        steps.append(
-            f"The cell at {name} touches no revealed number, so no number says anything about it."
-        )
+        steps.append(f"{the_cell} touches no revealed number, so no number says anything about it.")
     return steps
 
 

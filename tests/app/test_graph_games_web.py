@@ -182,6 +182,8 @@ def test_bad_graph_games_are_400s_naming_the_path(
     response = client.post("/api/games", json=body)
     assert response.status_code == 400, response.get_data(as_text=True)
     assert response.get_json()["field"] == field
+    # a tiling's error names the request's field (size), not the stored form's (graph.size)
+    assert field.startswith("graph") or "graph." not in response.get_json()["error"]
 
 
 def _board_of(cells: list[dict[str, Any]]) -> dict[str, Any]:
@@ -293,11 +295,24 @@ def test_the_form_offers_every_tiling(client: FlaskClient, tiling: str) -> None:
     assert 'class="m"' not in page
 
 
+def test_a_custom_boards_states_are_ignored_even_impossible_ones(client: FlaskClient) -> None:
+    """The API and the form say a pasted board's states are ignored (a game starts covered):
+    a 3 on a cell with one neighbour was refused all the same."""
+    states: list[Any] = [".", 3, 1, ".", "."]  # the 3 has two neighbours
+    board = _board_of([{"id": f"v{i}", "state": s} for i, s in enumerate(states)])
+    response = client.post("/api/games", json={"graph": board, "mines": 1, "no_guess": False})
+    assert response.status_code == 201, response.get_data(as_text=True)
+    cells = response.get_json()["state"]["cells"]
+    assert [c["state"] for c in cells] == ["."] * 5
+
+
 def test_the_form_takes_a_custom_size_and_a_pasted_board(client: FlaskClient) -> None:
     form = {"preset": "custom", "topology": "cube", "size": "3", "mines": "6",
             "csrf_token": csrf(client)}  # fmt: skip
     response = client.post("/new", data=form)
     assert response.status_code == 303
+    spaced = {**form, "topology": "triangle", "size": "5 6", "csrf_token": csrf(client)}
+    assert client.post("/new", data=spaced).status_code == 303  # as typed: "5 6", "5x6", "5,6"
     bad = {"preset": "custom", "graph": '{"format": "mine-devil-graph", "version": 1}',
            "csrf_token": csrf(client)}  # fmt: skip
     response = client.post("/new", data=bad)

@@ -47,6 +47,12 @@ class Tiling:
     make: Callable[..., Faces]
     presets: tuple[Preset, ...]
 
+    @property
+    def size_numbers(self) -> str:
+        """``2 size numbers`` (``1 size number``): what the size takes, for messages."""
+        n = len(self.size_names)
+        return f"{n} size number{'' if n == 1 else 's'}"
+
     def preset(self, name: str) -> Preset:
         for p in self.presets:
             if p.name == name:
@@ -109,7 +115,7 @@ def tiling_graph(
     spec = tiling(name)
     if len(size) != len(spec.size_names) or any(s < 1 for s in size):
         raise ValueError(
-            f"{name} takes {len(spec.size_names)} size numbers >= 1 "
+            f"{name} takes {spec.size_numbers} >= 1 "
             f"({', '.join(spec.size_names)}), not {list(size)}"
         )
     estimate = _cells_estimate(name, size)

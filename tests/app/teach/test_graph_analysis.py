@@ -89,6 +89,13 @@ def test_bad_queries_are_400s(client: FlaskClient) -> None:
     assert client.get("/analyse/graph?count=both").status_code == 400
 
 
+@pytest.mark.parametrize("size", ["2,3", "2 3", " 2\u00d73 "])
+def test_a_size_is_read_as_the_new_game_form_reads_it(client: FlaskClient, size: str) -> None:
+    """The new-game form's "12,12" was a 400 here ("joined by x")."""
+    query = {"tiling": "triangle", "size": size}
+    assert client.get("/analyse/graph", query_string=query).status_code == 200
+
+
 def test_a_tiling_too_big_for_the_web_is_refused_before_it_is_built(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

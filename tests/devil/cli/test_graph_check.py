@@ -89,6 +89,9 @@ def test_cell_by_id_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture
     assert code == 2 and "no cell of the board has that id" in err
     code, _, err = _run(tmp_path, capsys, board, "--cell", "hub")
     assert code == 2 and "already revealed (a 10)" in err
+    for option in ("--witness", "--explain"):  # a graph's cell is named by id, not ROW,COL
+        code, _, err = _run(tmp_path, capsys, board, option)
+        assert code == 2 and f"{option} needs --cell ID" in err
 
 
 def test_cell_ids_match_exactly_first_then_without_spaces(
@@ -118,6 +121,17 @@ def test_malformed_files_exit_2_naming_where(
     code, _, err = _run(tmp_path, capsys, {**BOARD, **change}, "--input-format", "graph")
     assert code == 2
     assert message in err
+
+
+@pytest.mark.parametrize("change", [{"format": "mine-devil-grap"}, {"format": None}])
+def test_a_json_object_that_is_not_a_graph_file_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict[str, Any]
+) -> None:
+    """Not a grid reader's "unexpected token '{"format":'" at line 1, column 1."""
+    board = {k: v for k, v in {**BOARD, **change}.items() if v is not None}
+    code, _, err = _run(tmp_path, capsys, board)
+    assert code == 2
+    assert 'a JSON object without "format": "mine-devil-graph"' in err
 
 
 @pytest.mark.parametrize("input_format", ["auto", "graph"])

@@ -237,6 +237,31 @@ def test_a_chord_on_a_number_with_the_wrong_flags_is_illegal() -> None:
         game.play(Move.chord(*board.coord(number)))
 
 
+def test_a_refused_move_names_the_cell_by_id_not_by_row_and_col() -> None:
+    """Row and column of a graph cell are the engine's own: a refusal quotes the move
+    and the cell by id ("reveal front0-0: cell front0-0 is already revealed")."""
+    params = GameParams(mines=8, no_guess=False, seed=2, graph=GraphSpec("cube", (3,)))
+    board = params.board()
+    graph = board.graph
+    assert graph is not None
+    first = next(board.cells())
+    game = Game.new(params).play(Move.reveal(*board.coord(first)))
+    covered = next(c for c in board.cells() if game.position.is_covered(c))
+    flagged = game.play(Move.flag(*board.coord(covered)))
+    name, other = graph.id(first), graph.id(covered)
+    refused = [
+        (game, Move.reveal(*board.coord(first)), f"reveal {name}: cell {name} is already revealed"),
+        (game, Move.flag(*board.coord(first)), f"flag {name}: cell {name} is already revealed"),
+        (game, Move.unflag(*board.coord(covered)), f"unflag {other}: cell {other} is not flagged"),
+        (flagged, Move.reveal(*board.coord(covered)), f"reveal {other}: cell {other} is flagged"),
+        (game, Move.chord(*board.coord(covered)), f"chord {other}: cell {other} is not a"),
+    ]
+    for before, move, said in refused:
+        with pytest.raises(IllegalMove) as refusal:
+            before.play(move)
+        assert str(refusal.value).startswith(said)
+
+
 # -- stored form ---------------------------------------------------------------------------
 
 

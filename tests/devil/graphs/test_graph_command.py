@@ -69,6 +69,6 @@ def test_list_and_bad_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "name a TILING" in capsys.readouterr().err
     assert main(["cube", "--size", "2", "3"]) == 2
-    assert "cube takes 1 size numbers" in capsys.readouterr().err
+    assert "cube takes 1 size number >= 1" in capsys.readouterr().err
     assert main(["square", "--mines", "81"]) == 2
     assert main(["heptagons"]) == 2

@@ -3,6 +3,7 @@ steps, proofs and no-guess generation, checked against the oracle."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from devil import oracle
 from devil.analysis import Verdict
 from devil.generate import no_guess_layout
+from devil.graphs.fileformat import read_graph
 from devil.graphs.tilings import TILINGS, tiling_board
 from devil.rules import Count, Rules
 from devil.solver import Solver
@@ -84,3 +86,36 @@ def test_graph_is_not_a_grid_topology_anywhere_text_names_one() -> None:
         GameParams.from_dict({"topology": "graph"})
     with pytest.raises(ParamsError, match="grid Topology"):
         GameParams(topology=Topology.GRAPH)
+
+
+LABELLED = {
+    "format": "mine-devil-graph",
+    "version": 1,
+    "cells": [
+        {"id": "a", "label": "Alpha", "state": "."},
+        {"id": "b", "label": "Bravo", "state": 1},
+        {"id": "c", "label": "Charlie", "state": "."},
+        {"id": "d", "label": "Delta", "state": 1},
+        {"id": "e", "label": "Echo", "state": "."},
+        {"id": "z", "label": "Zulu", "state": 0},
+        {"id": "y", "label": "Yankee", "state": "."},
+    ],
+    "edges": [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"], ["b", "e"], ["z", "y"]],
+}
+
+
+def test_proofs_and_steps_keep_a_label_as_written() -> None:
+    """A label starting a sentence keeps its capitals (``str.capitalize`` made "Delta"
+    "delta"), and a graph cell is "cell Charlie", never "the cell at cell Charlie"."""
+    position = read_graph(json.dumps(LABELLED))
+    graph = position.board.graph
+    assert graph is not None
+    assert prove(position, graph.cell("a")).steps[0].startswith("The 1 at cell Delta (id d) ")
+    assert (
+        prove(position, graph.cell("c"))
+        .steps[0]
+        .startswith("Cell Charlie (id c) could be either: ")
+    )
+    steps = [step.text[0] for step in deduction_steps(position, Count.CLASSIC)]
+    assert steps[0].startswith("The 0 at cell Zulu (id z) has no mine around it")
+    assert steps[1].startswith("The 1 at cell Delta (id d) ")
