@@ -14,12 +14,6 @@ Decided cells move to ``known`` and are substituted out of every constraint, so
 known mines (which stay covered in a position) never glue pieces together.
 Every rule only rewrites true linear facts about the layout, so what stays is
 equivalent to the original numbers plus ``known``.
-
-The rules on a pair of constraints depend only on the two constraints, so a pair is not
-compared again while neither has changed since one of them was last compared with every
-constraint it shares a cell with (a clock per constraint: ``changed``, ``checked``). That
-skips only comparisons that would change nothing: every deduction, and its order, is as
-without it.
 """
 
 from __future__ import annotations
@@ -34,17 +28,7 @@ Residual = tuple[frozenset[Cell], int]
 class Frontier:
     """Residual constraints, decided cells and a work queue (mutable, owned by one solver)."""
 
-    __slots__ = (
-        "changed",
-        "checked",
-        "clock",
-        "cons",
-        "dirty",
-        "known",
-        "position",
-        "queue",
-        "sources_of",
-    )
+    __slots__ = ("cons", "dirty", "known", "position", "queue", "sources_of")
 
     def __init__(self, position: Position) -> None:
         self.position = position
@@ -54,13 +38,6 @@ class Frontier:
         self.queue: list[Cell] = []
         self.dirty: set[Cell] = set()
         """Sources whose residual changed (or vanished) since the last ``take_dirty``."""
-        cells = position.board.size  # holes included: cells are indices below it
-        self.clock = 0
-        self.changed = [0] * cells
-        """Per source, the clock when its residual was last stored."""
-        self.checked = [-1] * cells
-        """Per source, the clock when ``_pairs`` last compared it with every constraint
-        sharing a cell with it (and found nothing to change)."""
 
     # -- building ----------------------------------------------------------------------
 
@@ -100,8 +77,6 @@ class Frontier:
             self.cons.pop(source, None)
             return
         self.cons[source] = (cells, need)
-        self.clock = clock = self.clock + 1
-        self.changed[source] = clock
         sources_of = self.sources_of
         for c in cells:
             got = sources_of.get(c)
@@ -141,8 +116,6 @@ class Frontier:
         self.dirty.add(source)
         if cells:
             self.cons[source] = (cells, need)
-            self.clock = clock = self.clock + 1
-            self.changed[source] = clock
             self.queue.append(source)
         else:
             del self.cons[source]
@@ -178,9 +151,7 @@ class Frontier:
             if need == len(cells):
                 self._decide(cells, 1)
                 continue
-            if self._pairs(s, cells, need, cons, sources_of):
-                self.clock = clock = self.clock + 1
-                self.checked[s] = clock
+            self._pairs(s, cells, need, cons, sources_of)
 
     def _pairs(
         self,
@@ -189,20 +160,14 @@ class Frontier:
         need: int,
         cons: dict[Cell, Residual],
         sources_of: dict[Cell, set[Cell]],
-    ) -> bool:
-        """Subset and overlap rules between ``s`` and every constraint sharing a cell; True
-        when ``s`` was compared with each of them and stays as it was."""
+    ) -> None:
+        """Subset and overlap rules between ``s`` and every constraint sharing a cell."""
         others: set[Cell] = set()
         for c in cells:
             others |= sources_of[c]
         others.discard(s)
         size = len(cells)
-        changed, checked = self.changed, self.checked
-        s_changed = changed[s]
         for t in others:
-            t_checked = checked[t]
-            if t_checked > s_changed and t_checked > changed[t]:
-                continue  # compared since either last changed
             got = cons.get(t)
             if got is None:
                 continue
@@ -221,7 +186,7 @@ class Frontier:
                     continue
             elif t_cells < cells:
                 self._replace(s, cells - t_cells, need - t_need)
-                return False
+                return
             # Neither set holds the other here, so both differences are non-empty: the
             # overlap rule can only fire on the side with more mines needed, and the
             # differences (new sets) are built only for that side, and only when its size
@@ -233,16 +198,15 @@ class Frontier:
                 if more == len(only_s):
                     self._decide(only_s, 1)
                     self._decide(t_cells - cells, 0)
-                    return False
+                    return
             elif more < 0 and t_size - size <= -more <= t_size:
                 only_t = t_cells - cells
                 if -more == len(only_t):
                     self._decide(only_t, 1)
                     self._decide(cells - t_cells, 0)
-                    return False
+                    return
             if s not in cons:
-                return False
-        return True
+                return
 
     def take_dirty(self) -> set[Cell]:
         out = self.dirty
