@@ -78,11 +78,17 @@ class Cdcl:
         self.limits: list[int] = []  # trail length at each decision level
         self.n_true = [0] * len(cards)
         self.n_false = [0] * len(cards)
+        self.epoch = 0
+        """Backtracks so far: a cell set stays set until the next one."""
+        self.filled = [-1] * len(cards)
+        """Per card, the ``epoch`` in which propagation last set all its open cells: until
+        the next backtrack none is open, and scanning it again would set nothing."""
         self.clauses: list[list[int]] = []
         self.watches: list[list[int]] = [[] for _ in range(2 * n_vars)]
         self.phase = [1] * n_vars  # 1: try safe first
-        self.activity = [0.0] * n_vars
-        self.bump = 1.0
+        self.mark = [0] * n_vars
+        """Per variable, the conflict (``stamp``) whose analysis last met it."""
+        self.stamp = 0
         self.order = [self.first[g] + i for g in problem.order for i in range(sizes[g])]
         self.order_at = [0] * n_vars
         for i, var in enumerate(self.order):
@@ -169,6 +175,7 @@ class Cdcl:
         del trail[keep:]
         del self.limits[level:]
         self.head = min(self.head, keep)
+        self.epoch = self.epoch + 1
 
     # -- propagation -----------------------------------------------------------------------
 
@@ -185,6 +192,8 @@ class Cdcl:
         watches = self.watches
         guided = self.guided
         guide = self.guide
+        filled = self.filled
+        epoch = self.epoch
         while self.head < len(trail):
             lit = trail[self.head]
             self.head += 1
@@ -206,15 +215,17 @@ class Cdcl:
                 room = size - card_lo[c]
                 if t > hi or f > room:
                     return 2 * c
-                if t + f < size:
+                if t + f < size and filled[c] != epoch:
                     if t == hi:
                         for w in card_vars[c]:
                             if value[w] == _UNSET:
                                 self._assign(2 * w + 1, 2 * c)
+                        filled[c] = epoch
                     elif f == room:
                         for w in card_vars[c]:
                             if value[w] == _UNSET:
                                 self._assign(2 * w, 2 * c)
+                        filled[c] = epoch
             # clauses watching the literal that just became false
             false_lit = lit ^ 1
             watching = watches[false_lit]
@@ -342,7 +353,8 @@ class Cdcl:
 
     def _analyse(self, conflict: int) -> tuple[list[int], int]:
         """First-UIP learned clause and the level to jump back to."""
-        seen = set()
+        mark = self.mark
+        self.stamp = stamp = self.stamp + 1  # a variable is met when mark[var] == stamp
         learned: list[int] = []
         current = len(self.limits)
         counter = 0
@@ -352,15 +364,14 @@ class Cdcl:
         while True:
             for x in lits:
                 var = x >> 1
-                if var in seen or self.level[var] == 0:
+                if mark[var] == stamp or self.level[var] == 0:
                     continue
-                seen.add(var)
-                self.activity[var] = self.activity[var] + self.bump
+                mark[var] = stamp
                 if self.level[var] == current:
                     counter += 1
                 else:
                     learned.append(x)
-            while (self.trail[index] >> 1) not in seen:
+            while mark[self.trail[index] >> 1] != stamp:
                 index -= 1
             pivot = self.trail[index]
             index -= 1
@@ -371,7 +382,6 @@ class Cdcl:
             assert reason != _NO_REASON
             lits = self._explain(reason, pivot)
         learned.insert(0, pivot ^ 1)
-        self.bump *= 1.05
         if len(learned) == 1:
             return learned, 0
         level = self.level

@@ -177,20 +177,34 @@ def open_most(problem: GroupProblem, order: Sequence[int]) -> int:
     return most
 
 
+def _best_order(
+    problem: GroupProblem, where: Sequence[Position2] | None
+) -> tuple[Sequence[int], int]:
+    """The order with the fewest constraints open at once (the first such order) and that
+    number (``open_most``)."""
+    orders = _orders(problem, where)
+    best = orders[0]
+    fewest = open_most(problem, best)
+    for order in orders[1:]:
+        got = open_most(problem, order)
+        if got < fewest:
+            best, fewest = order, got
+    return best, fewest
+
+
 def plan(problem: GroupProblem, where: Sequence[Position2] | None = None) -> Plan:
     """The plan with the fewest constraints open at once (the first such order).
 
     ``where``: a (row, column) per group (of one of its cells) to try board sweeps too.
     Only the chosen order's steps are built.
     """
-    orders = _orders(problem, where)
-    best = orders[0]
-    fewest = open_most(problem, best) if len(orders) > 1 else 0
-    for order in orders[1:]:
-        got = open_most(problem, order)
-        if got < fewest:
-            best, fewest = order, got
-    return Plan(problem, best)
+    return Plan(problem, _best_order(problem, where)[0])
+
+
+def fewest_open(problem: GroupProblem, where: Sequence[Position2] | None = None) -> int:
+    """``plan(problem, where).open_max`` without building the plan (what choosing an
+    engine needs: most pieces never run the programme)."""
+    return _best_order(problem, where)[1]
 
 
 Domains = tuple[Sequence[int], Sequence[int]]

@@ -29,6 +29,7 @@ __all__ = [
     "lone_solution",
     "make_plan",
     "plain_within",
+    "plan_open",
     "unpinned",
     "wide_within",
 ]
@@ -44,12 +45,21 @@ WITNESS_BUDGET = 3_000
 """Values the plain search may try for a wide piece's witness before clause learning."""
 
 
+def _where(piece: Piece, width: int) -> list[tuple[int, int]] | None:
+    """Each group's place on the board (row, column of a cell), None when ``width`` is 0."""
+    if width > 0:
+        return [divmod(cells[0], width) for cells in piece.groups]
+    return None
+
+
 def make_plan(piece: Piece, width: int) -> _dp.Plan:
     """The programme's plan for the piece, swept along the board when ``width`` is known."""
-    where = None
-    if width > 0:
-        where = [divmod(cells[0], width) for cells in piece.groups]
-    return _dp.plan(piece.problem, where)
+    return _dp.plan(piece.problem, _where(piece, width))
+
+
+def plan_open(piece: Piece, width: int) -> int:
+    """``make_plan(piece, width).open_max`` without building the plan."""
+    return _dp.fewest_open(piece.problem, _where(piece, width))
 
 
 def lone_solution(problem: GroupProblem, lo: Sequence[int], hi: Sequence[int]) -> list[int] | None:
@@ -126,6 +136,12 @@ class Engine:
         if self._plan is None:
             self._plan = make_plan(self.piece, self.width)
         return self._plan
+
+    def open_max(self) -> int:
+        """``plan().open_max``, without building the plan when it is not built yet."""
+        if self._plan is not None:
+            return self._plan.open_max
+        return plan_open(self.piece, self.width)
 
     def known_backbone(self) -> Backbone | None:
         """The backbone when it was computed already, else None (costs nothing)."""

@@ -129,7 +129,7 @@ class SmallEngine(Engine):
     def wide(self) -> bool:
         if self._wide is None:
             cons = len(self.piece.problem.cons)
-            self._wide = cons > WIDE_OPEN and self.plan().open_max > WIDE_OPEN
+            self._wide = cons > WIDE_OPEN and self.open_max() > WIDE_OPEN
         return self._wide
 
     def backbone(self) -> Backbone | None:

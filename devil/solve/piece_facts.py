@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from devil.board import Cell
 from devil.solve._count import PieceCounts
-from devil.solve._engine import WIDE_OPEN, Engine, make_plan
+from devil.solve._engine import WIDE_OPEN, Engine, plan_open
 from devil.solve._pieces import Piece, PieceKey, make_piece, piece_key
 from devil.solve._propagate import Frontier
 from devil.solve._search import Backbone, TotalWindow
@@ -40,13 +40,11 @@ def choose(piece: Piece, width: int, wide: bool) -> Engine:
     from one that was)."""
     if layouts_at_most(piece.problem.sizes, SMALL_LAYOUTS):
         return SmallEngine(piece, width, wide)
-    plan = None
     if not wide and len(piece.problem.cons) > WIDE_OPEN:  # else it cannot keep more open
-        plan = make_plan(piece, width)
-        wide = plan.open_max > WIDE_OPEN
+        wide = plan_open(piece, width) > WIDE_OPEN
     if wide:
-        return WideEngine(piece, width, plan)
-    return SweptEngine(piece, width, plan)
+        return WideEngine(piece, width)
+    return SweptEngine(piece, width, None)
 
 
 class PieceInfo:

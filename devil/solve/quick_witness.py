@@ -194,7 +194,7 @@ class _Quick(_witness._Builder):
         engine = info.engine()
         if isinstance(engine, SmallEngine):
             return False
-        return learns(info.piece.problem) or engine.plan().open_max > WIDE_OPEN
+        return learns(info.piece.problem) or engine.open_max() > WIDE_OPEN
 
     def _draw(self, i: int, lo: list[int], hi: list[int], hard: bool) -> list[int] | None:
         info = self.a.facts(i)

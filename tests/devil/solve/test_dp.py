@@ -80,6 +80,33 @@ def test_open_most_counts_the_open_constraints_of_any_order(
 
 
 @profile()
+@given(problems(), st.booleans())
+def test_fewest_open_is_the_open_max_of_the_plan(
+    drawn: tuple[GroupProblem, list[tuple[int, int]]], sweep: bool
+) -> None:
+    """Choosing an engine reads ``fewest_open`` and builds the plan only when a question
+    needs it: the two must agree, counted step by step over every candidate order."""
+    problem, where = drawn
+    at = where if sweep else None
+    plan = _dp.plan(problem, at)
+    fewest = min(
+        max(
+            (
+                sum(
+                    1
+                    for vs, _ in problem.cons
+                    if set(order[: i + 1]) & set(vs) and set(order[i:]) & set(vs)
+                )
+                for i in range(len(order))
+            ),
+            default=0,
+        )
+        for order in _dp._orders(problem, at)
+    )
+    assert _dp.fewest_open(problem, at) == plan.open_max == fewest
+
+
+@profile()
 @given(problems(), st.integers(0, 2**12 - 1), st.integers(0, 2**32))
 def test_window_bounds_and_samples_match_enumeration(
     drawn: tuple[GroupProblem, list[tuple[int, int]]], allowed: int, seed: int
