@@ -56,7 +56,7 @@ class Frontier:
         value = self.known.pop(cell, 0)
         if value:
             raise InconsistentPosition(
-                f"the cell at {self.position.where(cell)} was revealed but must hold a mine",
+                f"{self.position.the_cell(cell)} was revealed but must hold a mine",
                 cell,
             )
         for s in self.sources_of.pop(cell, ()):
