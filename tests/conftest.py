@@ -41,9 +41,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(
-    item: pytest.Item, nextitem: pytest.Item | None
-) -> Generator[None, object, object]:
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
     """Under pytest-xdist, a test marked ``alone`` runs with no other test beside it
     (``tests.helpers.alone``); without xdist every test runs alone already."""
     if not hasattr(item.config, "workerinput"):

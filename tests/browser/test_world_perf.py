@@ -55,6 +55,7 @@ PAN_SCREENS = """async ([dx, screens]) => {
 returns the main thread's time inside the pans (tiles built and dropped), in ms."""
 
 
+@pytest.mark.alone  # a latency bound: no other test beside it (tests/helpers/alone.py)
 def test_teammate_move_to_screen_latency(browser: Browser, live_server: str) -> None:
     world = new_world(live_server)
     a_ctx = browser.new_context(viewport=DESKTOP)
