@@ -50,9 +50,48 @@ ensure_venv() {
         return 0
     fi
     say "installing the project with the '$extra' extra into $VENV"
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "${REPO_ROOT}[${extra}]"
+    local pip=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
+    "${pip[@]}" --upgrade pip
+    # The engine's compile (mypyc, then gcc: minutes on one core) and the install of the
+    # requirements (unpacking and byte-compiling them) run side by side, one a core: the
+    # project alone (--no-deps) in one pip, its requirements in another; they touch
+    # different packages. The same packages as `pip install -e ".[$extra]"`, a minute sooner.
+    local requirements="$VENV/.mine-devil-requirements-$extra" deps built=0
+    requirements_of "$extra" >"$requirements"
+    "${pip[@]}" -r "$requirements" &
+    deps=$!
+    "${pip[@]}" --no-deps -e "$REPO_ROOT" || built=$?
+    wait "$deps" || die "installing the requirements of the '$extra' extra failed"
+    [ "$built" -eq 0 ] || die "installing the project failed"
     printf '%s\n' "$want" >"$marker"
+}
+
+# The requirements of one extra of pyproject.toml, one a line, following the extra's
+# references to the project's other extras (``mine-devil[web,play]``).
+requirements_of() {
+    "$VENV/bin/python" - "$REPO_ROOT/pyproject.toml" "$1" <<'EOF'
+import re
+import sys
+import tomllib
+
+with open(sys.argv[1], "rb") as file:
+    project = tomllib.load(file)["project"]
+extras = project.get("optional-dependencies", {})
+itself = re.compile(re.escape(project["name"]) + r"\[([^]]*)\]")
+found, seen, todo = list(project.get("dependencies", [])), set(), [sys.argv[2]]
+while todo:
+    extra = todo.pop()
+    if extra in seen:
+        continue
+    seen.add(extra)
+    for requirement in extras[extra]:
+        named = itself.fullmatch(requirement.replace(" ", ""))
+        if named:
+            todo += named.group(1).split(",")
+        elif requirement not in found:
+            found.append(requirement)
+print("\n".join(found))
+EOF
 }
 
 # Map pytest's exit status to ours: 5 ("no tests collected") is a failure too.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
+from tests.helpers import alone
 from tests.helpers.strategies import load_profile
 from tests.helpers.web import Api, app_config, postgres_base_url
 
@@ -37,6 +38,19 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             f"CI is set but the sample positions are missing at {SAMPLE_POSITIONS}: "
             "the truth-file tests would be skipped"
         )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Under pytest-xdist, a test marked ``alone`` runs with no other test beside it
+    (``tests.helpers.alone``); without xdist every test runs alone already."""
+    if not hasattr(item.config, "workerinput"):
+        return (yield)
+    # xdist gives each worker ``--basetemp <the session's basetemp>/<worker>``: its parent
+    # is the one folder every worker of this run shares
+    folder = Path(item.config.option.basetemp).parent
+    with alone.turn(folder, item.get_closest_marker(alone.MARK) is not None):
+        return (yield)
 
 
 @pytest.fixture

@@ -4,9 +4,11 @@ a second client plays an expert game: ``/healthz`` never misses, nobody gets a 5
 attacker request is answered, and the player's clicks stay fast (p99 under 100 ms).
 
 The latency bound is asserted when the machine is not already overloaded by other work (load
-average per core at most 1 when the test starts); otherwise the numbers are reported as a
-warning, since a shared 2-core machine at load 12 misses 100 ms with no attacker at all
-(``bench/bench_hostile.py --baseline`` measures both).
+per core at most 1 when the test starts: the load average, or the tasks runnable in the second
+before the test, since the average lags a minute behind work that just ended, such as the
+suite's other worker, idle while this test runs: it is marked ``alone``); otherwise the
+numbers are reported as a warning, since a shared 2-core machine at load 12 misses 100 ms with
+no attacker at all (``bench/bench_hostile.py --baseline`` measures both).
 
 The report also shows the player's clicks as the server saw them (``Server-Timing``: time in
 the app, the worker's CPU) and the CPU of the server and of the player's process: a click
@@ -18,7 +20,10 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -34,6 +39,25 @@ bound in one (CI twice saw 282-295 ms in two attacks in a row on a 2-core machin
 looked quiet, then 71 ms alone)."""
 
 
+def runnable_now(seconds: float = 1.0) -> float:
+    """The tasks runnable on the machine (``/proc/loadavg``'s fourth field, less this one),
+    averaged over ``seconds``: the load of this moment, where the load average is a minute's."""
+    samples = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        running = Path("/proc/loadavg").read_text().split()[3].split("/")[0]
+        samples.append(int(running) - 1)
+        time.sleep(0.05)
+    return sum(samples) / len(samples)
+
+
+def machine_is_quiet() -> bool:
+    cores = os.cpu_count() or 1
+    if os.getloadavg()[0] / cores <= 1.0:
+        return True
+    return Path("/proc/loadavg").exists() and runnable_now() / cores <= 1.0
+
+
 def attacked() -> bench_hostile.Tally:
     """A fresh server, warmed up (engine children importing, templates compiling, as on a
     running server: a few seconds of the player alone), then attacked while the player plays."""
@@ -42,8 +66,9 @@ def attacked() -> bench_hostile.Tally:
         return bench_hostile.hostile_run(base, group, SECONDS, STREAMS)
 
 
+@pytest.mark.alone
 def test_a_player_is_not_slowed_by_an_attacker() -> None:
-    quiet = os.getloadavg()[0] / (os.cpu_count() or 1) <= 1.0
+    quiet = machine_is_quiet()
     tally = attacked()
     for _ in range(ATTACKS - 1):
         if not (quiet and tally.p99() >= P99_SECONDS):

@@ -30,6 +30,7 @@ pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1366, "height": 768}
 
 
+@pytest.mark.alone  # a latency bound: no other test beside it (tests/helpers/alone.py)
 def test_the_first_board_is_painted_within_a_second(browser: Browser, live_server: str) -> None:
     world = new_world(live_server)
     seed = browser.new_context(viewport=DESKTOP)
@@ -69,6 +70,7 @@ def post(base: str, path: str, body: Any, token: str) -> int:
         return int(r.status)
 
 
+@pytest.mark.alone  # a latency bound: no other test beside it (tests/helpers/alone.py)
 def test_teammate_move_latency_with_20_teammates_present(
     browser: Browser, live_server: str
 ) -> None:
