@@ -120,13 +120,14 @@ class GraphSpec:
     def stored(cls, text: str) -> GraphSpec:
         """A custom board from a graph-board file's text that a game was already played on
         (a move list's ``graph`` line): read as a stored game's board is (any finite
-        coordinate, any number of pairs up to the file format's bound), states ignored.
-        Errors name the JSON path under ``graph``."""
+        coordinate, any number of pairs up to the file format's bound), states ignored
+        (an export writes every cell covered; a hand-made impossible number is refused,
+        naming its cell). Errors name the JSON path under ``graph``."""
         try:
             position = read_graph(text, GRAPH_GAME_MAX_CELLS, max_coordinate=ANY_COORDINATE)
         except GraphFileError as exc:
             raise GraphSpecError(f"graph.{exc.path}" if exc.path else "graph", _bare(exc)) from None
-        except ValueError as exc:  # an impossible number: states do not matter here
+        except ValueError as exc:  # an impossible number, never in an export
             raise GraphSpecError("graph", str(exc)) from None
         blank = Position.covered(position.board)
         return cls(file=json.dumps(to_json(blank), separators=(",", ":")))
