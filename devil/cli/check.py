@@ -265,10 +265,9 @@ def _graph_cell(text: str, position: Position) -> Cell:
     """A graph board's ``--cell``: a covered cell's id."""
     layout = position.board.graph
     assert layout is not None
-    found = layout.find(text)  # the exact id first, then without spaces at either end
-    if found is None:
+    cell = layout.find(text)  # the exact id first, then without spaces at either end
+    if cell is None:
         raise UsageError(f"--cell {_shown(text)}: no cell of the board has that id")
-    cell = found
     number = position.number(cell)
     if number is not None:
         raise UsageError(

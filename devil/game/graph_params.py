@@ -103,8 +103,7 @@ class GraphSpec:
         try:
             position = from_json(data, GRAPH_GAME_MAX_CELLS, GRAPH_GAME_MAX_EDGES)
         except GraphFileError as exc:
-            path = f"{where}.{exc.path}" if exc.path else where
-            raise GraphSpecError(path, _bare(exc)) from None
+            raise _under(where, exc) from None
         except InconsistentPosition:  # an impossible number: states do not matter here
             assert isinstance(data, Mapping)  # from_json read it up to its numbers
             cells = [{**c, "state": "."} for c in data["cells"]]
@@ -113,8 +112,7 @@ class GraphSpec:
             )
         except ValueError as exc:
             raise GraphSpecError(where, str(exc)) from None
-        blank = Position.covered(position.board)
-        return cls(file=json.dumps(to_json(blank), separators=(",", ":")))
+        return cls._covered(position)
 
     @classmethod
     def stored(cls, text: str) -> GraphSpec:
@@ -126,9 +124,14 @@ class GraphSpec:
         try:
             position = read_graph(text, GRAPH_GAME_MAX_CELLS, max_coordinate=ANY_COORDINATE)
         except GraphFileError as exc:
-            raise GraphSpecError(f"graph.{exc.path}" if exc.path else "graph", _bare(exc)) from None
+            raise _under("graph", exc) from None
         except ValueError as exc:  # an impossible number, never in an export
             raise GraphSpecError("graph", str(exc)) from None
+        return cls._covered(position)
+
+    @classmethod
+    def _covered(cls, position: Position) -> GraphSpec:
+        """A custom board's spec: its file with every cell covered, as compact JSON."""
         blank = Position.covered(position.board)
         return cls(file=json.dumps(to_json(blank), separators=(",", ":")))
 
@@ -175,9 +178,10 @@ class GraphSpec:
         return cls(tiling_name, tuple(size), d.get("sides", False), file)
 
 
-def _bare(exc: GraphFileError) -> str:
-    """The message of ``exc`` without the path it starts with."""
-    return str(exc)[len(exc.path) + 2 :] if exc.path else str(exc)
+def _under(where: str, exc: GraphFileError) -> GraphSpecError:
+    """``exc`` as an error of the file found at ``where`` (its path prefixed by it)."""
+    message = str(exc)[len(exc.path) + 2 :] if exc.path else str(exc)
+    return GraphSpecError(f"{where}.{exc.path}" if exc.path else where, message)
 
 
 @lru_cache(maxsize=64)
