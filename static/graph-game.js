@@ -398,34 +398,23 @@
 
   // -- a quarter turn for wide boards on narrow portrait screens ----------------------------
 
-  var TURN_BELOW_PX = 600;
+  var quarter = window.MineDevilQuarterTurn; // static/quarter-turn.js
+  var TURN_BELOW_PX = quarter.BELOW_PX;
   var TURN_RATIO = 1.15;
 
   function turnBoards() {
-    var portrait = window.innerWidth < TURN_BELOW_PX && window.innerHeight > window.innerWidth;
+    var portrait = quarter.portrait();
     var boards = document.querySelectorAll("svg.graph-game.fit");
     for (var i = 0; i < boards.length; i++) {
       var svg = boards[i], cells = svg.querySelector(":scope > g.cells");
       if (!cells) continue;
-      var view = svg.dataset.view || svg.getAttribute("viewBox");
-      svg.dataset.view = view;
-      var b = view.split(" ").map(Number); // x y w h
+      var b = quarter.drawnView(svg); // x y w h
       var want = portrait && b[2] > TURN_RATIO * b[3] && !svg.classList.contains("ball");
       if (want === svg.classList.contains("turned")) continue;
       var w = svg.getAttribute("width"), h = svg.getAttribute("height");
       svg.setAttribute("width", h);
       svg.setAttribute("height", w);
-      // rotate(90) takes (x, y) to (-y, x)
-      svg.setAttribute("viewBox", want ? [-(b[1] + b[3]), b[0], b[3], b[2]].join(" ") : view);
-      if (want) cells.setAttribute("transform", "rotate(90)");
-      else cells.removeAttribute("transform");
-      var texts = cells.querySelectorAll("text");
-      for (var j = 0; j < texts.length; j++) {
-        var t = texts[j];
-        if (want) t.setAttribute("transform", "rotate(-90 " + t.getAttribute("x") + " " + t.getAttribute("y") + ")");
-        else t.removeAttribute("transform");
-      }
-      svg.classList.toggle("turned", want);
+      quarter.turn(svg, cells, want);
       svg._claims = null; // the arrows follow the screen: claimed again
     }
   }

@@ -172,10 +172,11 @@
   // It scrolled sideways in the frame (graph.css gives it 40rem so its cells stay tappable).
   // Turned a quarter (its numbers kept upright), it is taller than wide and fits the phone's
   // width, its cells at least MIN_CELL_PX; the arrow keys follow the screen (step() reads
-  // the drawn positions). As static/graph-game.js turns the game's board.
-  var TURN_BELOW_PX = 600, MIN_CELL_PX = 24, SVG_NS = "http://www.w3.org/2000/svg";
+  // the drawn positions).
+  // static/quarter-turn.js turns it (as the game page's board).
+  var MIN_CELL_PX = 24, SVG_NS = "http://www.w3.org/2000/svg", quarter = window.MineDevilQuarterTurn;
   function turnWide() {
-    var portrait = window.innerWidth < TURN_BELOW_PX && window.innerHeight > window.innerWidth;
+    var portrait = quarter.portrait();
     var boards = document.querySelectorAll(".graph-frame svg.graph-board.wide");
     for (var i = 0; i < boards.length; i++) {
       var svg = boards[i];
@@ -187,19 +188,8 @@
         while (svg.firstChild) { inner.appendChild(svg.firstChild); }
         svg.appendChild(inner);
       }
-      var view = svg.dataset.view || svg.getAttribute("viewBox");
-      svg.dataset.view = view;
-      var b = view.split(" ").map(Number); // x y w h; rotate(90) takes (x, y) to (-y, x)
-      svg.setAttribute("viewBox", portrait ? [-(b[1] + b[3]), b[0], b[3], b[2]].join(" ") : view);
-      if (portrait) { inner.setAttribute("transform", "rotate(90)"); } else { inner.removeAttribute("transform"); }
-      var texts = inner.querySelectorAll("text");
-      for (var j = 0; j < texts.length; j++) {
-        var t = texts[j];
-        if (portrait) { t.setAttribute("transform", "rotate(-90 " + t.getAttribute("x") + " " + t.getAttribute("y") + ")"); }
-        else { t.removeAttribute("transform"); }
-      }
-      svg.style.minWidth = portrait ? Math.ceil(MIN_CELL_PX * b[3]) + "px" : "";
-      svg.classList.toggle("turned", portrait);
+      quarter.turn(svg, inner, portrait);
+      svg.style.minWidth = portrait ? Math.ceil(MIN_CELL_PX * quarter.drawnView(svg)[3]) + "px" : "";
     }
   }
   turnWide();
