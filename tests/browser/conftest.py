@@ -79,9 +79,29 @@ def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     app.extensions["mine_devil.store"].dispose()
 
 
+def _static_closed(app: Any) -> Any:
+    """``app`` with each static file read whole and closed before werkzeug writes it.
+    werkzeug's development server closes a response only after writing all of it, so a
+    request Chromium drops (a favicon on navigation) left its file open, and the garbage
+    collector's ResourceWarning failed whichever test was running (gunicorn, which serves
+    the app, closes it). Static files are small; other answers (feeds) still stream."""
+
+    def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
+        body = app(environ, start_response)
+        if not environ.get("PATH_INFO", "").startswith("/static/"):
+            return body
+        try:
+            return [b"".join(body)]
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return wsgi
+
+
 @pytest.fixture(scope="session")
 def live_server(live_app: Any) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+    server = make_server("127.0.0.1", 0, _static_closed(live_app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:
