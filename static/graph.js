@@ -146,7 +146,7 @@
   // -- the focused cell's ring, drawn over its neighbours ----------------------------------
   // A cell's own outline is half hidden under the neighbours drawn after it, and amber is
   // hardly seen on the yellow of an "either" cell: on a flat board the focused cell gets a
-  // copy of its outline on top, ink under amber, visible on every fill in both themes.
+  // copy of its outline on top, black under amber, one of them 3:1 from any fill in both themes.
   // (A solid redraws its cells as it turns; its focus stays the cell's own outline.)
   var focusRings = [];
   function hideFocusRing() {
