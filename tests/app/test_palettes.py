@@ -129,7 +129,8 @@ def test_the_keyboard_cursors_ring_shows_on_every_fill_of_a_graph_board(
     are each 3:1 or more from... at least one of them is, from any colour next to them; so
     every fill a cell can have is 3:1 or more from one band. Amber alone was 2:1 on a light
     covered cell, 1.4:1 on a light opened cell the cursor tints."""
-    colours = {**palettes("game.css")[scheme], **palettes("graph-game.css")[scheme]}
+    sheets = ("game.css", "teach.css", "graph-game.css")  # the pages load all three
+    colours = {k: v for sheet_ in sheets for k, v in palettes(sheet_)[scheme].items()}
     edge, core = colours["--focus-edge"], colours["--focus"]
     assert contrast(edge, core) >= 9
     analysis = (ROOT / "static" / "graph.css").read_text()
