@@ -572,7 +572,7 @@
     }
     var levels = document.querySelectorAll("[data-graph-zoom-level]");
     for (var j = 0; j < levels.length; j++) levels[j].textContent = Math.round(zoom() * 100) + "%";
-    // "scroll or swipe it" only when it does not fit (a turned sphere fits a phone)
+    // "swipe it, or zoom out" only when it does not fit (a turned sphere fits a phone)
     var bars = document.querySelectorAll(".graph-zoom");
     var board = document.getElementById("board");
     var frame = board && board.closest(".scroller");
