@@ -6,7 +6,8 @@
      carry the move, so htmx sends it with the CSRF header and swaps the answer.
    - arrows move the cursor to the neighbour nearest the arrow's direction (by centres);
      one tab stop (roving tabindex); after a move swaps the board the cursor stays put.
-   - big boards (more than 300 cells) scroll; the zoom buttons scale them.
+   - boards up to 300 cells fit the page's width (a 390 px phone); bigger ones scroll in
+     their frame, the zoom buttons scale them (on a phone 100% is a 28 px cell, not 46).
    - on a narrow portrait screen a board much wider than tall (the cube's and the sphere's
      nets) is drawn turned a quarter (its numbers upright), so its cells are bigger to tap:
      the cells sit in one <g class="cells">, which gets the turn; the arrows follow the
@@ -154,8 +155,13 @@
      board; a second tap on it opens it, a tap elsewhere picks or opens that cell instead.
      The first tap (always safe) never asks. A mouse, a pen and the keyboard use the drawing
      as it is. On a solid (graph-ball.js) a narrow cell is a sliver at the rim: a tap picks it
-     and the solid turns it into sight. */
+     and the solid turns it into sight.
+     A board of 300 cells fits a phone (as a 16x16 grid does, its cells 20 px), so most of its
+     cells may be under 24 px: "narrow" is then a cell narrower than NARROW_SHARE of the
+     board's typical cell (a thin rhomb, 4.8.8's small square); between typical cells the
+     drawing decides, as on a grid. */
   var TAP_MIN_PX = 24;
+  var NARROW_SHARE = 0.8;
   var DOUBT_PX = 4;
   var picked = null;
 
@@ -181,6 +187,25 @@
     return best;
   }
 
+  /* under this a cell of the board is narrow (seen px): TAP_MIN_PX, or less on a board
+     whose typical cell is smaller (kept per board and drawn size) */
+  function narrowBelow(svg) {
+    var key = Math.round(svg.getBoundingClientRect().width * seenScale());
+    if (svg._narrow && svg._narrow[0] === key) return svg._narrow[1];
+    var cells = svg.querySelectorAll("g[data-cell]"), widths = [];
+    for (var j = 0; j < cells.length; j += Math.max(1, Math.floor(cells.length / 60))) {
+      widths.push(narrowest(cells[j]));
+    }
+    widths.sort(function (a, b) { return a - b; });
+    var typical = widths.length ? widths[Math.floor(widths.length / 2)] : Infinity;
+    svg._narrow = [key, Math.min(TAP_MIN_PX, NARROW_SHARE * typical)];
+    return svg._narrow[1];
+  }
+  function isNarrow(cell) {
+    var svg = cell.closest("svg.graph-game");
+    return narrowest(cell) < (svg ? narrowBelow(svg) : TAP_MIN_PX);
+  }
+
   /* how far (seen px) the finger at (x, y) (client px) is from the cell's centre */
   function reach(cell, x, y) {
     var shape = cell.querySelector("polygon, circle");
@@ -192,7 +217,7 @@
 
   /* the cell a finger at (x, y) meant, on the cell under it: {cell, doubt} */
   function fingerHit(under, x, y) {
-    if (under.closest("svg.ball")) return { cell: under, doubt: narrowest(under) < TAP_MIN_PX };
+    if (under.closest("svg.ball")) return { cell: under, doubt: isNarrow(under) };
     var best = under, first = reach(under, x, y), second = null, secondAt = Infinity;
     (under.dataset.near || "").split(" ").forEach(function (id) {
       var n = id && document.getElementById(id);
@@ -202,11 +227,11 @@
     });
     // between wide cells the drawing decides, as before (a tiling of wide cells, or a
     // Penrose board's fat rhombs among themselves)
-    if (best !== under && narrowest(best) >= TAP_MIN_PX && narrowest(under) >= TAP_MIN_PX) {
+    if (best !== under && !isNarrow(best) && !isNarrow(under)) {
       return { cell: under, doubt: false };
     }
     var doubt = !!second && secondAt - first < DOUBT_PX &&
-      (narrowest(best) < TAP_MIN_PX || narrowest(second) < TAP_MIN_PX);
+      (isNarrow(best) || isNarrow(second));
     return { cell: best, doubt: doubt };
   }
 
@@ -225,7 +250,7 @@
     if (note) {
       note.textContent = !cell ? "" : cell.closest("svg.ball")
         ? nameOf(cell).replace(/^c/, "C") + " is narrow: tap it again to open it (or zoom in with two fingers)."
-        : "Your tap fell between two cells: " + nameOf(cell) + " is ringed. Tap it again to open it, or tap the cell you meant.";
+        : "Your tap fell between two cells: " + nameOf(cell) + " is ringed. Tap it again to open it, or tap the cell you meant (two fingers zoom in).";
     }
   }
 
@@ -303,6 +328,56 @@
     var cell = cellOf(e.target);
     if (cell) makeCurrent(cell);
   });
+
+  /* The keyboard cursor's ring: a copy of the cell's outline drawn over the whole board, a
+     black band under an amber one (WCAG's two-colour technique C40: the two are 11:1 apart,
+     so one of them is 3:1 from any fill under it: covered, opened, flagged, the witness's,
+     the tints; tests/app/test_palettes.py). The cell's own outline lay under the neighbours
+     drawn after it, half hidden, and amber alone was 2:1 on a light covered cell. A solid
+     redraws its cells as it turns: the ring follows the cell's outline. */
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var ring = null, ringOf = null;
+  var ringWatch = window.MutationObserver ? new MutationObserver(function () { drawRing(); }) : null;
+
+  function drawRing() {
+    var shape = ringOf && ringOf.querySelector("polygon, circle");
+    var host = shape && ringOf.parentNode;
+    if (!shape || !host || ringOf.classList.contains("back")) {
+      if (ring && ring.parentNode) ring.parentNode.removeChild(ring);
+      return;
+    }
+    if (!ring) {
+      ring = document.createElementNS(SVG_NS, "g");
+      ring.setAttribute("class", "focus-ring");
+      ring.setAttribute("aria-hidden", "true");
+    }
+    while (ring.firstChild) ring.removeChild(ring.firstChild);
+    ["edge", "core"].forEach(function (band) {
+      var copy = shape.cloneNode(false);
+      copy.setAttribute("class", band);
+      ring.appendChild(copy);
+    });
+    host.appendChild(ring); // last: over every cell
+  }
+
+  function showRing(cell) {
+    if (ringWatch) ringWatch.disconnect();
+    ringOf = cell;
+    drawRing();
+    if (!cell || !ringWatch) return;
+    ringWatch.observe(cell, { attributes: true, attributeFilter: ["class"] });
+    var shape = cell.querySelector("polygon, circle");
+    if (shape) ringWatch.observe(shape, { attributes: true });
+  }
+
+  document.addEventListener("focusin", function (e) {
+    var cell = cellOf(e.target);
+    showRing(cell && cell.matches(":focus-visible") ? cell : null);
+  });
+  document.addEventListener("focusout", function (e) {
+    if (cellOf(e.target) === ringOf) showRing(null);
+  });
+  window.MineDevilFocusRing = function () { return ring && ring.parentNode ? ring : null; }; // tests
 
   /* pointing at a cell (or the cursor on it) marks its neighbours: on a cube's or a sphere's
      net they show which edges of the net meet. The line under the board (#near-note) says
@@ -394,6 +469,7 @@
   function raiseMarked() {
     var marked = document.querySelectorAll("svg.graph-game g.teach-hl, svg.graph-game g.moved");
     for (var i = 0; i < marked.length; i++) marked[i].parentNode.appendChild(marked[i]);
+    if (ring && ring.parentNode) ring.parentNode.appendChild(ring); // the cursor's ring stays on top
   }
 
   // -- a quarter turn for wide boards on narrow portrait screens ----------------------------
@@ -404,7 +480,7 @@
 
   function turnBoards() {
     var portrait = quarter.portrait();
-    var boards = document.querySelectorAll("svg.graph-game.fit");
+    var boards = document.querySelectorAll("svg.graph-game");
     for (var i = 0; i < boards.length; i++) {
       var svg = boards[i], cells = svg.querySelector(":scope > g.cells");
       if (!cells) continue;
@@ -417,17 +493,17 @@
       quarter.turn(svg, cells, want);
       svg._claims = null; // the arrows follow the screen: claimed again
     }
+    applyZoom(); // a big board's width is its (turned) width times the zoom
   }
   /* A swapped-in board is drawn before it is painted (htmx's own events come after a settle
      delay, long enough to flash the board as the server drew it). The page's one observer:
      first the hooks other scripts register (graph-ball.js draws a solid, which is never
-     turned nor grown), then the quarter turn and the growth of a net or a flat board. */
+     turned), then the quarter turn of a net or a flat board. */
   var swapHooks = [];
   window.MineDevilOnBoardSwap = function (hook) { swapHooks.push(hook); };
   function boardSwapped() {
     for (var i = 0; i < swapHooks.length; i++) swapHooks[i]();
     turnBoards();
-    growBoards();
   }
   if (window.MutationObserver) {
     new MutationObserver(function (records) {
@@ -446,6 +522,7 @@
   window.addEventListener("resize", turnBoards); // cheap: a board is redrawn only on a flip
   window.MineDevilTurnBoards = turnBoards; // graph-ball.js: a solid is never turned
   window.MineDevilNarrowest = narrowest; // the browser tests measure tap targets with it
+  window.MineDevilIsNarrow = isNarrow; // and find the cells a finger's tap is helped to
   window.MineDevilStep = step; // and walk the arrows with it
   window.MineDevilFingerHit = fingerHit; // bench/bench_taps.py simulates taps with it
 
@@ -476,13 +553,33 @@
     return z >= 0.3 && z <= 3 ? z : 1;
   }
 
+  /* a big board's cells are CELL_PX wide at 100% (app/play/graph_board.py); on a phone
+     PHONE_CELL_PX, as a wide grid's (24 px) and a little more for odd shapes: at 46 px an
+     expert cube's net was 1,665 px wide */
+  var CELL_PX = 46;
+  var PHONE_CELL_PX = 28;
+
   function applyZoom() {
+    var phone = window.innerWidth < TURN_BELOW_PX;
+    var scale = zoom() * (phone ? PHONE_CELL_PX / CELL_PX : 1);
+    var room = window.innerWidth - 24; // a phone's frame (graph-game.css): 4 + 3 + 2 + 3 px a side
     var boards = document.querySelectorAll("svg.graph-game.big");
     for (var i = 0; i < boards.length; i++) {
-      boards[i].style.width = parseFloat(boards[i].getAttribute("width")) * zoom() + "px";
+      var width = parseFloat(boards[i].getAttribute("width")) * scale;
+      // at 100% a board a few pixels wider than a phone fits it (a turned expert sphere)
+      if (phone && Math.abs(zoom() - 1) < 0.01 && width > room && width < 1.1 * room) width = room;
+      boards[i].style.width = width.toFixed(0) + "px";
     }
     var levels = document.querySelectorAll("[data-graph-zoom-level]");
     for (var j = 0; j < levels.length; j++) levels[j].textContent = Math.round(zoom() * 100) + "%";
+    // "swipe it, or zoom out" only when it does not fit (a turned sphere fits a phone)
+    var bars = document.querySelectorAll(".graph-zoom");
+    var board = document.getElementById("board");
+    var frame = board && board.closest(".scroller");
+    for (var k = 0; k < bars.length; k++) {
+      bars[k].classList.toggle("overflowing", !!frame &&
+        (frame.scrollWidth > frame.clientWidth + 1 || frame.scrollHeight > frame.clientHeight + 1));
+    }
   }
 
   document.addEventListener("click", function (e) {
@@ -493,52 +590,7 @@
     applyZoom();
   });
 
-  // -- a phone: a board whose typical cell is too narrow to tap is drawn bigger and scrolls --
-
-  /* A board that fits the phone's width is drawn bigger when its median cell would be
-     narrower than GROW_BELOW_PX, the tap minimum (on a 390 px phone: a 250-cell Penrose board
-     19 px, intermediate Cairo 23 px, snub square 23.7 px), so its typical cell is GROW_TO_PX
-     wide and the frame scrolls, as wide grids do; else every tap would ask for a second.
-     Cells still narrower (thin rhombs, 4.8.8's small squares) are hit by the nearest
-     centre (above). */
-  var GROW_BELOW_PX = 24;
-  var GROW_TO_PX = 28;
-
-  var grownWidth = {}; // per board id: a swapped-in board is grown before it is painted
-
-  function grow(svg, key) {
-    svg.style.width = grownWidth[key];
-    svg.classList.add("grown");
-    var note = key === "board" && document.getElementById("grown-note");
-    if (note) note.hidden = false; // "swipe it to see the rest"
-  }
-
-  /* only the game's own board (#board): a replay's board is never tapped to play, and grown
-     it ran off the panel's right edge with no sign that it scrolled (it fits the phone now,
-     its cells small but only looked at) */
-  function growBoards() {
-    var boards = document.querySelectorAll("#board svg.graph-game.fit:not(.ball)");
-    for (var i = 0; i < boards.length; i++) {
-      var svg = boards[i], key = svg.closest("[id]") ? svg.closest("[id]").id : "";
-      if (svg.classList.contains("grown")) continue;
-      if (window.innerWidth >= TURN_BELOW_PX) continue;
-      if (grownWidth[key]) {
-        grow(svg, key);
-        continue;
-      }
-      var cells = svg.querySelectorAll("g[data-cell]"), widths = [];
-      for (var j = 0; j < cells.length; j += Math.max(1, Math.floor(cells.length / 60))) {
-        widths.push(narrowest(cells[j]));
-      }
-      widths.sort(function (a, b) { return a - b; });
-      var median = widths[Math.floor(widths.length / 2)];
-      if (!(median < GROW_BELOW_PX)) continue;
-      grownWidth[key] = (svg.getBoundingClientRect().width * GROW_TO_PX / median).toFixed(0) + "px";
-      grow(svg, key);
-    }
-  }
-
-  function ready() { turnBoards(); growBoards(); applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
+  function ready() { turnBoards(); applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

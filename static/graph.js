@@ -146,7 +146,7 @@
   // -- the focused cell's ring, drawn over its neighbours ----------------------------------
   // A cell's own outline is half hidden under the neighbours drawn after it, and amber is
   // hardly seen on the yellow of an "either" cell: on a flat board the focused cell gets a
-  // copy of its outline on top, ink under amber, visible on every fill in both themes.
+  // copy of its outline on top, black under amber, one of them 3:1 from any fill in both themes.
   // (A solid redraws its cells as it turns; its focus stays the cell's own outline.)
   var focusRings = [];
   function hideFocusRing() {
@@ -168,32 +168,55 @@
   });
   document.addEventListener("focusout", hideFocusRing);
 
-  // -- a wide net (the cube's, the sphere's) on a narrow portrait screen ------------------
-  // It scrolled sideways in the frame (graph.css gives it 40rem so its cells stay tappable).
-  // Turned a quarter (its numbers kept upright), it is taller than wide and fits the phone's
-  // width, its cells at least MIN_CELL_PX; the arrow keys follow the screen (step() reads
-  // the drawn positions).
-  // static/quarter-turn.js turns it (as the game page's board).
-  var MIN_CELL_PX = 24, SVG_NS = "http://www.w3.org/2000/svg", quarter = window.MineDevilQuarterTurn;
-  function turnWide() {
-    var portrait = quarter.portrait();
-    var boards = document.querySelectorAll(".graph-frame svg.graph-board.wide");
+  // -- a phone: boards up to FIT_CELLS cells fit its width, bigger ones pan ----------------
+  // A wide net (the cube's, the sphere's) on a narrow portrait screen is turned a quarter
+  // (its numbers kept upright: static/quarter-turn.js, as the game page's board), so it is
+  // taller than wide. Then a board of up to FIT_CELLS cells fits the screen's width, as a
+  // game's does (an intermediate cube's net scrolled sideways at 24 px cells); a bigger one
+  // keeps its typical cell MIN_CELL_PX wide and pans in its frame (two fingers zoom). The
+  // arrow keys follow the screen (step() reads the drawn positions).
+  var MIN_CELL_PX = 24, FIT_CELLS = 300;
+  var SVG_NS = "http://www.w3.org/2000/svg", quarter = window.MineDevilQuarterTurn;
+
+  /* the typical cell's width in drawing units (the median of up to 60 cells) */
+  function cellUnits(svg) {
+    if (svg._cellUnits) { return svg._cellUnits; }
+    var cells = svg.querySelectorAll("[data-cell]"), widths = [];
+    for (var i = 0; i < cells.length; i += Math.max(1, Math.floor(cells.length / 60))) {
+      var box = cells[i].getBBox();
+      widths.push(Math.min(box.width, box.height) || 1);
+    }
+    widths.sort(function (a, b) { return a - b; });
+    svg._cellUnits = widths.length ? widths[Math.floor(widths.length / 2)] : 1;
+    return svg._cellUnits;
+  }
+
+  function sizeBoards() {
+    var portrait = quarter.portrait(), narrow = window.innerWidth < quarter.BELOW_PX;
+    var boards = document.querySelectorAll(".graph-frame svg.graph-board:not(.solid)");
     for (var i = 0; i < boards.length; i++) {
       var svg = boards[i];
-      if (portrait === svg.classList.contains("turned")) { continue; }
-      var inner = svg.querySelector(":scope > g.quarter");
-      if (!inner) {
-        inner = document.createElementNS(SVG_NS, "g");
-        inner.setAttribute("class", "quarter");
-        while (svg.firstChild) { inner.appendChild(svg.firstChild); }
-        svg.appendChild(inner);
+      if (svg.classList.contains("wide") && portrait !== svg.classList.contains("turned")) {
+        var inner = svg.querySelector(":scope > g.quarter");
+        if (!inner) {
+          inner = document.createElementNS(SVG_NS, "g");
+          inner.setAttribute("class", "quarter");
+          while (svg.firstChild) { inner.appendChild(svg.firstChild); }
+          svg.appendChild(inner);
+        }
+        quarter.turn(svg, inner, portrait);
       }
-      quarter.turn(svg, inner, portrait);
-      svg.style.minWidth = portrait ? Math.ceil(MIN_CELL_PX * quarter.drawnView(svg)[3]) + "px" : "";
+      var view = quarter.drawnView(svg), turned = svg.classList.contains("turned");
+      var big = narrow && svg.querySelectorAll("[data-cell]").length > FIT_CELLS;
+      var want = Math.ceil(MIN_CELL_PX * (turned ? view[3] : view[2]) / cellUnits(svg));
+      // a board a few pixels wider than the screen fits it (an expert sphere's net)
+      big = big && want > 1.1 * svg.parentNode.clientWidth;
+      svg.style.minWidth = big ? want + "px" : turned ? "0" : "";
+      svg.style.maxHeight = big ? "none" : ""; // its height follows its width
     }
   }
-  turnWide();
-  window.addEventListener("resize", turnWide);
+  sizeBoards();
+  window.addEventListener("resize", sizeBoards);
 
   // the tiling chosen in the side column: its description under the select (the select
   // itself shows the name alone: the column is too narrow for the descriptions)

@@ -5,6 +5,7 @@ columns are marked to fit a phone. (The browser tests check how all of it looks.
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -105,3 +106,31 @@ def test_boards_up_to_16_columns_are_marked_to_fit(client: FlaskClient) -> None:
     for width, fits in ((9, True), (FIT_COLUMNS, True), (FIT_COLUMNS + 1, False), (30, False)):
         view = board_view(Position.covered(Board(8, width)), interactive=True)
         assert ("fit" in view.classes.split()) is fits, width
+
+
+def test_the_forms_preset_words_for_a_tiling_are_true_of_every_tiling(
+    client: FlaskClient,
+) -> None:
+    """With a tiling chosen, the form's presets read as the tiling's (game.css swaps the
+    grid's "9x9, 10 mines" for these words): true of every tiling the form offers."""
+    from app.play.new_game import GRAPH_TILINGS
+    from devil.graphs.tilings import TILINGS, tiling_graph
+
+    page = html.unescape(client.get("/").get_data(as_text=True))
+    words = dict(
+        re.findall(r'value="(\w+)"[^>]*>.*?class="preset-size preset-tiling">([^<]+)<', page, re.S)
+    )
+    assert words == {
+        "beginner": "under 100 cells, 1 in 8 a mine",
+        "intermediate": "200 to 320 cells, 1 in 6 a mine",
+        "expert": "about 500 cells, 1 in 5 a mine",
+        "custom": "the tiling's own size",
+    }
+    bounds = {"beginner": (1, 99), "intermediate": (200, 320), "expert": (450, 550)}
+    one_in = {"beginner": 8, "intermediate": 6, "expert": 5}
+    for name, _title, _note in GRAPH_TILINGS:
+        for preset in TILINGS[name].presets:
+            cells = len(tiling_graph(name, preset.size).ids)
+            low, high = bounds[preset.name]
+            assert low <= cells <= high, (name, preset.name, cells)
+            assert round(1 / preset.density) == one_in[preset.name], (name, preset)

@@ -59,3 +59,84 @@ def test_a_graph_games_every_covered_shade_and_opened_shade_differ_by_3_to_1(
     opened = [colours[f"--g-open{s}"] for s in ("", "-x", "-z")]
     worst = min(contrast(c, o) for c, o in itertools.product(covered, opened))
     assert worst >= 3, f"{scheme}: {worst:.2f}:1"
+
+
+# -- the keyboard cursor's ring on graph boards ------------------------------------------------
+
+SHADES = {"--g-covered": ("", "-x", "-z"), "--g-open": ("", "-x", "-z")}
+"""A net's faces (``g.fx``, ``g.fz``) set these two to their own shades: a fill naming one
+can be any of the three."""
+
+
+def _var(expr: str, colours: dict[str, str]) -> list[str]:
+    """``var(--name)`` or ``var(--name, #fallback)``: every colour it can be."""
+    match = re.fullmatch(r"var\((--[\w-]+)(?:,\s*(#[0-9a-fA-F]{6}))?\)", expr.strip())
+    assert match, f"a fill the check does not read: {expr!r}"
+    name, fallback = match.groups()
+    if name in SHADES:
+        return [colours[name + s] for s in SHADES[name]]
+    return [colours.get(name) or str(fallback)]
+
+
+def _mix(a: str, share: float, b: str) -> str:
+    """CSS ``color-mix(in srgb, a share, b)``."""
+    return "#" + "".join(
+        f"{round(int(a[i : i + 2], 16) * share + int(b[i : i + 2], 16) * (1 - share)):02x}"
+        for i in (1, 3, 5)
+    )
+
+
+MIX = r"color-mix\(in srgb, (var\([^)]*\)) (\d+)%, (var\([^)]*\))\)"
+
+
+def cell_fills(sheet: str, colours: dict[str, str]) -> set[str]:
+    """Every colour a cell of ``sheet``'s boards can be filled with: each ``fill`` of a rule
+    on a cell (not its text, not a ring's ``none``), in either theme's rules (literal colours
+    are taken from both: more fills than either theme draws, never fewer)."""
+    text = re.sub(r"/\*.*?\*/", "", (ROOT / "static" / sheet).read_text(), flags=re.S)
+    fills: set[str] = set()
+    for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", text):
+        if "text" in selector or "label" in selector or "hatch" in selector:
+            continue
+        for value in re.findall(r"(?<![\w-])fill:\s*([^;]+)", body):
+            value = value.replace("!important", "").strip()
+            if value == "none":
+                continue
+            mix = re.fullmatch(MIX, value)
+            if mix:
+                share = int(mix.group(2)) / 100
+                fills |= {
+                    _mix(a, share, b)
+                    for a in _var(mix.group(1), colours)
+                    for b in _var(mix.group(3), colours)
+                }
+            elif value.startswith("var("):
+                fills |= set(_var(value, colours))
+            else:  # "#rrggbb", or a hatch pattern over one: its ground and its lines
+                found = re.findall(r"#[0-9a-fA-F]{6}\b", value)
+                assert found, f"{sheet}: a fill the check does not read: {value!r}"
+                fills |= set(found)
+    return fills
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("sheet", ["graph-game.css", "graph.css"])
+def test_the_keyboard_cursors_ring_shows_on_every_fill_of_a_graph_board(
+    scheme: str, sheet: str
+) -> None:
+    """The ring (a game's ``g.focus-ring``, the analysis board's ``.focus-ring``) is two
+    bands, black under the focus colour. WCAG's technique C40: two colours 9:1 or more apart
+    are each 3:1 or more from... at least one of them is, from any colour next to them; so
+    every fill a cell can have is 3:1 or more from one band. Amber alone was 2:1 on a light
+    covered cell, 1.4:1 on a light opened cell the cursor tints."""
+    sheets = ("game.css", "teach.css", "graph-game.css")  # the pages load all three
+    colours = {k: v for sheet_ in sheets for k, v in palettes(sheet_)[scheme].items()}
+    edge, core = colours["--focus-edge"], colours["--focus"]
+    assert contrast(edge, core) >= 9
+    analysis = (ROOT / "static" / "graph.css").read_text()
+    hatch = re.findall(r"\.hatch-line \{ stroke: (#[0-9a-fA-F]{6})", analysis)
+    fills = cell_fills(sheet, colours) | (set(hatch) if sheet == "graph.css" else set())
+    assert len(fills) >= (12 if sheet == "graph-game.css" else 10), fills
+    worst = min(fills, key=lambda f: max(contrast(edge, f), contrast(core, f)))
+    best = max(contrast(edge, worst), contrast(core, worst))
+    assert best >= 3, f"{scheme} {sheet}: on {worst} the ring's bands are {best:.2f}:1"

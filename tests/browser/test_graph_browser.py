@@ -17,7 +17,7 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
     ("query", "name"),
     [
         ("tiling=penrose&preset=beginner&seed=2", "penrose"),
-        ("tiling=cube&preset=beginner&seed=5&view=flat", "cube"),
+        ("tiling=cube&preset=intermediate&seed=5&view=flat", "cube"),
     ],
 )
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -28,7 +28,7 @@ def test_choose_a_safe_cell_and_read_why(
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
         page.goto(f"{live_server}/analyse/graph?{query}")
-        if label == "phone":  # the cube's wide net is turned a quarter: it fits the frame
+        if label == "phone":  # 216 cells: the cube's net, turned a quarter, fits the frame
             frame = page.locator(".graph-frame")
             assert frame.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "it scrolls sideways"
         safe = page.locator(".graph-board .cell.safe:not(.back)").first
@@ -190,6 +190,18 @@ def test_a_solid_fills_a_phones_frame(page: Page, live_server: str) -> None:
     )
     assert drawn > 0.9 * frame, f"the sphere is {drawn:.0f} px wide in a {frame:.0f} px frame"
     assert frame >= PHONE["width"] - 10, f"the frame is {frame:.0f} px wide on a 390 px phone"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    # over 300 cells a board pans in its frame, its typical cell 24 px (an expert cube's net,
+    # turned); the page never scrolls sideways
+    page.goto(f"{live_server}/analyse/graph?tiling=cube&preset=expert&seed=3&view=flat")
+    expect(page.locator(".graph-board.turned")).to_be_visible()
+    sideways, cell = page.evaluate(
+        "() => { const f = document.querySelector('.graph-frame');"
+        " const w = Array.from(f.querySelectorAll('.cell'), c => c.getBoundingClientRect())"
+        "  .map(b => Math.min(b.width, b.height)).sort((a, b) => a - b);"
+        " return [f.scrollWidth - f.clientWidth, w[w.length >> 1]]; }"
+    )
+    assert sideways > 100 and 23 <= cell <= 30, (sideways, cell)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
 
