@@ -138,7 +138,7 @@ def _cell_name(board: Board, row: int, col: int) -> str:
     """``ROW,COL``; a graph board's cell by its id (the moves name its virtual grid's slot)."""
     if board.graph is None:
         return f"{row},{col}"
-    return board.graph.id(board.cell(row, col))
+    return board.cell_id(row, col)
 
 
 def render_json(annotated: Annotated) -> str:

@@ -150,12 +150,8 @@ class GameAnnotation:
 def with_cell_ids(body: dict[str, Any], board: Board) -> dict[str, Any]:
     """A graph game's annotation with its cells named by id too: each move's ``cell`` and
     ``opened_cells`` beside the ``row``/``col`` of the board's virtual grid."""
-    graph = board.graph
-    assert graph is not None
-
-    def name(row: int, col: int) -> str:
-        return graph.id(board.cell(row, col))
-
+    assert board.graph is not None
+    name = board.cell_id
     moves = []
     for move in body.get("moves", []):
         extra: dict[str, Any] = {}
