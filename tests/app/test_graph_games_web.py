@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from app.fields import size_parts
 from app.graphs.projection import solid_corners
 from app.play.graph_board import CORNERS_KEPT, net_shades, sphere_faces
 from app.play.graph_params import parse_graph_params
@@ -321,6 +322,34 @@ def test_the_form_takes_a_custom_size_and_a_pasted_board(client: FlaskClient) ->
     missing = {"preset": "custom", "topology": "penrose", "csrf_token": csrf(client)}
     response = client.post("/new", data=missing)
     assert response.status_code == 400 and "size is missing" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("topology", "size", "said"),
+    [
+        ("penrose", "9000", "penrose at [9000] is too big: it makes about 9,000 cells"),
+        ("penrose", "20000", "penrose at [20000] is too big: it makes about 20,000 cells"),
+        ("triangle", "80x80", "triangle at [80, 80] makes 6,400 cells"),
+        ("cube", "40", "cube at [40] makes 9,600 cells"),
+    ],
+)
+def test_the_form_says_a_size_is_too_big_in_cells(
+    client: FlaskClient, topology: str, size: str, said: str
+) -> None:
+    """The bound is a game's 5,000 cells, named with the cells the size makes (a size
+    number was allowed up to 10,000, "out of range: allowed 1 to 10000")."""
+    form = {"preset": "custom", "topology": topology, "size": size, "mines": "6",
+            "csrf_token": csrf(client)}  # fmt: skip
+    response = client.post("/new", data=form)
+    body = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert said in body and "at most 5,000" in body
+    answer = client.post(
+        "/api/games", json={"tiling": topology, "size": [int(p) for p in size_parts(size)]}
+    )
+    assert answer.status_code == 400 and answer.get_json()["field"] == "size"
+    assert said in answer.get_json()["error"]  # the API says it alike (it said "allowed 1 to
+    # 10000" above 10,000)
 
 
 def test_a_page_click_answers_with_the_whole_svg_and_the_replay_draws_it(
