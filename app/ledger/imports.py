@@ -18,6 +18,7 @@ from app.teach.query import analyse_url
 from devil.errors import MoveError
 from devil.game import Move
 from devil.generate import mine_counts
+from devil.graphs.fileformat import write_graph
 from devil.ledger.annotate import AnnotationError, annotate
 from devil.ledger.board_replay import replay_on_board
 from devil.ledger.luck import luck_sentence
@@ -49,6 +50,11 @@ class ImportedView:
     start: str
     """The analysis board after the first move (or at the board's opening); empty on a
     graph board, whose analysis board takes its position by form, not by link."""
+    graph_start: str = ""
+    """A graph board's position after its first move as a graph-board file (what the
+    page's form posts to the graph analysis board); empty on a grid."""
+    count: str = Count.CLASSIC.value
+    """The game's count rule, for that form."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,7 @@ class _Judged:
     metrics: dict[str, object]
     start: str
     count: Count
+    graph_start: str
 
 
 def _opening(replay: Replay) -> Move | None:
@@ -93,7 +100,10 @@ def imported_view(data: bytes, filename: str) -> ImportedView:
         for n, judgement, text, before, cell in outcome.moves
     )
     start = study(outcome.start)
-    return ImportedView(outcome.title, moves, outcome.luck, outcome.metrics, start)
+    return ImportedView(
+        outcome.title, moves, outcome.luck, outcome.metrics, start, outcome.graph_start,
+        count.value,
+    )  # fmt: skip
 
 
 def judge_import(data: bytes, filename: str) -> _Judged | str:
@@ -146,4 +156,5 @@ def _judged(data: bytes, filename: str) -> _Judged:
     title = f"{filename}: {board}, {params.mines} mines ({what})"
     metrics = annotation.metrics.to_json()
     start = first.line if grid else ""
-    return _Judged(title, rows, luck_sentence(annotation), metrics, start, count)
+    graph_start = "" if grid else write_graph(first)
+    return _Judged(title, rows, luck_sentence(annotation), metrics, start, count, graph_start)

@@ -119,6 +119,16 @@ def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
     body = imported.get_data(as_text=True)
     assert imported.status_code == 200 and "cube.moves: cube 4, " in body
     assert "Move 2 was" in body and "analyse?p=" not in body  # grid links: none
+    # the graph analysis board takes a position by form: the page posts the file after move 1
+    form = re.search(r'<form method="post" action="(/analyse/graph)">(.*?)</form>', body, re.S)
+    assert form, "no way from the imported graph replay to the analysis board"
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form.group(2)))
+    posted = {k: html.unescape(v) for k, v in fields.items()}
+    first = Game.replay(replay.params, replay.moves[:1]).position
+    assert from_json(json.loads(posted["graph"])).grid == first.grid
+    analysed = client.post(form.group(1), data=posted)
+    assert analysed.status_code == 200, analysed.get_data(as_text=True)[:400]
+    assert '<svg class="graph-board' in analysed.get_data(as_text=True)
 
 
 def test_a_custom_board_is_stored_with_the_game(client: FlaskClient) -> None:
