@@ -40,6 +40,7 @@ from devil.budget import Budget
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
 from devil.ledger.board_replay import ReplayStep, replay_on_board
+from devil.ledger.cell_ids import said
 from devil.ledger.metrics import Metrics, bbbv, solved_bbbv
 from devil.position import COVERED, Position
 from devil.rules import Count
@@ -318,7 +319,8 @@ def annotate(
             ) from None
         except InconsistentPosition as e:
             raise AnnotationError(
-                f"move {step.n} ({step.move}): the board does not explain the position before "
+                f"move {step.n} ({said(board, step.move)}): the board does not explain the "
+                "position before "
                 f"it: {e}",
                 step.n,
             ) from None

@@ -8,23 +8,8 @@ import re
 from dataclasses import dataclass
 
 from devil.board import Board, Cell
+from devil.ledger.cell_ids import quote_id
 from devil.ledger.replays.model import ReplayFormatError
-
-_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-"""Characters ``str.splitlines`` breaks a line at that JSON leaves as they are."""
-
-
-def quote_id(cell_id: str) -> str:
-    """A cell id as a JSON string on one line (``"t17"``, ``" a"``, ``"say \\"hi\\""``): any
-    legal id, spaces and quotes included, reads back the same.
-
-    >>> quote_id("North pole")
-    '"North pole"'
-    """
-    text = json.dumps(cell_id, ensure_ascii=False)
-    for char, escape in _LINE_BREAKS.items():
-        text = text.replace(char, escape)
-    return text
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,8 @@ from devil.game import (
     MoveKind,
     ParamsError,
 )
-from devil.ledger.replays.cell_names import OnBoard, Word, quote_id, words
+from devil.ledger.cell_ids import quote_id
+from devil.ledger.replays.cell_names import OnBoard, Word, words
 from devil.ledger.replays.model import Replay, ReplayFormatError
 from devil.rules import Count, Mercy, Rules
 

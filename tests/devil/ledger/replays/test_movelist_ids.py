@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from devil.board import Board, BoardError
 from devil.game import Game, GameParams, GraphSpec
 from devil.ledger.annotate import annotate, annotate_game, final_board
+from devil.ledger.cell_ids import quote_id
 from devil.ledger.replays import ReplayFormatError, read_replay
-from devil.ledger.replays.cell_names import quote_id, words
+from devil.ledger.replays.cell_names import words
 from devil.ledger.replays.movelist import HEADER, read_movelist, write_movelist
 from tests.helpers.games import random_game
 from tests.helpers.strategies import profile
