@@ -21,6 +21,7 @@ from devil.generate import mine_counts
 from devil.graphs.fileformat import write_graph
 from devil.ledger.annotate import AnnotationError, annotate
 from devil.ledger.board_replay import replay_on_board
+from devil.ledger.cell_ids import said
 from devil.ledger.luck import luck_sentence
 from devil.ledger.replays import Replay, ReplayFormatError, read_replay
 from devil.ledger.replays.evf import SOFTWARE
@@ -145,9 +146,11 @@ def _judged(data: bytes, filename: str) -> _Judged:
         raise InputError("replay", f"cannot replay {filename}: {exc}") from None
     data_moves = annotation.to_json()["moves"]
     # the grid analysis board reads a position from its link; a graph board's cannot
+    # so each graph move's note names its cell (by id) instead
+    on = params.board()
     rows = tuple(
-        (note["n"], note["judgement"], note_text(note), step.before.line if grid else "",
-         f"{note['row']},{note['col']}")
+        (note["n"], note["judgement"], note_text(note, "" if grid else said(on, step.move)),
+         step.before.line if grid else "", f"{note['row']},{note['col']}")
         for note, step in zip(data_moves, steps, strict=True)
     )  # fmt: skip
     first = steps[0].after if steps else Position.covered(params.board(), params.mines)

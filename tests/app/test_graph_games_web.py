@@ -118,7 +118,9 @@ def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
     imported = client.post("/import", data=upload, content_type="multipart/form-data")
     body = imported.get_data(as_text=True)
     assert imported.status_code == 200 and "cube.moves: cube 4, " in body
-    assert "Move 2 was" in body and "analyse?p=" not in body  # grid links: none
+    assert "analyse?p=" not in body  # grid links: none; each move names its cell by id
+    m = replay.moves[1]
+    assert f"Move 2 ({m.kind.value} {replay.params.board().cell_id(m.row, m.col)}) was" in body
     # the graph analysis board takes a position by form: the page posts the file after move 1
     form = re.search(r'<form method="post" action="(/analyse/graph)">(.*?)</form>', body, re.S)
     assert form, "no way from the imported graph replay to the analysis board"
