@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.errors import InputError
+from app.graphs.routes import WEB_MAX_TEXT
 from app.heavy import run_heavy
 from app.ledger.notes import note_text
 from app.teach.query import analyse_url
@@ -53,7 +54,8 @@ class ImportedView:
     graph board, whose analysis board takes its position by form, not by link."""
     graph_start: str = ""
     """A graph board's position after its first move as a graph-board file (what the
-    page's form posts to the graph analysis board); empty on a grid."""
+    page's form posts to the graph analysis board); empty on a grid, or when the file is
+    longer than that board reads."""
     count: str = Count.CLASSIC.value
     """The game's count rule, for that form."""
 
@@ -160,4 +162,6 @@ def _judged(data: bytes, filename: str) -> _Judged:
     metrics = annotation.metrics.to_json()
     start = first.line if grid else ""
     graph_start = "" if grid else write_graph(first)
+    if len(graph_start) > WEB_MAX_TEXT:  # a custom board of long ids and many pairs
+        graph_start = ""  # the analysis board would refuse it: offer no form
     return _Judged(title, rows, luck_sentence(annotation), metrics, start, count, graph_start)

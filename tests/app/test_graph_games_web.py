@@ -23,9 +23,10 @@ from app.play.graph_board import CORNERS_KEPT, net_shades, sphere_faces
 from app.play.graph_params import parse_graph_params
 from app.play.new_game import GRAPH_TILINGS
 from devil.analysis import Verdict
-from devil.game import Game, GraphSpec
+from devil.game import Game, GraphSpec, Move
 from devil.graphs.fileformat import from_json
-from devil.ledger.replays.movelist import read_movelist
+from devil.ledger.annotate import final_board
+from devil.ledger.replays.movelist import read_movelist, write_movelist
 from devil.solver import classify
 
 HX = {"HX-Request": "true"}
@@ -131,6 +132,23 @@ def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
     analysed = client.post(form.group(1), data=posted)
     assert analysed.status_code == 200, analysed.get_data(as_text=True)[:400]
     assert '<svg class="graph-board' in analysed.get_data(as_text=True)
+
+
+def test_an_import_offers_no_form_the_graph_analysis_board_would_refuse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.ledger import imports
+
+    params = parse_graph_params({"tiling": "cube", "size": [2], "mines": 3, "seed": 1})
+    board = params.board()
+    first = next(iter(board.cells()))
+    game = Game.new(params).play(Move.reveal(*board.coord(first)))
+    text = write_movelist(params, game.moves, layout=final_board(game)).encode()
+    judged = imports.judge_import(text, "cube.moves")
+    assert not isinstance(judged, str) and judged.graph_start.startswith("{")
+    monkeypatch.setattr(imports, "WEB_MAX_TEXT", len(judged.graph_start) - 1)
+    judged = imports.judge_import(text, "cube.moves")
+    assert not isinstance(judged, str) and judged.graph_start == ""
 
 
 def test_a_custom_board_is_stored_with_the_game(client: FlaskClient) -> None:
