@@ -44,16 +44,23 @@ class ReplayStep:
     won: bool
 
 
-def _cell(board: Board, head: str, move: Move) -> Cell:
-    """``head``: ``move 3 (reveal 0 4)``, how the messages name the move."""
+def _head(board: Board, n: int, move: Move) -> str:
+    """``move 3 (reveal 0 4)``, ``move 3 (reveal t17)``: how the messages name a move
+    (built only for a message: a replay plays thousands of moves)."""
+    return f"move {n} ({said(board, move)})"
+
+
+def _cell(board: Board, n: int, move: Move) -> Cell:
     coord = (move.row, move.col)
     if move.row >= board.height or move.col >= board.width:
         raise InvalidMove(
-            f"{head}: row {move.row}, col {move.col} is off the {board.height}x{board.width} board",
+            f"{_head(board, n, move)}: row {move.row}, col {move.col} is off the "
+            f"{board.height}x{board.width} board",
             coord,
         )
     cell = board.cell(move.row, move.col)
     if cell in board.holes:
+        head = _head(board, n, move)
         raise InvalidMove(f"{head}: row {move.row}, col {move.col} is a hole", coord)
     return cell
 
@@ -76,22 +83,21 @@ class BoardPlay:
     def play(self, move: Move) -> ReplayStep:
         """Play ``move``; raises ``IllegalMove``/``InvalidMove`` naming it and its number."""
         n = self.n + 1
-        head = f"move {n} ({said(self.board, move)})"
         coord = (move.row, move.col)
         if self.over:
-            raise IllegalMove(f"{head}: the game is already over", coord)
-        cell = _cell(self.board, head, move)
+            raise IllegalMove(f"{_head(self.board, n, move)}: the game is already over", coord)
+        cell = _cell(self.board, n, move)
         grid = self.grid
         opened: list[Cell] = []
         lost: Cell | None = None
         if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
-            _mark(grid, cell, head, move)
+            _mark(self.board, grid, cell, n, move)
         else:
             if move.kind is MoveKind.REVEAL:
-                _check_reveal(grid, cell, head, move)
+                _check_reveal(self.board, grid, cell, n, move)
                 targets = [cell]
             else:
-                targets = _chord_targets(grid, self.nb, cell, head, move)
+                targets = _chord_targets(self.board, grid, self.nb, cell, n, move)
             for t in targets:
                 if grid[t] != COVERED:
                     continue  # opened by an earlier cascade of this chord
@@ -112,13 +118,13 @@ class BoardPlay:
         if self.over:
             return False
         try:
-            cell = _cell(self.board, "", move)
+            cell = _cell(self.board, self.n + 1, move)
             if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
-                _mark(bytearray(self.grid[cell : cell + 1]), 0, "", move)
+                _mark(self.board, bytearray(self.grid[cell : cell + 1]), 0, 0, move)
             elif move.kind is MoveKind.REVEAL:
-                _check_reveal(self.grid, cell, "", move)
+                _check_reveal(self.board, self.grid, cell, 0, move)
             else:
-                _chord_targets(self.grid, self.nb, cell, "", move)
+                _chord_targets(self.board, self.grid, self.nb, cell, 0, move)
         except (IllegalMove, InvalidMove):
             return False
         return True
@@ -133,37 +139,45 @@ def replay_on_board(
         yield play.play(move)
 
 
-def _mark(grid: bytearray, cell: Cell, head: str, move: Move) -> None:
+def _mark(board: Board, grid: bytearray, cell: Cell, n: int, move: Move) -> None:
     coord = (move.row, move.col)
     if grid[cell] not in (COVERED, FLAG):
-        raise IllegalMove(f"{head}: the cell is already revealed", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is already revealed", coord)
     flag = move.kind is MoveKind.FLAG
     if (grid[cell] == FLAG) == flag:
         state = "already flagged" if flag else "not flagged"
-        raise IllegalMove(f"{head}: the cell is {state}", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is {state}", coord)
     grid[cell] = FLAG if flag else COVERED
 
 
-def _check_reveal(grid: bytearray, cell: Cell, head: str, move: Move) -> None:
+def _check_reveal(board: Board, grid: bytearray, cell: Cell, n: int, move: Move) -> None:
     coord = (move.row, move.col)
     if grid[cell] == FLAG:
-        raise IllegalMove(f"{head}: the cell is flagged; unflag it first", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is flagged; unflag it first", coord)
     if grid[cell] != COVERED:
-        raise IllegalMove(f"{head}: the cell is already revealed", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is already revealed", coord)
 
 
 def _chord_targets(
-    grid: bytearray, nb: Callable[[Cell], tuple[Cell, ...]], cell: Cell, head: str, move: Move
+    board: Board,
+    grid: bytearray,
+    nb: Callable[[Cell], tuple[Cell, ...]],
+    cell: Cell,
+    n: int,
+    move: Move,
 ) -> list[Cell]:
     coord = (move.row, move.col)
     value = NUMBER_VALUE[grid[cell]]
     if not 0 <= value <= 8:
-        raise IllegalMove(f"{head}: the cell is not a revealed number", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is not a revealed number", coord)
     near = nb(cell)
     flags = sum(1 for c in near if grid[c] == FLAG)
     if flags != value:
-        raise IllegalMove(f"{head}: the {value} has {flags} flagged neighbours, not {value}", coord)
+        raise IllegalMove(
+            f"{_head(board, n, move)}: the {value} has {flags} flagged neighbours, not {value}",
+            coord,
+        )
     targets = [c for c in near if grid[c] == COVERED]
     if not targets:
-        raise IllegalMove(f"{head}: the {value} has nothing left to reveal", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the {value} has nothing left to reveal", coord)
     return targets
