@@ -514,3 +514,12 @@ def test_ids_with_spaces_at_either_end_are_matched_exactly_first(client: FlaskCl
     assert analysed.status_code == 200 and "<h3>spaced: " in body and "<h3>plain" not in body
     state = client.get(f"/api/games/{game_id}").get_json()
     assert [c["id"] for c in state["cells"] if c["state"] == "F"] == ["c4"]
+
+
+def test_a_title_of_one_mine_is_singular() -> None:
+    from app.play.view import game_title
+    from devil.game import GameParams
+
+    assert game_title(GameParams(5, 5, 1)) == "Custom 5\N{MULTIPLICATION SIGN}5, 1 mine"
+    cube = parse_graph_params({"tiling": "cube", "size": [2], "mines": 1})
+    assert game_title(cube).endswith(", 24 cells, 1 mine")
