@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from devil.board import Board, Cell
 from devil.ledger.cell_ids import quote_id
@@ -20,12 +21,13 @@ class OnBoard:
     board: Board
     misplaced: ReplayFormatError | None = None
 
-    def slot(self, row: int, col: int, token: str, line: int, column: int) -> Cell:
-        """The cell at ``row``, ``col``; on a graph board it must be one of its cells."""
+    def slot(self, row: int, col: int, line: int, column: int, token: str = "") -> Cell:
+        """The cell at ``row``, ``col`` (written ``token``, else ``ROW COL``); on a graph
+        board it must be one of its cells."""
         board = self.board
         if row >= board.height or col >= board.width:
             raise ReplayFormatError(
-                f"cell {token!r} is off the {board.height}x{board.width} board",
+                f"cell {token or f'{row} {col}'!r} is off the {board.height}x{board.width} board",
                 line=line,
                 column=column,
             )
@@ -35,7 +37,8 @@ class OnBoard:
                 raise self.misplaced
             if not board.exists(cell):
                 raise ReplayFormatError(
-                    f"cell {token!r} is not a cell of the graph board (its grid has no cell there)",
+                    f"cell {token or f'{row} {col}'!r} is not a cell of the graph board (its grid "
+                    "has no cell there)",
                     line=line,
                     column=column,
                 )
@@ -61,8 +64,9 @@ class OnBoard:
         return cell
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
+    """One word of a line (a tuple: a long move list makes one per word)."""
+
     text: str
     column: int
     quoted: bool
@@ -77,6 +81,8 @@ _DECODER = json.JSONDecoder()
 def words(text: str, column: int, line: int) -> list[Word]:
     """The words of ``text`` (whose first character is at ``column``); a JSON string
     (``"North pole"``) is one word whatever it holds."""
+    if '"' not in text:  # the usual line: no quoted id
+        return [Word(m.group(), column + m.start(), False) for m in _WORD.finditer(text)]
     out: list[Word] = []
     pos = 0
     while (match := _NEXT.match(text, pos)) is not None:

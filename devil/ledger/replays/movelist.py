@@ -402,7 +402,7 @@ def _cells(on: OnBoard, f: _Field) -> frozenset[Cell]:
                 raise ReplayFormatError(
                     f"cell {said!r}: expected {expected}", line=f.line, column=token.column
                 )
-            cell = on.slot(int(parts[0]), int(parts[1]), said, f.line, token.column)
+            cell = on.slot(int(parts[0]), int(parts[1]), f.line, token.column, said)
         if cell in out:
             raise ReplayFormatError(f"cell {said!r} given twice", line=f.line, column=token.column)
         out.add(cell)
@@ -428,8 +428,8 @@ def _move(tokens: list[Word], line: int, on: OnBoard) -> Move:
             raise ReplayFormatError(
                 f"{name} {token.text!r} is not a whole number >= 0", line=line, column=token.column
             )
-    if on.board.graph is not None:
-        on.slot(int(row.text), int(col.text), f"{row.text} {col.text}", line, row.column)
+    if on.misplaced is not None:  # a graph file whose board sits on another grid
+        raise on.misplaced
     return Move(kind, int(row.text), int(col.text))
 
 
@@ -449,7 +449,7 @@ def _moves(
         tokens = words(raw, 1, line)
         by_id = tokens[-1].quoted
         has_time = len(tokens) == (3 if by_id else 4)
-        stray = next((w for w in tokens[:-1] if w.quoted), None)
+        stray = next((w for w in tokens[:-1] if w.quoted), None) if '"' in raw else None
         if stray is not None or len(tokens) not in ((2, 3) if by_id else (3, 4)):
             example = "'1.250 reveal 3 4'"
             if on.board.graph is not None:
