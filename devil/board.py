@@ -124,6 +124,15 @@ class Board:
     def coord(self, cell: Cell) -> Coord:
         return divmod(cell, self.width)
 
+    def cell_id(self, row: int, col: int) -> str:
+        """The id of a graph board's cell at ``row``, ``col`` of its virtual grid (where a
+        move names it): the one way a graph move's cell is named to a reader (messages,
+        move lists, annotations, the API). ``BoardError`` on a grid board (its cells have
+        no ids) or outside the board, ``KeyError`` on an empty slot."""
+        if self.graph is None:
+            raise BoardError("only a graph board's cells have ids: a grid names row and col")
+        return self.graph.id(self.cell(row, col))
+
     def exists(self, cell: Cell) -> bool:
         return 0 <= cell < self.size and cell not in self.holes
 

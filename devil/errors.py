@@ -10,6 +10,16 @@ if TYPE_CHECKING:
     from devil.position import Position
 
 
+def do_not_fit(mines: int) -> str:
+    """``"3 mines do not fit"``, ``"1 mine does not fit"``: how every message that refuses a
+    mine count starts.
+
+    >>> do_not_fit(1), do_not_fit(0)
+    ('1 mine does not fit', '0 mines do not fit')
+    """
+    return f"{mines} mine does not fit" if mines == 1 else f"{mines} mines do not fit"
+
+
 class InconsistentPosition(ValueError):
     """No mine layout fits the revealed numbers.
 
@@ -31,7 +41,7 @@ class InconsistentPosition(ValueError):
     def too_many_mines(cls, mines: int, covered: int) -> InconsistentPosition:
         """A total larger than the covered cells (``Position.check_total``)."""
         cells = "covered cell" if covered == 1 else "covered cells"
-        return cls(f"{mines} mines do not fit: there are only {covered} {cells}")
+        return cls(f"{do_not_fit(mines)}: there are only {covered} {cells}")
 
     @classmethod
     def unsatisfiable(cls, position: Position, cell: Cell) -> InconsistentPosition:

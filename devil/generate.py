@@ -55,6 +55,7 @@ from typing import Literal
 
 from devil.analysis import Layout, Verdict
 from devil.board import Board, Cell
+from devil.errors import do_not_fit
 from devil.position import COVERED, IS_NUMBER, NOT_A_NUMBER, NUMBER_BYTE, NUMBER_VALUE, Position
 from devil.rules import Count, Rules
 from devil.solve.grid import neighbour_fn
@@ -90,7 +91,7 @@ def draw_layout(board: Board, mines: int, safe: frozenset[Cell], rng: random.Ran
     if mines > len(candidates):
         kept = sum(1 for c in safe if board.exists(c))
         raise GenerateError(
-            f"{mines} mines do not fit on the {board.height}x{board.width} board: "
+            f"{do_not_fit(mines)} on the {board.height}x{board.width} board: "
             f"it has {board.cell_count} cells and {kept} must stay free, "
             f"leaving room for at most {len(candidates)}"
         )

@@ -98,7 +98,8 @@ NEW_GAME: JSON = {
             ),
             "minItems": 1,
             "maxItems": 2,
-            "items": integer("a size number", 1, 10_000),
+            # no maximum: the bound is the cells a size makes, named in the 400's message
+            "items": integer("a size number", 1),
         },
         "sides": {
             "type": "boolean",

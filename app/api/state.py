@@ -118,7 +118,7 @@ def move_log(events: list[Event], board: Board | None = None) -> list[dict[str, 
         }
         if board is not None and board.graph is not None and event.row is not None:
             assert event.col is not None
-            entry["cell"] = board.graph.id(board.cell(event.row, event.col))
+            entry["cell"] = board.cell_id(event.row, event.col)
         if event.kind == "hint":
             entry["level"] = event.extra
         else:

@@ -12,14 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.errors import InputError
+from app.graphs.routes import WEB_MAX_TEXT
 from app.heavy import run_heavy
 from app.ledger.notes import note_text
 from app.teach.query import analyse_url
 from devil.errors import MoveError
 from devil.game import Move
 from devil.generate import mine_counts
+from devil.graphs.fileformat import write_graph
 from devil.ledger.annotate import AnnotationError, annotate
 from devil.ledger.board_replay import replay_on_board
+from devil.ledger.cell_ids import said
 from devil.ledger.luck import luck_sentence
 from devil.ledger.replays import Replay, ReplayFormatError, read_replay
 from devil.ledger.replays.evf import SOFTWARE
@@ -49,6 +52,12 @@ class ImportedView:
     start: str
     """The analysis board after the first move (or at the board's opening); empty on a
     graph board, whose analysis board takes its position by form, not by link."""
+    graph_start: str = ""
+    """A graph board's position after its first move as a graph-board file (what the
+    page's form posts to the graph analysis board); empty on a grid, or when the file is
+    longer than that board reads."""
+    count: str = Count.CLASSIC.value
+    """The game's count rule, for that form."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,7 @@ class _Judged:
     metrics: dict[str, object]
     start: str
     count: Count
+    graph_start: str
 
 
 def _opening(replay: Replay) -> Move | None:
@@ -93,7 +103,10 @@ def imported_view(data: bytes, filename: str) -> ImportedView:
         for n, judgement, text, before, cell in outcome.moves
     )
     start = study(outcome.start)
-    return ImportedView(outcome.title, moves, outcome.luck, outcome.metrics, start)
+    return ImportedView(
+        outcome.title, moves, outcome.luck, outcome.metrics, start, outcome.graph_start,
+        count.value,
+    )  # fmt: skip
 
 
 def judge_import(data: bytes, filename: str) -> _Judged | str:
@@ -135,9 +148,11 @@ def _judged(data: bytes, filename: str) -> _Judged:
         raise InputError("replay", f"cannot replay {filename}: {exc}") from None
     data_moves = annotation.to_json()["moves"]
     # the grid analysis board reads a position from its link; a graph board's cannot
+    # so each graph move's note names its cell (by id) instead
+    on = params.board()
     rows = tuple(
-        (note["n"], note["judgement"], note_text(note), step.before.line if grid else "",
-         f"{note['row']},{note['col']}")
+        (note["n"], note["judgement"], note_text(note, "" if grid else said(on, step.move)),
+         step.before.line if grid else "", f"{note['row']},{note['col']}")
         for note, step in zip(data_moves, steps, strict=True)
     )  # fmt: skip
     first = steps[0].after if steps else Position.covered(params.board(), params.mines)
@@ -146,4 +161,7 @@ def _judged(data: bytes, filename: str) -> _Judged:
     title = f"{filename}: {board}, {params.mines} mines ({what})"
     metrics = annotation.metrics.to_json()
     start = first.line if grid else ""
-    return _Judged(title, rows, luck_sentence(annotation), metrics, start, count)
+    graph_start = "" if grid else write_graph(first)
+    if len(graph_start) > WEB_MAX_TEXT:  # a custom board of long ids and many pairs
+        graph_start = ""  # the analysis board would refuse it: offer no form
+    return _Judged(title, rows, luck_sentence(annotation), metrics, start, count, graph_start)

@@ -38,9 +38,12 @@ class MoveNote:
     """A PNG of the board after the move (what the player saw); None on graph boards."""
 
 
-def note_text(move: dict[str, Any]) -> str:
+def note_text(move: dict[str, Any], said: str = "") -> str:
+    """``Move 12 was a proof, level 2 (two numbers).``; ``said`` names the move after its
+    number (``Move 12 (reveal t17) was ...``) where no link shows its cell."""
     judgement = move["judgement"]
-    text = f"Move {move['n']} was {JUDGEMENT_TEXT.get(judgement, judgement)}"
+    number = f"Move {move['n']} ({said})" if said else f"Move {move['n']}"
+    text = f"{number} was {JUDGEMENT_TEXT.get(judgement, judgement)}"
     if judgement == "proof" and move["level"] is not None:
         text += f", level {move['level']} ({LEVEL_NAMES[move['level']]})"
     elif move["p_safe"] is not None:

@@ -16,9 +16,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.errors import InputError
-from app.fields import bounded, choice, present, true_or_false
+from app.fields import bounded, choice, present, true_or_false, whole_number
 from app.play.dials import game_dials
 from devil.game import (
+    GRAPH_GAME_MAX_CELLS,
     LATEST_VERSION,
     GameParams,
     GraphSpec,
@@ -61,7 +62,7 @@ def _spec(data: Mapping[str, Any]) -> tuple[GraphSpec, float | None, int | None]
         if len(raw_size) != len(spec_of.size_names):
             names = ", ".join(spec_of.size_names)
             raise InputError("size", f"{name} takes {spec_of.size_numbers} ({names})")
-        size = tuple(bounded(v, f"size[{i}]", 1, 10_000) for i, v in enumerate(raw_size))
+        size = tuple(_size_number(v, f"size[{i}]") for i, v in enumerate(raw_size))
     else:
         preset_name = choice(data.get("preset") or "beginner", "preset",
                              (p.name for p in spec_of.presets))  # fmt: skip
@@ -73,6 +74,21 @@ def _spec(data: Mapping[str, Any]) -> tuple[GraphSpec, float | None, int | None]
     except GraphSpecError as exc:  # the stored form's path (graph.size): the request's (size)
         field = exc.path.replace("graph.", "", 1)
         raise InputError(field, field + str(exc).removeprefix(exc.path)) from None
+
+
+def _size_number(value: Any, field: str) -> int:
+    """A whole number >= 1; its upper bound is the cells the size makes (``GraphSpec`` says
+    how many, without building the board, when they are over a game's bound)."""
+    number = whole_number(value, field)
+    if number < 1:
+        raise InputError(field, f"{field} {number} is out of range: a size number is at least 1")
+    if number > GRAPH_GAME_MAX_CELLS**2:  # no tiling's size to quote back in a message
+        raise InputError(
+            field,
+            f"{field} {number} is too big: a game's graph board has at most "
+            f"{GRAPH_GAME_MAX_CELLS:,} cells",
+        )
+    return number
 
 
 def parse_graph_params(data: Mapping[str, Any]) -> GameParams:

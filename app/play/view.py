@@ -233,7 +233,7 @@ def game_title(params: GameParams) -> str:
         shape = TILING_TITLES.get(spec.tiling, "graph board")
         if spec.sides:
             shape += " (sides)"
-        return f"{name} {shape}, {cells} cells, {params.mines} mines"
+        return f"{name} {shape}, {plural(cells, 'cell')}, {plural(params.mines, 'mine')}"
     name = next(
         (PRESET_TITLES[n] for n, hwm in PRESETS.items()
          if hwm == (params.height, params.width, params.mines)),
@@ -242,7 +242,7 @@ def game_title(params: GameParams) -> str:
     shape = {"square": "", "torus": " torus", "hex": " hex"}[params.topology.value]
     if params.holes:
         shape += " with holes"
-    return f"{name} {params.width}\u00d7{params.height}{shape}, {params.mines} mines"
+    return f"{name} {params.width}\u00d7{params.height}{shape}, {plural(params.mines, 'mine')}"
 
 
 def _graph_again(params: GameParams) -> list[tuple[str, str]]:

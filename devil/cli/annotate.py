@@ -28,6 +28,7 @@ from devil.ledger.annotate import (
     final_board,
     with_cell_ids,
 )
+from devil.ledger.cell_ids import shown_id
 from devil.ledger.luck import luck_sentence, odds
 from devil.ledger.replays import Replay, ReplayFormatError, read_replay
 from devil.ledger.replays.evf import SOFTWARE
@@ -135,10 +136,11 @@ def render_text(annotated: Annotated) -> str:
 
 
 def _cell_name(board: Board, row: int, col: int) -> str:
-    """``ROW,COL``; a graph board's cell by its id (the moves name its virtual grid's slot)."""
+    """``ROW,COL``; a graph board's cell by its id (the moves name its virtual grid's slot),
+    quoted as the move list quotes it when it holds a space or an invisible character."""
     if board.graph is None:
         return f"{row},{col}"
-    return board.graph.id(board.cell(row, col))
+    return shown_id(board.cell_id(row, col))
 
 
 def render_json(annotated: Annotated) -> str:

@@ -79,20 +79,25 @@ class GraphSpec:
                     f"{self.tiling} takes {len(spec.size_names)} whole numbers >= 1 "
                     f"({', '.join(spec.size_names)}), not {list(self.size)}",
                 )
-            if _cells_estimate(self.tiling, self.size) > 2 * GRAPH_GAME_MAX_CELLS:
+            estimate = _cells_estimate(self.tiling, self.size)
+            # a size number over the cell bound makes more cells than that on every tiling
+            if estimate > 2 * GRAPH_GAME_MAX_CELLS or max(self.size) > GRAPH_GAME_MAX_CELLS:
                 raise GraphSpecError(
                     "graph.size",
-                    f"{self.tiling} at {list(self.size)} is too big: a game's graph board "
-                    f"has at most {GRAPH_GAME_MAX_CELLS:,} cells",
+                    f"{self.tiling} at {list(self.size)} is too big: it makes about "
+                    f"{estimate:,} cells and a game's graph board has at most "
+                    f"{GRAPH_GAME_MAX_CELLS:,}",
                 )
         if not isinstance(self.sides, bool):
             raise GraphSpecError("graph.sides", f"must be true or false, not {self.sides!r}")
         board = self.board()  # raises naming the problem
         if board.cell_count > GRAPH_GAME_MAX_CELLS:
-            where = "graph.size" if self.tiling else "graph.file.cells"
+            where, what = "graph.file.cells", ""
+            if self.tiling:
+                where, what = "graph.size", f"{self.tiling} at {list(self.size)} makes "
             raise GraphSpecError(
                 where,
-                f"{board.cell_count:,} cells; a game's graph board has at most "
+                f"{what}{board.cell_count:,} cells; a game's graph board has at most "
                 f"{GRAPH_GAME_MAX_CELLS:,}",
             )
 

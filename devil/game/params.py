@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from devil.board import MAX_CELLS, Board, BoardError, Cell, Topology
+from devil.errors import do_not_fit
 from devil.game.graph_params import GraphSpec, GraphSpecError
 from devil.generate import Method
 from devil.rules import Count, Mercy, Rules
@@ -84,6 +85,10 @@ def _require_int(name: str, value: object) -> int:
     return value
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _check_room(mines: int, board: Board, name: str) -> None:
     """``ParamsError`` unless ``mines`` fit on ``board`` (named ``name`` in the message) with
     the first click and its neighbours kept free."""
@@ -93,9 +98,10 @@ def _check_room(mines: int, board: Board, name: str) -> None:
     room = board.cell_count - keep
     if mines > room:
         raise ParamsError(
-            f"{mines} mines do not fit on the {name} board: the first click and its neighbours "
-            f"(up to {keep} cells) are always kept free of mines, so its {board.cell_count} "
-            f"cells hold at most {room} mines"
+            f"{do_not_fit(mines)} on the {name} board: the first click and its neighbours "
+            f"(up to {_count(keep, 'cell')}) are always kept free of mines, so its "
+            f"{_count(board.cell_count, 'cell')} "
+            f"{'holds' if board.cell_count == 1 else 'hold'} at most {_count(room, 'mine')}"
         )
 
 

@@ -269,10 +269,10 @@ class Game:
     def _said(self, move: Move) -> str:
         """``reveal 3 4``: a move as messages quote it (a graph board's by the cell's id,
         ``reveal t17``: its row and column are the engine's own)."""
-        graph = self.position.board.graph
-        if graph is None:
+        board = self.position.board
+        if board.graph is None:
             return str(move)
-        return f"{move.kind.value} {graph.id(self.position.board.cell(move.row, move.col))}"
+        return f"{move.kind.value} {board.cell_id(move.row, move.col)}"
 
     def _mark(self, move: Move, cell: Cell) -> Game:
         grid = self.position.grid

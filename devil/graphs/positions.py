@@ -12,6 +12,7 @@ import random
 from collections import deque
 
 from devil.board import Board, Cell
+from devil.errors import do_not_fit
 from devil.position import COVERED, Position, number_byte
 
 
@@ -28,7 +29,8 @@ def layout(board: Board, mines: int, rng: random.Random, first: Cell) -> frozens
     if len(allowed) < mines:
         allowed = [c for c in cells if c != first]
     if len(allowed) < mines:
-        raise ValueError(f"{mines} mines do not fit on a board of {len(cells)} cells")
+        cells_said = "1 cell" if len(cells) == 1 else f"{len(cells)} cells"
+        raise ValueError(f"{do_not_fit(mines)} on a board of {cells_said}")
     return frozenset(rng.sample(allowed, mines))
 
 

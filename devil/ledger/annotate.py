@@ -40,6 +40,7 @@ from devil.budget import Budget
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
 from devil.ledger.board_replay import ReplayStep, replay_on_board
+from devil.ledger.cell_ids import said
 from devil.ledger.metrics import Metrics, bbbv, solved_bbbv
 from devil.position import COVERED, Position
 from devil.rules import Count
@@ -150,12 +151,8 @@ class GameAnnotation:
 def with_cell_ids(body: dict[str, Any], board: Board) -> dict[str, Any]:
     """A graph game's annotation with its cells named by id too: each move's ``cell`` and
     ``opened_cells`` beside the ``row``/``col`` of the board's virtual grid."""
-    graph = board.graph
-    assert graph is not None
-
-    def name(row: int, col: int) -> str:
-        return graph.id(board.cell(row, col))
-
+    assert board.graph is not None
+    name = board.cell_id
     moves = []
     for move in body.get("moves", []):
         extra: dict[str, Any] = {}
@@ -322,7 +319,8 @@ def annotate(
             ) from None
         except InconsistentPosition as e:
             raise AnnotationError(
-                f"move {step.n} ({step.move}): the board does not explain the position before "
+                f"move {step.n} ({said(board, step.move)}): the board does not explain the "
+                "position before "
                 f"it: {e}",
                 step.n,
             ) from None

@@ -25,6 +25,7 @@ from devil.board import Board, Cell
 from devil.errors import IllegalMove, InvalidMove
 from devil.game import Move, MoveKind
 from devil.generate import mine_counts, open_cells
+from devil.ledger.cell_ids import said
 from devil.position import COVERED, FLAG, NUMBER_VALUE, Position
 from devil.solve.grid import neighbour_fn
 
@@ -43,17 +44,24 @@ class ReplayStep:
     won: bool
 
 
+def _head(board: Board, n: int, move: Move) -> str:
+    """``move 3 (reveal 0 4)``, ``move 3 (reveal t17)``: how the messages name a move
+    (built only for a message: a replay plays thousands of moves)."""
+    return f"move {n} ({said(board, move)})"
+
+
 def _cell(board: Board, n: int, move: Move) -> Cell:
     coord = (move.row, move.col)
     if move.row >= board.height or move.col >= board.width:
         raise InvalidMove(
-            f"move {n} ({move}): row {move.row}, col {move.col} is off the "
+            f"{_head(board, n, move)}: row {move.row}, col {move.col} is off the "
             f"{board.height}x{board.width} board",
             coord,
         )
     cell = board.cell(move.row, move.col)
     if cell in board.holes:
-        raise InvalidMove(f"move {n} ({move}): row {move.row}, col {move.col} is a hole", coord)
+        head = _head(board, n, move)
+        raise InvalidMove(f"{head}: row {move.row}, col {move.col} is a hole", coord)
     return cell
 
 
@@ -77,19 +85,19 @@ class BoardPlay:
         n = self.n + 1
         coord = (move.row, move.col)
         if self.over:
-            raise IllegalMove(f"move {n} ({move}): the game is already over", coord)
+            raise IllegalMove(f"{_head(self.board, n, move)}: the game is already over", coord)
         cell = _cell(self.board, n, move)
         grid = self.grid
         opened: list[Cell] = []
         lost: Cell | None = None
         if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
-            _mark(grid, cell, n, move)
+            _mark(self.board, grid, cell, n, move)
         else:
             if move.kind is MoveKind.REVEAL:
-                _check_reveal(grid, cell, n, move)
+                _check_reveal(self.board, grid, cell, n, move)
                 targets = [cell]
             else:
-                targets = _chord_targets(grid, self.nb, cell, n, move)
+                targets = _chord_targets(self.board, grid, self.nb, cell, n, move)
             for t in targets:
                 if grid[t] != COVERED:
                     continue  # opened by an earlier cascade of this chord
@@ -112,11 +120,11 @@ class BoardPlay:
         try:
             cell = _cell(self.board, self.n + 1, move)
             if move.kind is MoveKind.FLAG or move.kind is MoveKind.UNFLAG:
-                _mark(bytearray(self.grid[cell : cell + 1]), 0, 0, move)
+                _mark(self.board, bytearray(self.grid[cell : cell + 1]), 0, 0, move)
             elif move.kind is MoveKind.REVEAL:
-                _check_reveal(self.grid, cell, 0, move)
+                _check_reveal(self.board, self.grid, cell, 0, move)
             else:
-                _chord_targets(self.grid, self.nb, cell, 0, move)
+                _chord_targets(self.board, self.grid, self.nb, cell, 0, move)
         except (IllegalMove, InvalidMove):
             return False
         return True
@@ -131,39 +139,45 @@ def replay_on_board(
         yield play.play(move)
 
 
-def _mark(grid: bytearray, cell: Cell, n: int, move: Move) -> None:
+def _mark(board: Board, grid: bytearray, cell: Cell, n: int, move: Move) -> None:
     coord = (move.row, move.col)
     if grid[cell] not in (COVERED, FLAG):
-        raise IllegalMove(f"move {n} ({move}): the cell is already revealed", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is already revealed", coord)
     flag = move.kind is MoveKind.FLAG
     if (grid[cell] == FLAG) == flag:
         state = "already flagged" if flag else "not flagged"
-        raise IllegalMove(f"move {n} ({move}): the cell is {state}", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is {state}", coord)
     grid[cell] = FLAG if flag else COVERED
 
 
-def _check_reveal(grid: bytearray, cell: Cell, n: int, move: Move) -> None:
+def _check_reveal(board: Board, grid: bytearray, cell: Cell, n: int, move: Move) -> None:
     coord = (move.row, move.col)
     if grid[cell] == FLAG:
-        raise IllegalMove(f"move {n} ({move}): the cell is flagged; unflag it first", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is flagged; unflag it first", coord)
     if grid[cell] != COVERED:
-        raise IllegalMove(f"move {n} ({move}): the cell is already revealed", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is already revealed", coord)
 
 
 def _chord_targets(
-    grid: bytearray, nb: Callable[[Cell], tuple[Cell, ...]], cell: Cell, n: int, move: Move
+    board: Board,
+    grid: bytearray,
+    nb: Callable[[Cell], tuple[Cell, ...]],
+    cell: Cell,
+    n: int,
+    move: Move,
 ) -> list[Cell]:
     coord = (move.row, move.col)
     value = NUMBER_VALUE[grid[cell]]
     if not 0 <= value <= 8:
-        raise IllegalMove(f"move {n} ({move}): the cell is not a revealed number", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the cell is not a revealed number", coord)
     near = nb(cell)
     flags = sum(1 for c in near if grid[c] == FLAG)
     if flags != value:
         raise IllegalMove(
-            f"move {n} ({move}): the {value} has {flags} flagged neighbours, not {value}", coord
+            f"{_head(board, n, move)}: the {value} has {flags} flagged neighbours, not {value}",
+            coord,
         )
     targets = [c for c in near if grid[c] == COVERED]
     if not targets:
-        raise IllegalMove(f"move {n} ({move}): the {value} has nothing left to reveal", coord)
+        raise IllegalMove(f"{_head(board, n, move)}: the {value} has nothing left to reveal", coord)
     return targets

@@ -35,7 +35,7 @@ from fractions import Fraction
 
 from devil.analysis import Classification, Layout, Probabilities, Verdict
 from devil.board import Cell
-from devil.errors import BudgetExceeded, InconsistentPosition
+from devil.errors import BudgetExceeded, InconsistentPosition, do_not_fit
 from devil.position import Position
 from devil.rules import Count
 from devil.solve import counted, quick_witness
@@ -419,7 +419,7 @@ class PositionAnalysis:
         else:
             if position.mines > position.board.cell_count:  # p > 1: negative weights
                 raise InconsistentPosition(
-                    f"the {position.mines} mines do not fit in the "
+                    f"the {do_not_fit(position.mines)} in the "
                     f"{position.board.cell_count} cells of the board"
                 )
             p = Fraction(position.mines, position.board.cell_count)

@@ -17,14 +17,16 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from app.fields import size_parts
 from app.graphs.projection import solid_corners
 from app.play.graph_board import CORNERS_KEPT, net_shades, sphere_faces
 from app.play.graph_params import parse_graph_params
 from app.play.new_game import GRAPH_TILINGS
 from devil.analysis import Verdict
-from devil.game import Game, GraphSpec
+from devil.game import Game, GraphSpec, Move
 from devil.graphs.fileformat import from_json
-from devil.ledger.replays.movelist import read_movelist
+from devil.ledger.annotate import final_board
+from devil.ledger.replays.movelist import read_movelist, write_movelist
 from devil.solver import classify
 
 HX = {"HX-Request": "true"}
@@ -117,7 +119,36 @@ def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
     imported = client.post("/import", data=upload, content_type="multipart/form-data")
     body = imported.get_data(as_text=True)
     assert imported.status_code == 200 and "cube.moves: cube 4, " in body
-    assert "Move 2 was" in body and "analyse?p=" not in body  # grid links: none
+    assert "analyse?p=" not in body  # grid links: none; each move names its cell by id
+    m = replay.moves[1]
+    assert f"Move 2 ({m.kind.value} {replay.params.board().cell_id(m.row, m.col)}) was" in body
+    # the graph analysis board takes a position by form: the page posts the file after move 1
+    form = re.search(r'<form method="post" action="(/analyse/graph)">(.*?)</form>', body, re.S)
+    assert form, "no way from the imported graph replay to the analysis board"
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form.group(2)))
+    posted = {k: html.unescape(v) for k, v in fields.items()}
+    first = Game.replay(replay.params, replay.moves[:1]).position
+    assert from_json(json.loads(posted["graph"])).grid == first.grid
+    analysed = client.post(form.group(1), data=posted)
+    assert analysed.status_code == 200, analysed.get_data(as_text=True)[:400]
+    assert '<svg class="graph-board' in analysed.get_data(as_text=True)
+
+
+def test_an_import_offers_no_form_the_graph_analysis_board_would_refuse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.ledger import imports
+
+    params = parse_graph_params({"tiling": "cube", "size": [2], "mines": 3, "seed": 1})
+    board = params.board()
+    first = next(iter(board.cells()))
+    game = Game.new(params).play(Move.reveal(*board.coord(first)))
+    text = write_movelist(params, game.moves, layout=final_board(game)).encode()
+    judged = imports.judge_import(text, "cube.moves")
+    assert not isinstance(judged, str) and judged.graph_start.startswith("{")
+    monkeypatch.setattr(imports, "WEB_MAX_TEXT", len(judged.graph_start) - 1)
+    judged = imports.judge_import(text, "cube.moves")
+    assert not isinstance(judged, str) and judged.graph_start == ""
 
 
 def test_a_custom_board_is_stored_with_the_game(client: FlaskClient) -> None:
@@ -323,6 +354,34 @@ def test_the_form_takes_a_custom_size_and_a_pasted_board(client: FlaskClient) ->
     assert response.status_code == 400 and "size is missing" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    ("topology", "size", "said"),
+    [
+        ("penrose", "9000", "penrose at [9000] is too big: it makes about 9,000 cells"),
+        ("penrose", "20000", "penrose at [20000] is too big: it makes about 20,000 cells"),
+        ("triangle", "80x80", "triangle at [80, 80] makes 6,400 cells"),
+        ("cube", "40", "cube at [40] makes 9,600 cells"),
+    ],
+)
+def test_the_form_says_a_size_is_too_big_in_cells(
+    client: FlaskClient, topology: str, size: str, said: str
+) -> None:
+    """The bound is a game's 5,000 cells, named with the cells the size makes (a size
+    number was allowed up to 10,000, "out of range: allowed 1 to 10000")."""
+    form = {"preset": "custom", "topology": topology, "size": size, "mines": "6",
+            "csrf_token": csrf(client)}  # fmt: skip
+    response = client.post("/new", data=form)
+    body = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert said in body and "at most 5,000" in body
+    answer = client.post(
+        "/api/games", json={"tiling": topology, "size": [int(p) for p in size_parts(size)]}
+    )
+    assert answer.status_code == 400 and answer.get_json()["field"] == "size"
+    assert said in answer.get_json()["error"]  # the API says it alike (it said "allowed 1 to
+    # 10000" above 10,000)
+
+
 def test_a_page_click_answers_with_the_whole_svg_and_the_replay_draws_it(
     client: FlaskClient,
 ) -> None:
@@ -455,3 +514,12 @@ def test_ids_with_spaces_at_either_end_are_matched_exactly_first(client: FlaskCl
     assert analysed.status_code == 200 and "<h3>spaced: " in body and "<h3>plain" not in body
     state = client.get(f"/api/games/{game_id}").get_json()
     assert [c["id"] for c in state["cells"] if c["state"] == "F"] == ["c4"]
+
+
+def test_a_title_of_one_mine_is_singular() -> None:
+    from app.play.view import game_title
+    from devil.game import GameParams
+
+    assert game_title(GameParams(5, 5, 1)) == "Custom 5\N{MULTIPLICATION SIGN}5, 1 mine"
+    cube = parse_graph_params({"tiling": "cube", "size": [2], "mines": 1})
+    assert game_title(cube).endswith(", 24 cells, 1 mine")

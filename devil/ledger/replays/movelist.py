@@ -24,14 +24,16 @@ or none), then ``reveal|flag|unflag|chord ROW COL`` counting from 0 as everywher
 Devil. Blank lines and lines starting with ``#`` are ignored. Errors name the line and
 column (from 1).
 
-A graph game (``board HxW graph``: H and W are its virtual grid, ``devil.graphs.layout``,
-and a move's ``ROW COL`` its cell's slot there, as the game stores it) names its board on
-one more line: ``tiling NAME SIZE... corners|sides`` for a built-in tiling (``tiling
-penrose 80 corners``), or ``graph {...}`` for a custom board, the graph-board file
-(``docs/graph-boards.md``) on one line. ``game-version N`` says how the game drew its
-layouts and witnesses (``GameParams.version``; 1 when absent, as every grid game). The
-reader rebuilds the board and refuses one whose virtual grid is not ``HxW`` (its moves'
-slots would name other cells). Grid files are written exactly as before.
+A graph game (``board HxW graph``: H and W are its virtual grid, ``devil.graphs.layout``)
+names its board on one more line: ``tiling NAME SIZE... corners|sides`` for a built-in
+tiling (``tiling penrose 80 corners``), or ``graph {...}`` for a custom board, the
+graph-board file (``docs/graph-boards.md``) on one line. ``game-version N`` says how the
+game drew its layouts and witnesses (``GameParams.version``; 1 when absent, as every grid
+game). Its moves and layout name cells by id, a JSON string (``reveal "t17"``, ``layout
+"t3" "North pole"``: ``cell_names.quote_id``); the reader also takes the ``ROW COL`` /
+``R,C`` of the virtual grid that files written before named them by, and refuses those
+when the rebuilt board's grid is not ``HxW`` (they would name other cells). Grid files are
+written exactly as before.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ from devil.game import (
     MoveKind,
     ParamsError,
 )
+from devil.ledger.cell_ids import quote_id
+from devil.ledger.replays.cell_names import OnBoard, Word, words
 from devil.ledger.replays.model import Replay, ReplayFormatError
 from devil.rules import Count, Mercy, Rules
 
@@ -100,14 +104,22 @@ def write_movelist(
     lines.append("moves")
     stamped = times is not None and all(t is not None for t in times)
     for i, move in enumerate(moves):
+        said = _move_text(board, move)
         if stamped:
             assert times is not None
             t = times[i]
             assert t is not None
-            lines.append(f"{t:.3f} {move}")
+            lines.append(f"{t:.3f} {said}")
         else:
-            lines.append(str(move))
+            lines.append(said)
     return "\n".join(lines) + "\n"
+
+
+def _move_text(board: Board, move: Move) -> str:
+    """``reveal 3 4``; on a graph board ``reveal "t17"``, the cell by its id."""
+    if board.graph is None:
+        return str(move)
+    return f"{move.kind.value} {quote_id(board.cell_id(move.row, move.col))}"
 
 
 def _graph_lines(params: GameParams) -> list[str]:
@@ -125,6 +137,10 @@ def _graph_lines(params: GameParams) -> list[str]:
 
 
 def _cells_text(board: Board, cells: Iterable[Cell]) -> str:
+    """``R,C R,C``; a graph board's cells by id, in the board file's order."""
+    graph = board.graph
+    if graph is not None:
+        return " ".join(quote_id(graph.id(c)) for c in sorted(cells, key=graph.index))
     return " ".join("{},{}".format(*board.coord(c)) for c in sorted(cells))
 
 
@@ -169,8 +185,8 @@ def read_movelist(text: str) -> Replay:
         value = value.strip()
         value_column = raw.index(value, key_column) + 1 if value else len(raw) + 1
         fields[key.lower()] = _Field(value, index, value_column)
-    params = _params(fields, first + 2)
-    board = params.board()
+    params, misplaced = _params(fields, first + 2)
+    board = OnBoard(params.board(), misplaced)
     layout = _cells(board, fields["layout"]) if "layout" in fields else None
     if layout is not None and params.rules.count is Count.COUNTED and len(layout) != params.mines:
         f = fields["layout"]
@@ -180,7 +196,7 @@ def read_movelist(text: str) -> Replay:
             line=f.line,
             column=f.column,
         )
-    moves, times = _moves(lines, index)
+    moves, times = _moves(lines, index, board)
     return Replay(params, layout, moves, times, software=SOFTWARE)
 
 
@@ -190,7 +206,12 @@ def _need(fields: dict[str, _Field], key: str, header_line: int) -> _Field:
     return fields[key]
 
 
-def _params(fields: dict[str, _Field], header_line: int) -> GameParams:
+def _params(
+    fields: dict[str, _Field], header_line: int
+) -> tuple[GameParams, ReplayFormatError | None]:
+    """The game's parameters, and for a graph board whose cells sit on another virtual grid
+    than its ``board HxW`` line says, the error to raise if a cell is named by ROW COL (a
+    file naming cells by id does not depend on where the engine places them)."""
     board_field = _need(fields, "board", header_line)
     size, _, topo = board_field.value.partition(" ")
     match = _BOARD_RE.match(size)
@@ -248,15 +269,16 @@ def _params(fields: dict[str, _Field], header_line: int) -> GameParams:
             raise ReplayFormatError(
                 str(e), line=spec_field.line, column=spec_field.column
             ) from None
+        misplaced = None
         if (params.height, params.width) != (height, width):
-            raise ReplayFormatError(
+            misplaced = ReplayFormatError(
                 f"board {size}: this graph's cells sit on a {params.height}x{params.width} "
-                "grid here (the moves name cells by their place on it): the file was written "
-                "with another placement of the board's cells",
+                "grid here (a ROW COL names a cell by its place on it): the file was written "
+                "with another placement of the board's cells; name them by id instead",
                 line=board_field.line,
                 column=board_field.column,
             )
-        return params
+        return params, misplaced
     for key in ("tiling", "graph"):
         if key in fields:
             f = fields[key]
@@ -270,11 +292,11 @@ def _params(fields: dict[str, _Field], header_line: int) -> GameParams:
         bare = Board(height, width, topology)
     except ValueError as e:
         raise ReplayFormatError(str(e), line=board_field.line, column=board_field.column) from None
-    holes = _cells(bare, fields["holes"]) if "holes" in fields else frozenset()
+    holes = _cells(OnBoard(bare), fields["holes"]) if "holes" in fields else frozenset()
     try:
         return GameParams(
             height, width, mines, topology, holes, rules, no_guess, seed, version=version
-        )
+        ), None
     except ParamsError as e:
         raise ReplayFormatError(str(e), line=board_field.line, column=board_field.column) from None
 
@@ -364,54 +386,56 @@ def _rules(f: _Field) -> Rules:
     return Rules(count, mercy)
 
 
-def _cells(board: Board, f: _Field) -> frozenset[Cell]:
+def _cells(on: OnBoard, f: _Field) -> frozenset[Cell]:
+    """``R,C ...``; on a graph board also ``"ID" ...`` (the two may mix)."""
     out: set[Cell] = set()
-    for match in re.finditer(r"\S+", f.value):
-        token = match.group()
-        column = f.column + match.start()
-        parts = token.split(",")
-        if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
-            raise ReplayFormatError(
-                f"cell {token!r}: expected ROW,COL counting from 0", line=f.line, column=column
-            )
-        row, col = int(parts[0]), int(parts[1])
-        if row >= board.height or col >= board.width:
-            raise ReplayFormatError(
-                f"cell {token!r} is off the {board.height}x{board.width} board",
-                line=f.line,
-                column=column,
-            )
-        cell = board.cell(row, col)
-        if board.graph is not None and not board.exists(cell):
-            raise ReplayFormatError(
-                f"cell {token!r} is not a cell of the graph board (its grid has no cell there)",
-                line=f.line,
-                column=column,
-            )
+    for token in words(f.value, f.column, f.line):
+        said = quote_id(token.text) if token.quoted else token.text
+        if token.quoted:
+            cell = on.named(token.text, f.line, token.column, "ROW,COL")
+        else:
+            parts = token.text.split(",")
+            if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
+                expected = "ROW,COL counting from 0"
+                if on.board.graph is not None:
+                    expected = 'a cell id in double quotes ("t17") or ' + expected
+                raise ReplayFormatError(
+                    f"cell {said!r}: expected {expected}", line=f.line, column=token.column
+                )
+            cell = on.slot(int(parts[0]), int(parts[1]), f.line, token.column, said)
         if cell in out:
-            raise ReplayFormatError(f"cell {token!r} given twice", line=f.line, column=column)
+            raise ReplayFormatError(f"cell {said!r} given twice", line=f.line, column=token.column)
         out.add(cell)
     return frozenset(out)
 
 
-def _move(tokens: list[tuple[str, int]], line: int) -> Move:
-    (word, word_col), (row, row_col), (col, col_col) = tokens
+def _move(tokens: list[Word], line: int, on: OnBoard) -> Move:
+    """``KIND ROW COL`` or ``KIND "ID"`` (graph boards); only the last word may be quoted."""
+    word = tokens[0]
     try:
-        kind = MoveKind(word.lower())
+        kind = MoveKind(word.text.lower())
     except ValueError:
         kinds = ", ".join(k.value for k in MoveKind)
         raise ReplayFormatError(
-            f"unknown move {word!r} (expected {kinds})", line=line, column=word_col
+            f"unknown move {word.text!r} (expected {kinds})", line=line, column=word.column
         ) from None
-    for name, text, column in (("row", row, row_col), ("column", col, col_col)):
-        if not text.isdigit() or not text.isascii():
+    if len(tokens) == 2:
+        cell = on.named(tokens[1].text, line, tokens[1].column, "ROW COL")
+        return Move(kind, *on.board.coord(cell))
+    row, col = tokens[1], tokens[2]
+    for name, token in (("row", row), ("column", col)):
+        if not token.text.isdigit() or not token.text.isascii():
             raise ReplayFormatError(
-                f"{name} {text!r} is not a whole number >= 0", line=line, column=column
+                f"{name} {token.text!r} is not a whole number >= 0", line=line, column=token.column
             )
-    return Move(kind, int(row), int(col))
+    if on.misplaced is not None:  # a graph file whose board sits on another grid
+        raise on.misplaced
+    return Move(kind, int(row.text), int(col.text))
 
 
-def _moves(lines: list[str], start: int) -> tuple[tuple[Move, ...], tuple[float | None, ...]]:
+def _moves(
+    lines: list[str], start: int, on: OnBoard
+) -> tuple[tuple[Move, ...], tuple[float | None, ...]]:
     moves: list[Move] = []
     times: list[float | None] = []
     stamped: bool | None = None
@@ -422,13 +446,18 @@ def _moves(lines: list[str], start: int) -> tuple[tuple[Move, ...], tuple[float 
         if not stripped or stripped.startswith("#"):
             continue
         line = index + 1
-        tokens = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", raw)]
-        has_time = len(tokens) == 4
-        if len(tokens) not in (3, 4):
+        tokens = words(raw, 1, line)
+        by_id = tokens[-1].quoted
+        has_time = len(tokens) == (3 if by_id else 4)
+        stray = next((w for w in tokens[:-1] if w.quoted), None) if '"' in raw else None
+        if stray is not None or len(tokens) not in ((2, 3) if by_id else (3, 4)):
+            example = "'1.250 reveal 3 4'"
+            if on.board.graph is not None:
+                example = """'1.250 reveal "t17"' (a cell id in double quotes) or """ + example
             raise ReplayFormatError(
-                "expected a move: [SECONDS] KIND ROW COL, e.g. '1.250 reveal 3 4'",
+                f"expected a move: [SECONDS] KIND CELL, e.g. {example}",
                 line=line,
-                column=tokens[0][1],
+                column=(stray or tokens[0]).column,
             )
         if stamped is None:
             stamped = has_time
@@ -438,13 +467,14 @@ def _moves(lines: list[str], start: int) -> tuple[tuple[Move, ...], tuple[float 
             raise ReplayFormatError(
                 f"this move {what} but {other}: give times on all moves or none",
                 line=line,
-                column=tokens[0][1],
+                column=tokens[0].column,
             )
         t: float | None = None
         if has_time:
-            text, column = tokens.pop(0)
+            first = tokens.pop(0)
+            text, column = first.text, first.column
             try:
-                t = float(text)
+                t = None if first.quoted else float(text)
             except ValueError:
                 t = None
             if t is None or not t >= 0 or t == float("inf"):
@@ -458,7 +488,7 @@ def _moves(lines: list[str], start: int) -> tuple[tuple[Move, ...], tuple[float 
                     column=column,
                 )
             last = t
-        move = _move(tokens, line)
+        move = _move(tokens, line, on)
         if len(moves) >= MAX_MOVES:
             raise ReplayFormatError(f"more than {MAX_MOVES} moves", line=line, column=1)
         moves.append(move)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -128,6 +129,30 @@ def test_a_graph_game_names_its_cells_by_id(
     notes = json.loads(capsys.readouterr().out)["moves"]
     assert [row[2] for row in rows] == [n["cell"] for n in notes] == ["front0-0", "top0-1"]
     assert notes[0]["cell"] in notes[0]["opened_cells"] and notes[1]["kind"] == "flag"
+
+
+def test_an_id_with_spaces_or_tabs_is_quoted_in_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The table printed "b " as "b" and a tab inside an id as a tab; an id a reader could
+    misread is quoted as the move list quotes it."""
+    ids = ["t0", "b ", "tab\there", "t3"]
+    cells = [{"id": i, "state": ".", "at": [k, 0]} for k, i in enumerate(ids)]
+    edges = [[a, b] for a, b in itertools.pairwise(ids)]
+    board = json.dumps({"format": "mine-devil-graph", "version": 1, "cells": cells,
+                        "edges": edges})  # fmt: skip
+    path = tmp_path / "game.moves"
+    moves = 'reveal "t0"\nflag "b "\nflag "tab\\there"\nunflag "tab\\there"\n'
+    path.write_text(f"# Mine Devil move list 1\nboard 1x4 graph\ngraph {board}\nmines 1\n"
+                    f'layout "b "\nmoves\n{moves}')  # fmt: skip
+    assert main(["--annotate", str(path)]) == 0
+    out = capsys.readouterr().out
+    cells_said = [line[15:].split("  ")[0] for line in out.splitlines()[1:4]]
+    assert cells_said == ["t0", '"b "', '"tab\\there"']
+    # a move the board refuses is named by its cell's id too (it said "move 5 (flag 0 1)")
+    path.write_text(path.read_text() + 'flag "t0"\n')
+    assert main(["--annotate", str(path)]) == 2
+    assert "move 5 (flag t0): the cell is already revealed" in capsys.readouterr().err
 
 
 def ledger(*ps: Fraction | None, fatal: bool = False) -> GameAnnotation:

@@ -209,7 +209,7 @@ _G = f"{HEADER}\nboard 7x13 graph\n"
         (f"{_G}tiling square 9 x9 corners\nmines 2\nmoves\n", 3, 17, "size 'x9' is not"),
         (f"{_G}tiling square 9 corners\nmines 2\nmoves\n", 3, 8, "takes 2 whole numbers"),
         (f"{_G}tiling penrose 99999999\nmines 2\nmoves\n", 3, 8, "too big"),
-        (f"{_G}tiling penrose 60\nmines 2\nmoves\n", 2, 7, "sit on a 6x14 grid"),
+        (f"{_G}tiling penrose 60\nmines 2\nmoves\nreveal 0 0\n", 2, 7, "sit on a 6x14 grid"),
         (f"{_G}tiling penrose 60\nmines 2\ngame-version 9\nmoves\n", 5, 14, "game-version 9 is"),
         (f"{_G}tiling penrose 60\nmines 99\nmoves\n", 3, 8, "99 mines do not fit"),
         (f"{_G}tiling penrose 60\nholes 0,0\nmines 2\nmoves\n", 4, 7, "holes are for grid"),
