@@ -161,50 +161,61 @@ class Frontier:
         cons: dict[Cell, Residual],
         sources_of: dict[Cell, set[Cell]],
     ) -> None:
-        """Subset and overlap rules between ``s`` and every constraint sharing a cell."""
+        """Subset and overlap rules between ``s`` and every constraint sharing a cell.
+
+        Every rule reads only sizes: ``s``'s, the other constraint's and how many cells
+        the two share, counted once per pair (``shared``). Most calls fire no rule, and
+        then they build no set. When one fires, the pairs are visited in the order of the
+        set of sharing sources (the order the rules have always fired in: it decides the
+        residual constraints, hence the pieces and every first solution drawn from them).
+        Within the visit only the visited constraint changes (or ``s``, which ends it), so
+        the counts taken at the start stay true for the pairs not yet visited.
+        """
+        shared: dict[Cell, int] = {}
+        for c in cells:
+            for t in sources_of[c]:
+                shared[t] = shared.get(t, 0) + 1
+        size = len(cells)
+        for t, k in shared.items():
+            if t != s:
+                t_cells, t_need = cons[t]
+                if _fires(size, need, len(t_cells), t_need, k):
+                    break
+        else:
+            return
         others: set[Cell] = set()
         for c in cells:
             others |= sources_of[c]
         others.discard(s)
-        size = len(cells)
         for t in others:
             got = cons.get(t)
             if got is None:
                 continue
             t_cells, t_need = got
             t_size = len(t_cells)
-            # The sizes first: equal sets have equal sizes, a proper subset is smaller.
-            if t_size == size:
-                if t_cells == cells:
+            k = shared[t]
+            if k == size:  # cells <= t_cells
+                if t_size == size:  # the same cells
                     if t_need != need:
                         raise InconsistentPosition.unsatisfiable(self.position, t)
                     self._drop(t)
-                    continue
-            elif size < t_size:
-                if cells < t_cells:
+                else:
                     self._replace(t, t_cells - cells, t_need - need)
-                    continue
-            elif t_cells < cells:
+                continue
+            if k == t_size:  # t_cells < cells
                 self._replace(s, cells - t_cells, need - t_need)
                 return
-            # Neither set holds the other here, so both differences are non-empty: the
-            # overlap rule can only fire on the side with more mines needed, and the
-            # differences (new sets) are built only for that side, and only when its size
-            # can match: ``cells - t_cells`` has between ``size - t_size`` and ``size``
-            # cells (``size - 1`` at most, as the two share a cell).
+            # Overlap: the side needing more mines has them all in the cells it does not
+            # share, and the other side's cells it does not share are safe.
             more = need - t_need
-            if more > 0 and size - t_size <= more <= size:
-                only_s = cells - t_cells
-                if more == len(only_s):
-                    self._decide(only_s, 1)
-                    self._decide(t_cells - cells, 0)
-                    return
-            elif more < 0 and t_size - size <= -more <= t_size:
-                only_t = t_cells - cells
-                if -more == len(only_t):
-                    self._decide(only_t, 1)
-                    self._decide(cells - t_cells, 0)
-                    return
+            if more > 0 and more == size - k:
+                self._decide(cells - t_cells, 1)
+                self._decide(t_cells - cells, 0)
+                return
+            if more < 0 and -more == t_size - k:
+                self._decide(t_cells - cells, 1)
+                self._decide(cells - t_cells, 0)
+                return
             if s not in cons:
                 return
 
@@ -212,3 +223,14 @@ class Frontier:
         out = self.dirty
         self.dirty = set()
         return out
+
+
+def _fires(size: int, need: int, t_size: int, t_need: int, shared: int) -> bool:
+    """Whether a rule of ``Frontier._pairs`` applies to two constraints: sizes, needs
+    and how many cells they share."""
+    if shared in (size, t_size):  # one holds the other (or they are equal)
+        return True
+    more = need - t_need
+    if more > 0:
+        return more == size - shared
+    return more < 0 and -more == t_size - shared
