@@ -18,6 +18,8 @@ equivalent to the original numbers plus ``known``.
 
 from __future__ import annotations
 
+from typing import cast
+
 from devil.board import Cell
 from devil.errors import InconsistentPosition
 from devil.position import Position
@@ -77,13 +79,7 @@ class Frontier:
             self.cons.pop(source, None)
             return
         self.cons[source] = (cells, need)
-        sources_of = self.sources_of
-        for c in cells:
-            got = sources_of.get(c)
-            if got is None:
-                sources_of[c] = {source}
-            else:
-                got.add(source)
+        _link(self.sources_of, source, cells)
         self.queue.append(source)
 
     def _drop(self, source: Cell) -> None:
@@ -121,16 +117,18 @@ class Frontier:
             del self.cons[source]
 
     def _decide(self, cells: frozenset[Cell], value: int) -> None:
-        known = self.known
-        sources_of = self.sources_of
-        cons = self.cons
-        for c in cells:
+        known = cast("dict[object, int]", self.known)  # see _link
+        by_cell = cast("dict[object, set[object]]", self.sources_of)
+        by_source = cast("dict[object, tuple[frozenset[object], int]]", self.cons)
+        members: frozenset[object] = cells
+        for c in members:
             if c in known:
                 continue
             known[c] = value
-            for s in sources_of.pop(c, ()):
-                s_cells, s_need = cons[s]
-                self._shrink(s, s_cells - {c}, s_need - value)
+            for s in by_cell.pop(c, ()):
+                s_cells, s_need = by_source[s]
+                rest = cast("frozenset[Cell]", s_cells - {c})
+                self._shrink(cast(Cell, s), rest, s_need - value)
 
     # -- deduction ---------------------------------------------------------------------
 
@@ -163,61 +161,55 @@ class Frontier:
     ) -> None:
         """Subset and overlap rules between ``s`` and every constraint sharing a cell.
 
-        Every rule reads only sizes: ``s``'s, the other constraint's and how many cells
-        the two share, counted once per pair (``shared``). Most calls fire no rule, and
-        then they build no set. When one fires, the pairs are visited in the order of the
-        set of sharing sources (the order the rules have always fired in: it decides the
-        residual constraints, hence the pieces and every first solution drawn from them).
-        Within the visit only the visited constraint changes (or ``s``, which ends it), so
-        the counts taken at the start stay true for the pairs not yet visited.
+        The pairs are visited in the order of the set of sharing sources: the order the
+        rules have always fired in (it decides the residual constraints, hence the pieces
+        and every first solution drawn from them). Only the visited constraint changes
+        during the visit (or ``s``, which ends it), so ``s`` stays in ``cons`` throughout.
         """
-        shared: dict[Cell, int] = {}
-        for c in cells:
-            for t in sources_of[c]:
-                shared[t] = shared.get(t, 0) + 1
-        size = len(cells)
-        for t, k in shared.items():
-            if t != s:
-                t_cells, t_need = cons[t]
-                if _fires(size, need, len(t_cells), t_need, k):
-                    break
-        else:
-            return
-        others: set[Cell] = set()
-        for c in cells:
-            others |= sources_of[c]
+        by_cell = cast("dict[object, set[object]]", sources_of)  # see _link
+        by_source = cast("dict[object, Residual]", cons)
+        members: frozenset[object] = cells
+        others: set[object] = set()
+        for c in members:
+            others |= by_cell[c]
         others.discard(s)
+        size = len(cells)
         for t in others:
-            got = cons.get(t)
+            got = by_source.get(t)
             if got is None:
                 continue
             t_cells, t_need = got
             t_size = len(t_cells)
-            k = shared[t]
-            if k == size:  # cells <= t_cells
-                if t_size == size:  # the same cells
+            # The sizes first: equal sets have equal sizes, a proper subset is smaller.
+            if t_size == size:
+                if t_cells == cells:
                     if t_need != need:
-                        raise InconsistentPosition.unsatisfiable(self.position, t)
-                    self._drop(t)
-                else:
-                    self._replace(t, t_cells - cells, t_need - need)
-                continue
-            if k == t_size:  # t_cells < cells
+                        raise InconsistentPosition.unsatisfiable(self.position, cast(Cell, t))
+                    self._drop(cast(Cell, t))
+                    continue
+            elif size < t_size:
+                if cells < t_cells:
+                    self._replace(cast(Cell, t), t_cells - cells, t_need - need)
+                    continue
+            elif t_cells < cells:
                 self._replace(s, cells - t_cells, need - t_need)
                 return
-            # Overlap: the side needing more mines has them all in the cells it does not
-            # share, and the other side's cells it does not share are safe.
+            # Neither set holds the other here: the overlap rule can only fire on the side
+            # with more mines needed, when its cells outside the other number as many as
+            # the mines it needs more (``size - shared``: ``size - t_size`` to ``size - 1``).
             more = need - t_need
-            if more > 0 and more == size - k:
-                self._decide(cells - t_cells, 1)
-                self._decide(t_cells - cells, 0)
-                return
-            if more < 0 and -more == t_size - k:
-                self._decide(t_cells - cells, 1)
-                self._decide(cells - t_cells, 0)
-                return
-            if s not in cons:
-                return
+            if more > 0 and size - t_size <= more < size:
+                only_s = size - _common(cells, t_cells)
+                if more == only_s:
+                    self._decide(cells - t_cells, 1)
+                    self._decide(t_cells - cells, 0)
+                    return
+            elif more < 0 and t_size - size <= -more < t_size:
+                only_t = t_size - _common(cells, t_cells)
+                if -more == only_t:
+                    self._decide(t_cells - cells, 1)
+                    self._decide(cells - t_cells, 0)
+                    return
 
     def take_dirty(self) -> set[Cell]:
         out = self.dirty
@@ -225,12 +217,32 @@ class Frontier:
         return out
 
 
-def _fires(size: int, need: int, t_size: int, t_need: int, shared: int) -> bool:
-    """Whether a rule of ``Frontier._pairs`` applies to two constraints: sizes, needs
-    and how many cells they share."""
-    if shared in (size, t_size):  # one holds the other (or they are equal)
-        return True
-    more = need - t_need
-    if more > 0:
-        return more == size - shared
-    return more < 0 and -more == t_size - shared
+# The cells stay Python ints (``object``) in ``_pairs`` and the loops below: a compiled loop over
+# ``int`` unboxes each cell and boxes it again for every dictionary or set it meets, a
+# new object each time for cells above 256.
+
+
+def _link(sources_of: dict[Cell, set[Cell]], source: Cell, cells: frozenset[Cell]) -> None:
+    """List ``source`` under each of its ``cells`` in ``sources_of``."""
+    by_cell = cast("dict[object, set[object]]", sources_of)
+    src: object = source
+    members: frozenset[object] = cells
+    for c in members:
+        got = by_cell.get(c)
+        if got is None:
+            by_cell[c] = {src}
+        else:
+            got.add(src)
+
+
+def _common(a: frozenset[Cell], b: frozenset[Cell]) -> int:
+    """How many cells two constraints share (counted, not built: ``a & b`` is a new set)."""
+    small: frozenset[object] = a
+    big: frozenset[object] = b
+    if len(b) < len(a):
+        small, big = big, small
+    n = 0
+    for c in small:
+        if c in big:
+            n += 1
+    return n
