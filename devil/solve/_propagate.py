@@ -48,7 +48,7 @@ class Frontier:
         if source in self.cons:
             self._drop(source)
         known = self.known
-        if not known.keys().isdisjoint(cells):
+        if known and not known.keys().isdisjoint(cells):  # a graph board: none known yet
             need -= sum(known.get(c, 0) for c in cells)
             cells = frozenset(c for c in cells if c not in known)
         self._store(source, cells, need)
@@ -109,10 +109,11 @@ class Frontier:
         (a decided or revealed cell, whose entry the caller popped)."""
         if need < 0 or need > len(cells):
             raise InconsistentPosition.unsatisfiable(self.position, source)
-        self.dirty.add(source)
+        src: object = source  # boxed once for the three containers (see _link)
+        cast("set[object]", self.dirty).add(src)
         if cells:
-            self.cons[source] = (cells, need)
-            self.queue.append(source)
+            cast("dict[object, Residual]", self.cons)[src] = (cells, need)
+            cast("list[object]", self.queue).append(src)
         else:
             del self.cons[source]
 
@@ -168,10 +169,8 @@ class Frontier:
         """
         by_cell = cast("dict[object, set[object]]", sources_of)  # see _link
         by_source = cast("dict[object, Residual]", cons)
-        members: frozenset[object] = cells
-        others: set[object] = set()
-        for c in members:
-            others |= by_cell[c]
+        # one union in C; the same set as ``others |= by_cell[c]`` for each cell in turn
+        others: set[object] = set().union(*map(by_cell.__getitem__, cells))
         others.discard(s)
         size = len(cells)
         for t in others:
@@ -194,20 +193,22 @@ class Frontier:
             elif t_cells < cells:
                 self._replace(s, cells - t_cells, need - t_need)
                 return
-            # Neither set holds the other here: the overlap rule can only fire on the side
-            # with more mines needed, when its cells outside the other number as many as
-            # the mines it needs more (``size - shared``: ``size - t_size`` to ``size - 1``).
+            # Neither set holds the other here, so both differences are non-empty: the
+            # overlap rule can only fire on the side with more mines needed, and the
+            # differences (new sets) are built only for that side, and only when its size
+            # can match: ``cells - t_cells`` has between ``size - t_size`` and ``size``
+            # cells (``size - 1`` at most, as the two share a cell).
             more = need - t_need
-            if more > 0 and size - t_size <= more < size:
-                only_s = size - _common(cells, t_cells)
-                if more == only_s:
-                    self._decide(cells - t_cells, 1)
+            if more > 0 and size - t_size <= more <= size:
+                only_s = cells - t_cells
+                if more == len(only_s):
+                    self._decide(only_s, 1)
                     self._decide(t_cells - cells, 0)
                     return
-            elif more < 0 and t_size - size <= -more < t_size:
-                only_t = t_size - _common(cells, t_cells)
-                if -more == only_t:
-                    self._decide(t_cells - cells, 1)
+            elif more < 0 and t_size - size <= -more <= t_size:
+                only_t = t_cells - cells
+                if -more == len(only_t):
+                    self._decide(only_t, 1)
                     self._decide(cells - t_cells, 0)
                     return
 
@@ -217,9 +218,9 @@ class Frontier:
         return out
 
 
-# The cells stay Python ints (``object``) in ``_pairs`` and the loops below: a compiled loop over
-# ``int`` unboxes each cell and boxes it again for every dictionary or set it meets, a
-# new object each time for cells above 256.
+# The cells stay Python ints (``object``) in ``_pairs``, ``_decide``, ``_shrink`` and
+# below: a compiled loop over ``int`` unboxes each cell and boxes it again for every
+# dictionary or set it meets, a new object each time for cells above 256.
 
 
 def _link(sources_of: dict[Cell, set[Cell]], source: Cell, cells: frozenset[Cell]) -> None:
@@ -233,16 +234,3 @@ def _link(sources_of: dict[Cell, set[Cell]], source: Cell, cells: frozenset[Cell
             by_cell[c] = {src}
         else:
             got.add(src)
-
-
-def _common(a: frozenset[Cell], b: frozenset[Cell]) -> int:
-    """How many cells two constraints share (counted, not built: ``a & b`` is a new set)."""
-    small: frozenset[object] = a
-    big: frozenset[object] = b
-    if len(b) < len(a):
-        small, big = big, small
-    n = 0
-    for c in small:
-        if c in big:
-            n += 1
-    return n
