@@ -169,8 +169,10 @@ class Frontier:
         """
         by_cell = cast("dict[object, set[object]]", sources_of)  # see _link
         by_source = cast("dict[object, Residual]", cons)
-        # one union in C; the same set as ``others |= by_cell[c]`` for each cell in turn
-        others: set[object] = set().union(*map(by_cell.__getitem__, cells))
+        members: frozenset[object] = cells
+        others: set[object] = set()
+        for c in members:
+            others |= by_cell[c]
         others.discard(s)
         size = len(cells)
         for t in others:
