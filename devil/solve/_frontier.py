@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Final
 
 from devil.board import Cell, Topology
 from devil.errors import InconsistentPosition
@@ -23,12 +24,15 @@ from devil.position import IS_NUMBER, NUMBER_VALUE, Position
 from devil.solve.grid import NeighbourFn, neighbour_fn
 
 _COVERED = frozenset(b".F")
-_ZERO = ord("0")
+_ZERO: Final = ord("0")
 
-# bytes.translate tables: covered cells -> 1, revealed numbers -> 1, everything else -> 0
-_COVER_TABLE = bytes(1 if b in _COVERED else 0 for b in range(256))
-_NUMBER_TABLE = IS_NUMBER  # 0-8, and above 8 on graph boards (devil.position)
+# bytes.translate tables: covered cells -> 1, revealed numbers -> 1, everything else -> 0.
+# ``Final``: the compiled loops read them per neighbour, and a Final global is a C static
+# (any other global is a dictionary lookup each time).
+_COVER_TABLE: Final = bytes(1 if b in _COVERED else 0 for b in range(256))
+_NUMBER_TABLE: Final = IS_NUMBER  # 0-8, and above 8 on graph boards (devil.position)
 _POSITIVE_TABLE = bytes(1 if IS_NUMBER[b] and NUMBER_VALUE[b] else 0 for b in range(256))
+_VALUE: Final = NUMBER_VALUE
 
 
 @lru_cache(maxsize=16)
@@ -93,10 +97,13 @@ def frontier_sources(position: Position) -> list[Cell]:
     nb = neighbour_fn(board)
     out = []
     for cell in one_positions(grid.translate(_NUMBER_TABLE)):
-        if any(grid[n] in _COVERED for n in nb(cell)):
-            out.append(cell)
-        elif grid[cell] != _ZERO:
-            raise InconsistentPosition.too_few(position, cell, NUMBER_VALUE[grid[cell]], 0)
+        for n in nb(cell):
+            if _COVER_TABLE[grid[n]]:
+                out.append(cell)
+                break
+        else:
+            if grid[cell] != _ZERO:
+                raise InconsistentPosition.too_few(position, cell, _VALUE[grid[cell]], 0)
     return out
 
 
@@ -111,7 +118,7 @@ def read_number(position: Position, cell: Cell, nb: NeighbourFn) -> tuple[frozen
     Raises ``InconsistentPosition`` when the value exceeds the covered neighbours.
     """
     grid = position.grid
-    value = NUMBER_VALUE[grid[cell]]
+    value = _VALUE[grid[cell]]
     cells = frozenset([n for n in nb(cell) if _COVER_TABLE[grid[n]]])
     if value > len(cells):
         raise InconsistentPosition.too_few(position, cell, value, len(cells))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from devil.board import Cell
 from devil.solve._search import GroupProblem, make_problem
@@ -36,45 +37,54 @@ class Piece:
 
 def connected_sources(
     starts: Iterable[Cell],
-    cons: Mapping[Cell, Residual],
-    sources_of: Mapping[Cell, set[Cell]],
+    cons: dict[Cell, Residual],
+    sources_of: dict[Cell, set[Cell]],
 ) -> list[list[Cell]]:
     """The connected groups of constraint sources reachable from ``starts``."""
-    seen: set[Cell] = set()
+    # Sources and cells stay Python ints (``object``) here: a compiled loop over ``int``
+    # would unbox each and box it again for every set and dictionary it meets (a new
+    # object each time above 256).
+    by_source = cast("dict[object, Residual]", cons)
+    by_cell = cast("dict[object, set[object]]", sources_of)
+    seen: set[object] = set()
     out: list[list[Cell]] = []
     for start in starts:
         if start in seen or start not in cons:
             continue
         seen.add(start)
-        comp = [start]
+        comp: list[object] = [start]
         i = 0
         while i < len(comp):
             s = comp[i]
             i += 1
-            for c in cons[s][0]:
-                for t in sources_of[c]:
+            cells: frozenset[object] = by_source[s][0]
+            for c in cells:
+                for t in by_cell[c]:
                     if t not in seen:
                         seen.add(t)
                         comp.append(t)
         comp.sort()
-        out.append(comp)
+        out.append(cast("list[Cell]", comp))
     return out
 
 
 def make_piece(
-    sources: list[Cell], cons: Mapping[Cell, Residual], key: PieceKey | None = None
+    sources: list[Cell], cons: dict[Cell, Residual], key: PieceKey | None = None
 ) -> Piece:
     """Condense the constraints at ``sources`` (connected through shared cells) into a piece;
     ``key``: its content when the caller has it already (``piece_key``)."""
-    signature: dict[Cell, list[int]] = {}
-    for i, s in enumerate(sources):
-        for c in cons[s][0]:
+    by_source = cast("dict[object, Residual]", cons)  # cells as objects: connected_sources
+    boxed = cast("list[object]", sources)
+    signature: dict[object, list[int]] = {}
+    for i, s in enumerate(boxed):
+        cells: frozenset[object] = by_source[s][0]
+        for c in cells:
             got = signature.get(c)
             if got is None:
                 signature[c] = [i]
             else:
                 got.append(i)
-    by_sig: dict[tuple[int, ...], list[Cell]] = {}
+    by_sig: dict[tuple[int, ...], list[object]] = {}
     for c, sig in signature.items():
         t = tuple(sig)
         got_cells = by_sig.get(t)
@@ -82,11 +92,17 @@ def make_piece(
             by_sig[t] = [c]
         else:
             got_cells.append(c)
-    groups = sorted([tuple(sorted(cs)) for cs in by_sig.values()])  # lists: no generators
-    index = {c: g for g, cells in enumerate(groups) for c in cells}
+    groups = cast(
+        "list[tuple[Cell, ...]]",
+        sorted([tuple(sorted(cast("list[Cell]", cs))) for cs in by_sig.values()]),
+    )  # lists: no generators
+    index: dict[object, int] = {}
+    for g, group in enumerate(cast("list[tuple[object, ...]]", groups)):
+        for c in group:
+            index[c] = g
     group_cons: list[tuple[tuple[int, ...], int]] = []
-    for s in sources:
-        cells, need = cons[s]
+    for s in boxed:
+        cells, need = by_source[s]
         gs = sorted({index[c] for c in cells})
         group_cons.append((tuple(gs), need))
     problem = make_problem([len(g) for g in groups], group_cons)

@@ -18,6 +18,8 @@ equivalent to the original numbers plus ``known``.
 
 from __future__ import annotations
 
+from typing import cast
+
 from devil.board import Cell
 from devil.errors import InconsistentPosition
 from devil.position import Position
@@ -46,7 +48,7 @@ class Frontier:
         if source in self.cons:
             self._drop(source)
         known = self.known
-        if not known.keys().isdisjoint(cells):
+        if known and not known.keys().isdisjoint(cells):  # a graph board: none known yet
             need -= sum(known.get(c, 0) for c in cells)
             cells = frozenset(c for c in cells if c not in known)
         self._store(source, cells, need)
@@ -77,13 +79,7 @@ class Frontier:
             self.cons.pop(source, None)
             return
         self.cons[source] = (cells, need)
-        sources_of = self.sources_of
-        for c in cells:
-            got = sources_of.get(c)
-            if got is None:
-                sources_of[c] = {source}
-            else:
-                got.add(source)
+        _link(self.sources_of, source, cells)
         self.queue.append(source)
 
     def _drop(self, source: Cell) -> None:
@@ -113,24 +109,27 @@ class Frontier:
         (a decided or revealed cell, whose entry the caller popped)."""
         if need < 0 or need > len(cells):
             raise InconsistentPosition.unsatisfiable(self.position, source)
-        self.dirty.add(source)
+        src: object = source  # boxed once for the three containers (see _link)
+        cast("set[object]", self.dirty).add(src)
         if cells:
-            self.cons[source] = (cells, need)
-            self.queue.append(source)
+            cast("dict[object, Residual]", self.cons)[src] = (cells, need)
+            cast("list[object]", self.queue).append(src)
         else:
             del self.cons[source]
 
     def _decide(self, cells: frozenset[Cell], value: int) -> None:
-        known = self.known
-        sources_of = self.sources_of
-        cons = self.cons
-        for c in cells:
+        known = cast("dict[object, int]", self.known)  # see _link
+        by_cell = cast("dict[object, set[object]]", self.sources_of)
+        by_source = cast("dict[object, tuple[frozenset[object], int]]", self.cons)
+        members: frozenset[object] = cells
+        for c in members:
             if c in known:
                 continue
             known[c] = value
-            for s in sources_of.pop(c, ()):
-                s_cells, s_need = cons[s]
-                self._shrink(s, s_cells - {c}, s_need - value)
+            for s in by_cell.pop(c, ()):
+                s_cells, s_need = by_source[s]
+                rest = cast("frozenset[Cell]", s_cells - {c})
+                self._shrink(cast(Cell, s), rest, s_need - value)
 
     # -- deduction ---------------------------------------------------------------------
 
@@ -161,14 +160,23 @@ class Frontier:
         cons: dict[Cell, Residual],
         sources_of: dict[Cell, set[Cell]],
     ) -> None:
-        """Subset and overlap rules between ``s`` and every constraint sharing a cell."""
-        others: set[Cell] = set()
-        for c in cells:
-            others |= sources_of[c]
+        """Subset and overlap rules between ``s`` and every constraint sharing a cell.
+
+        The pairs are visited in the order of the set of sharing sources: the order the
+        rules have always fired in (it decides the residual constraints, hence the pieces
+        and every first solution drawn from them). Only the visited constraint changes
+        during the visit (or ``s``, which ends it), so ``s`` stays in ``cons`` throughout.
+        """
+        by_cell = cast("dict[object, set[object]]", sources_of)  # see _link
+        by_source = cast("dict[object, Residual]", cons)
+        members: frozenset[object] = cells
+        others: set[object] = set()
+        for c in members:
+            others |= by_cell[c]
         others.discard(s)
         size = len(cells)
         for t in others:
-            got = cons.get(t)
+            got = by_source.get(t)
             if got is None:
                 continue
             t_cells, t_need = got
@@ -177,12 +185,12 @@ class Frontier:
             if t_size == size:
                 if t_cells == cells:
                     if t_need != need:
-                        raise InconsistentPosition.unsatisfiable(self.position, t)
-                    self._drop(t)
+                        raise InconsistentPosition.unsatisfiable(self.position, cast(Cell, t))
+                    self._drop(cast(Cell, t))
                     continue
             elif size < t_size:
                 if cells < t_cells:
-                    self._replace(t, t_cells - cells, t_need - need)
+                    self._replace(cast(Cell, t), t_cells - cells, t_need - need)
                     continue
             elif t_cells < cells:
                 self._replace(s, cells - t_cells, need - t_need)
@@ -205,10 +213,26 @@ class Frontier:
                     self._decide(only_t, 1)
                     self._decide(cells - t_cells, 0)
                     return
-            if s not in cons:
-                return
 
     def take_dirty(self) -> set[Cell]:
         out = self.dirty
         self.dirty = set()
         return out
+
+
+# The cells stay Python ints (``object``) in ``_pairs``, ``_decide``, ``_shrink`` and
+# below: a compiled loop over ``int`` unboxes each cell and boxes it again for every
+# dictionary or set it meets, a new object each time for cells above 256.
+
+
+def _link(sources_of: dict[Cell, set[Cell]], source: Cell, cells: frozenset[Cell]) -> None:
+    """List ``source`` under each of its ``cells`` in ``sources_of``."""
+    by_cell = cast("dict[object, set[object]]", sources_of)
+    src: object = source
+    members: frozenset[object] = cells
+    for c in members:
+        got = by_cell.get(c)
+        if got is None:
+            by_cell[c] = {src}
+        else:
+            got.add(src)
