@@ -66,6 +66,8 @@ class Cdcl:
         self.card_lo = [c[1] for c in cards]
         self.card_hi = [c[2] for c in cards]
         self.card_size = [len(c[0]) for c in cards]
+        self.card_room = [len(c[0]) - c[1] for c in cards]
+        """Per card, the false cells it can take (``size - lo``)."""
         self.var_cards: list[list[int]] = [[] for _ in range(n_vars)]
         for ci, vs in enumerate(self.card_vars):
             for v in vs:
@@ -156,25 +158,31 @@ class Cdcl:
         trail = self.trail
         guided = self.guided
         guide = self.guide
+        phase = self.phase
+        order_at = self.order_at
+        head = self.head
+        scan = self.scan
         for p in range(len(trail) - 1, keep - 1, -1):
             var = trail[p] >> 1
-            if p < self.head:  # counted by _propagate
-                if value[var] == 1:
+            x = value[var]
+            if p < head:  # counted by _propagate
+                if x == 1:
                     for c in var_cards[var]:
                         n_true[c] = n_true[c] - 1
                 else:
                     for c in var_cards[var]:
                         n_false[c] = n_false[c] - 1
-                if guided and value[var] != guide[var]:
-                    self._stray(var, guide[var] - value[var])
-            self.phase[var] = 1 - value[var]  # 0: try "mine" first next time
+                if guided and x != guide[var]:
+                    self._stray(var, guide[var] - x)
+            phase[var] = 1 - x  # 0: try "mine" first next time
             value[var] = _UNSET
-            at = self.order_at[var]
-            if at < self.scan:
-                self.scan = at
+            at = order_at[var]
+            if at < scan:
+                scan = at
+        self.scan = scan
         del trail[keep:]
         del self.limits[level:]
-        self.head = min(self.head, keep)
+        self.head = min(head, keep)
         self.epoch = self.epoch + 1
 
     # -- propagation -----------------------------------------------------------------------
@@ -183,9 +191,10 @@ class Cdcl:
         """Unit propagation from ``self.head``; a conflict as a reason (``_card``,
         ``_clause``), or ``_NO_REASON``."""
         value = self.value
+        level, reason, trail_pos = self.level, self.reason, self.trail_pos
         n_true, n_false = self.n_true, self.n_false
-        card_vars, card_lo, card_hi = self.card_vars, self.card_lo, self.card_hi
-        card_size = self.card_size
+        card_vars, card_hi = self.card_vars, self.card_hi
+        card_size, card_room = self.card_size, self.card_room
         var_cards = self.var_cards
         trail = self.trail
         clauses = self.clauses
@@ -194,38 +203,57 @@ class Cdcl:
         guide = self.guide
         filled = self.filled
         epoch = self.epoch
-        while self.head < len(trail):
-            lit = trail[self.head]
-            self.head += 1
+        depth = len(self.limits)  # propagation makes no decision: every cell set is at it
+        head = self.head
+        while head < len(trail):
+            lit = trail[head]
+            head += 1
+            self.head = head
             var = lit >> 1
-            cards = var_cards[var]
-            if value[var] == 1:
-                for c in cards:
-                    n_true[c] = n_true[c] + 1
-            else:
-                for c in cards:
-                    n_false[c] = n_false[c] + 1
-            if guided and value[var] != guide[var]:
-                self._stray(var, value[var] - guide[var])
-            for c in cards:
-                size = card_size[c]
-                t = n_true[c]
-                f = n_false[c]
+            x = value[var]
+            if guided and x != guide[var]:
+                self._stray(var, x - guide[var])
+            # count the cell in each of its cards and check the card at once (a card's
+            # check reads only its own counts); after a conflict only the counts go on, so
+            # that backtracking (which uncounts every card of a counted cell) stays exact
+            conflict = _NO_REASON
+            for c in var_cards[var]:
+                if x == 1:
+                    t = n_true[c] + 1
+                    n_true[c] = t
+                    f = n_false[c]
+                else:
+                    t = n_true[c]
+                    f = n_false[c] + 1
+                    n_false[c] = f
+                if conflict != _NO_REASON:
+                    continue
                 hi = card_hi[c]
-                room = size - card_lo[c]
+                room = card_room[c]
                 if t > hi or f > room:
-                    return 2 * c
-                if t + f < size and filled[c] != epoch:
-                    if t == hi:
+                    conflict = 2 * c
+                    continue
+                if filled[c] != epoch and t + f < card_size[c]:
+                    if t == hi:  # every open cell safe
                         for w in card_vars[c]:
                             if value[w] == _UNSET:
-                                self._assign(2 * w + 1, 2 * c)
+                                value[w] = 0
+                                level[w] = depth
+                                reason[w] = 2 * c
+                                trail_pos[w] = len(trail)
+                                trail.append(2 * w + 1)
                         filled[c] = epoch
-                    elif f == room:
+                    elif f == room:  # every open cell a mine
                         for w in card_vars[c]:
                             if value[w] == _UNSET:
-                                self._assign(2 * w, 2 * c)
+                                value[w] = 1
+                                level[w] = depth
+                                reason[w] = 2 * c
+                                trail_pos[w] = len(trail)
+                                trail.append(2 * w)
                         filled[c] = epoch
+            if conflict != _NO_REASON:
+                return conflict
             # clauses watching the literal that just became false
             false_lit = lit ^ 1
             watching = watches[false_lit]
@@ -257,7 +285,12 @@ class Cdcl:
                     continue
                 if fv != _UNSET:
                     return 2 * ci + 1
-                self._assign(first, 2 * ci + 1)
+                fvar = first >> 1
+                value[fvar] = 1 - (first & 1)
+                level[fvar] = depth
+                reason[fvar] = 2 * ci + 1
+                trail_pos[fvar] = len(trail)
+                trail.append(first)
                 i += 1
         return _NO_REASON
 
