@@ -103,6 +103,12 @@ class Cdcl:
         self.guide = [0] * n_vars
         self.guide_groups = [0] * len(sizes)
         """Per group the guide's value (the sum of ``guide`` over its cells)."""
+        self.unseen_mine = [0] * len(sizes)
+        """Per group, 1 when no solution the caller has seen puts a mine in it (what
+        ``devil.solve._ask.CdclBackbone`` keeps): between equally good cells a guided
+        repair flips one that shows a value not seen yet, so its answer covers more."""
+        self.unseen_safe = [0] * len(sizes)
+        """Per group, 1 when no solution the caller has seen leaves a cell of it safe."""
         self.moved: list[int] = []
         """The groups whose value in the last solution differs from the guide's then (some
         may be listed twice)."""
@@ -512,12 +518,13 @@ class Cdcl:
     def _pick_guided(self) -> int:
         """A cell of a card the guide no longer completes, set to bring the card's total back
         towards its bounds: of the cells that can, the one whose other cards the change
-        helps most (those off the same way) and harms least (those the guide completes);
+        helps most (those off the same way) and harms least (those the guide completes),
+        between equals one that shows a value ``unseen_mine``/``unseen_safe`` mark;
         -1 when the guide completes every card (the open cells take the guide's values: a
         solution)."""
         stack, is_bad, value, guide = self.bad_stack, self.is_bad, self.value, self.guide
         excess, guide_sum, card_hi = self.excess, self.guide_sum, self.card_hi
-        var_cards = self.var_cards
+        var_cards, group_of = self.var_cards, self.group_of
         while stack:
             c = stack[-1]
             if not is_bad[c]:
@@ -527,6 +534,7 @@ class Cdcl:
             want = 1 if over else 0  # the guide's value of the cells to change
             best = -1
             best_score = -(1 << 30)
+            unseen = self.unseen_mine if want == 0 else self.unseen_safe
             for w in self.card_vars[c]:
                 if value[w] != _UNSET or guide[w] != want:
                     continue
@@ -537,6 +545,7 @@ class Cdcl:
                             score += 1
                     else:
                         score -= 1
+                score = 2 * score + unseen[group_of[w]]  # ties: show a value not seen yet
                 if score > best_score:
                     best, best_score = w, score
             if best < 0:
