@@ -47,42 +47,54 @@ class Cdcl:
     def __init__(self, problem: GroupProblem, window: TotalWindow | None = None) -> None:
         self.problem = problem
         sizes = problem.sizes
-        self.first: list[int] = []  # first cell variable of each group
-        self.group_of: list[int] = []  # the group of each cell variable
+        first: list[int] = []  # first cell variable of each group
+        group_of: list[int] = []  # the group of each cell variable
         n_vars = 0
         for g, size in enumerate(sizes):
-            self.first.append(n_vars)
+            first.append(n_vars)
             n_vars += size
-            for _ in range(size):
-                self.group_of.append(g)
+            group_of.extend([g] * size)
+        self.first = first
+        self.group_of = group_of
         self.n = n_vars
-        cards: list[tuple[list[int], int, int]] = []
+        cells_of = [list(range(first[g], first[g] + size)) for g, size in enumerate(sizes)]
+        card_vars: list[list[int]] = []
+        card_lo: list[int] = []
+        card_hi: list[int] = []
         for groups, need in problem.cons:
-            cells = [self.first[g] + i for g in groups for i in range(sizes[g])]
-            cards.append((cells, need, need))
+            cells: list[int] = []
+            for g in groups:
+                cells.extend(cells_of[g])
+            card_vars.append(cells)
+            card_lo.append(need)
+            card_hi.append(need)
         if window is not None:
-            cards.append((list(range(n_vars)), window[0], window[1]))
-        self.card_vars = [c[0] for c in cards]
-        self.card_lo = [c[1] for c in cards]
-        self.card_hi = [c[2] for c in cards]
-        self.card_size = [len(c[0]) for c in cards]
-        self.card_room = [len(c[0]) - c[1] for c in cards]
+            card_vars.append(list(range(n_vars)))
+            card_lo.append(window[0])
+            card_hi.append(window[1])
+        self.card_vars = card_vars
+        self.card_lo = card_lo
+        self.card_hi = card_hi
+        self.card_size = [len(vs) for vs in card_vars]
+        self.card_room = [len(vs) - lo for vs, lo in zip(card_vars, card_lo, strict=True)]
         """Per card, the false cells it can take (``size - lo``)."""
-        self.var_cards: list[list[int]] = [[] for _ in range(n_vars)]
-        for ci, vs in enumerate(self.card_vars):
+        var_cards: list[list[int]] = [[] for _ in range(n_vars)]
+        for ci, vs in enumerate(card_vars):
             for v in vs:
-                self.var_cards[v].append(ci)
+                var_cards[v].append(ci)
+        self.var_cards = var_cards
+        n_cards = len(card_vars)
         self.value = [_UNSET] * n_vars
         self.level = [0] * n_vars
         self.reason = [_NO_REASON] * n_vars  # 2 * card or 2 * clause + 1 (``_card``, ``_clause``)
         self.trail_pos = [0] * n_vars
         self.trail: list[int] = []  # literals
         self.limits: list[int] = []  # trail length at each decision level
-        self.n_true = [0] * len(cards)
-        self.n_false = [0] * len(cards)
+        self.n_true = [0] * n_cards
+        self.n_false = [0] * n_cards
         self.epoch = 0
         """Backtracks so far: a cell set stays set until the next one."""
-        self.filled = [-1] * len(cards)
+        self.filled = [-1] * n_cards
         """Per card, the ``epoch`` in which propagation last set all its open cells: until
         the next backtrack none is open, and scanning it again would set nothing."""
         self.clauses: list[list[int]] = []
@@ -91,10 +103,14 @@ class Cdcl:
         self.mark = [0] * n_vars
         """Per variable, the conflict (``stamp``) whose analysis last met it."""
         self.stamp = 0
-        self.order = [self.first[g] + i for g in problem.order for i in range(sizes[g])]
-        self.order_at = [0] * n_vars
-        for i, var in enumerate(self.order):
-            self.order_at[var] = i
+        order: list[int] = []
+        for g in problem.order:
+            order.extend(cells_of[g])
+        self.order = order
+        order_at = [0] * n_vars
+        for i, var in enumerate(order):
+            order_at[var] = i
+        self.order_at = order_at
         self.scan = 0
         self.head = 0
         # guided search (``guide``): a known solution's cell values; per card the sum of
@@ -112,9 +128,9 @@ class Cdcl:
         self.moved: list[int] = []
         """The groups whose value in the last solution differs from the guide's then (some
         may be listed twice)."""
-        self.guide_sum = [0] * len(cards)
-        self.excess = [0] * len(cards)
-        self.is_bad = [False] * len(cards)
+        self.guide_sum = [0] * n_cards
+        self.excess = [0] * n_cards
+        self.is_bad = [False] * n_cards
         self.bad_stack: list[int] = []
         self.conflicts = 0
         """Conflicts in every search of this instance (what the tests bound)."""
@@ -123,7 +139,7 @@ class Cdcl:
             for vs, lo, hi in zip(self.card_vars, self.card_lo, self.card_hi, strict=True)
         )
         for g, size in enumerate(sizes):  # symmetry: x[i+1] -> x[i]
-            base = self.first[g]
+            base = first[g]
             for i in range(size - 1):
                 self._add_clause([2 * (base + i + 1) + 1, 2 * (base + i)])
 
