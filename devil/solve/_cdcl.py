@@ -53,19 +53,16 @@ class Cdcl:
         for g, size in enumerate(sizes):
             first.append(n_vars)
             n_vars += size
-            group_of.extend([g] * size)
+            for _ in range(size):
+                group_of.append(g)
         self.first = first
         self.group_of = group_of
         self.n = n_vars
-        cells_of = [list(range(first[g], first[g] + size)) for g, size in enumerate(sizes)]
         card_vars: list[list[int]] = []
         card_lo: list[int] = []
         card_hi: list[int] = []
         for groups, need in problem.cons:
-            cells: list[int] = []
-            for g in groups:
-                cells.extend(cells_of[g])
-            card_vars.append(cells)
+            card_vars.append([first[g] + i for g in groups for i in range(sizes[g])])
             card_lo.append(need)
             card_hi.append(need)
         if window is not None:
@@ -76,7 +73,7 @@ class Cdcl:
         self.card_lo = card_lo
         self.card_hi = card_hi
         self.card_size = [len(vs) for vs in card_vars]
-        self.card_room = [len(vs) - lo for vs, lo in zip(card_vars, card_lo, strict=True)]
+        self.card_room = [len(card_vars[c]) - card_lo[c] for c in range(len(card_vars))]
         """Per card, the false cells it can take (``size - lo``)."""
         var_cards: list[list[int]] = [[] for _ in range(n_vars)]
         for ci, vs in enumerate(card_vars):
@@ -103,9 +100,7 @@ class Cdcl:
         self.mark = [0] * n_vars
         """Per variable, the conflict (``stamp``) whose analysis last met it."""
         self.stamp = 0
-        order: list[int] = []
-        for g in problem.order:
-            order.extend(cells_of[g])
+        order = [first[g] + i for g in problem.order for i in range(sizes[g])]
         self.order = order
         order_at = [0] * n_vars
         for i, var in enumerate(order):
