@@ -95,7 +95,9 @@ class Cdcl:
         """Per card, the ``epoch`` in which propagation last set all its open cells: until
         the next backtrack none is open, and scanning it again would set nothing."""
         self.clauses: list[list[int]] = []
-        self.watches: list[list[int]] = [[] for _ in range(2 * n_vars)]
+        self.watches: list[list[int] | None] = [None] * (2 * n_vars)
+        """Per literal, the clauses watching it; None until one does (most literals are in
+        no clause: a list each would be most of an instance's set-up)."""
         self.phase = [1] * n_vars  # 1: try safe first
         self.mark = [0] * n_vars
         """Per variable, the conflict (``stamp``) whose analysis last met it."""
@@ -144,9 +146,16 @@ class Cdcl:
         idx = len(self.clauses)
         self.clauses.append(lits)
         if len(lits) >= 2:
-            self.watches[lits[0]].append(idx)
-            self.watches[lits[1]].append(idx)
+            self._watch(lits[0], idx)
+            self._watch(lits[1], idx)
         return idx
+
+    def _watch(self, lit: int, clause: int) -> None:
+        watching = self.watches[lit]
+        if watching is None:
+            self.watches[lit] = [clause]
+        else:
+            watching.append(clause)
 
     def _lit_value(self, lit: int) -> int:
         """1 true, 0 false, -1 unset."""
@@ -274,7 +283,7 @@ class Cdcl:
             # clauses watching the literal that just became false
             false_lit = lit ^ 1
             watching = watches[false_lit]
-            if not watching:
+            if watching is None or not watching:
                 continue
             i = 0
             while i < len(watching):
@@ -293,7 +302,7 @@ class Cdcl:
                     ov = value[other >> 1]
                     if ov == _UNSET or ov == 1 - (other & 1):
                         clause[1], clause[k] = other, clause[1]
-                        watches[other].append(ci)
+                        self._watch(other, ci)
                         watching[i] = watching[-1]
                         watching.pop()
                         moved = True
