@@ -85,7 +85,9 @@ class Cdcl:
         self.level = [0] * n_vars
         self.reason = [_NO_REASON] * n_vars  # 2 * card or 2 * clause + 1 (``_card``, ``_clause``)
         self.trail_pos = [0] * n_vars
-        self.trail: list[int] = []  # literals
+        self.trail: list[int] = []
+        """The cells set, in order (variables, not literals: a piece's cells number fewer than
+        257, whose ints Python never allocates; the literal follows from ``value``)."""
         self.limits: list[int] = []  # trail length at each decision level
         self.n_true = [0] * n_cards
         self.n_false = [0] * n_cards
@@ -172,7 +174,7 @@ class Cdcl:
         self.level[var] = len(self.limits)
         self.reason[var] = reason
         self.trail_pos[var] = len(self.trail)
-        self.trail.append(lit)
+        self.trail.append(var)
 
     def _backtrack(self, level: int) -> None:
         if len(self.limits) <= level:
@@ -189,7 +191,7 @@ class Cdcl:
         head = self.head
         scan = self.scan
         for p in range(len(trail) - 1, keep - 1, -1):
-            var = trail[p] >> 1
+            var = trail[p]
             x = value[var]
             if p < head:  # counted by _propagate
                 if x == 1:
@@ -232,10 +234,9 @@ class Cdcl:
         depth = len(self.limits)  # propagation makes no decision: every cell set is at it
         head = self.head
         while head < len(trail):
-            lit = trail[head]
+            var = trail[head]
             head += 1
             self.head = head
-            var = lit >> 1
             x = value[var]
             if guided and x != guide[var]:
                 self._stray(var, x - guide[var])
@@ -267,7 +268,7 @@ class Cdcl:
                                 level[w] = depth
                                 reason[w] = 2 * c
                                 trail_pos[w] = len(trail)
-                                trail.append(2 * w + 1)
+                                trail.append(w)
                         filled[c] = epoch
                     elif f == room:  # every open cell a mine
                         for w in card_vars[c]:
@@ -276,12 +277,12 @@ class Cdcl:
                                 level[w] = depth
                                 reason[w] = 2 * c
                                 trail_pos[w] = len(trail)
-                                trail.append(2 * w)
+                                trail.append(w)
                         filled[c] = epoch
             if conflict != _NO_REASON:
                 return conflict
             # clauses watching the literal that just became false
-            false_lit = lit ^ 1
+            false_lit = 2 * var + x  # the literal just set, negated
             watching = watches[false_lit]
             if watching is None or not watching:
                 continue
@@ -316,7 +317,7 @@ class Cdcl:
                 level[fvar] = depth
                 reason[fvar] = 2 * ci + 1
                 trail_pos[fvar] = len(trail)
-                trail.append(first)
+                trail.append(fvar)
                 i += 1
         return _NO_REASON
 
@@ -355,7 +356,7 @@ class Cdcl:
         self.bad_stack.clear()
         self.guided = True
         for p in range(self.head):
-            var = self.trail[p] >> 1
+            var = self.trail[p]
             if value[var] != guide[var]:
                 self._stray(var, value[var] - guide[var])
 
@@ -371,8 +372,7 @@ class Cdcl:
         guide_groups, group_of = self.guide_groups, self.group_of
         excess, guide_sum = self.excess, self.guide_sum
         var_cards = self.var_cards
-        for lit in self.trail:
-            var = lit >> 1
+        for var in self.trail:
             x = value[var]
             step = x - guide[var]
             if step:
@@ -430,9 +430,10 @@ class Cdcl:
                     counter += 1
                 else:
                     learned.append(x)
-            while mark[self.trail[index] >> 1] != stamp:
+            while mark[self.trail[index]] != stamp:
                 index -= 1
-            pivot = self.trail[index]
+            var = self.trail[index]
+            pivot = 2 * var + 1 - self.value[var]  # the literal set
             index -= 1
             counter -= 1
             if counter == 0:
@@ -580,8 +581,7 @@ class Cdcl:
         out = list(self.guide_groups)
         moved = self.moved
         moved.clear()
-        for lit in self.trail:
-            var = lit >> 1
+        for var in self.trail:
             step = value[var] - guide[var]
             if step:
                 g = group_of[var]
