@@ -201,7 +201,7 @@ class Cdcl:
                     for c in var_cards[var]:
                         n_false[c] = n_false[c] - 1
                 if guided and x != guide[var]:
-                    self._stray(var, guide[var] - x)
+                    self._stray(var_cards[var], guide[var] - x)
             phase[var] = 1 - x  # 0: try "mine" first next time
             value[var] = _UNSET
             at = order_at[var]
@@ -221,7 +221,7 @@ class Cdcl:
         value = self.value
         level, reason, trail_pos = self.level, self.reason, self.trail_pos
         n_true, n_false = self.n_true, self.n_false
-        card_vars, card_hi = self.card_vars, self.card_hi
+        card_vars, card_lo, card_hi = self.card_vars, self.card_lo, self.card_hi
         card_size, card_room = self.card_size, self.card_room
         var_cards = self.var_cards
         trail = self.trail
@@ -229,6 +229,8 @@ class Cdcl:
         watches = self.watches
         guided = self.guided
         guide = self.guide
+        excess, guide_sum, is_bad = self.excess, self.guide_sum, self.is_bad
+        bad_stack = self.bad_stack
         filled = self.filled
         epoch = self.epoch
         depth = len(self.limits)  # propagation makes no decision: every cell set is at it
@@ -238,11 +240,11 @@ class Cdcl:
             head += 1
             self.head = head
             x = value[var]
-            if guided and x != guide[var]:
-                self._stray(var, x - guide[var])
-            # count the cell in each of its cards and check the card at once (a card's
-            # check reads only its own counts); after a conflict only the counts go on, so
-            # that backtracking (which uncounts every card of a counted cell) stays exact
+            step = x - guide[var] if guided else 0  # how far the cell strays from the guide
+            # count the cell in each of its cards (and its stray: ``_stray``) and check the
+            # card at once (a card's check reads only its own counts); after a conflict only
+            # the counts go on, so that backtracking (which uncounts every card of a counted
+            # cell) stays exact
             conflict = _NO_REASON
             for c in var_cards[var]:
                 if x == 1:
@@ -253,9 +255,18 @@ class Cdcl:
                     t = n_true[c]
                     f = n_false[c] + 1
                     n_false[c] = f
+                hi = card_hi[c]
+                if step != 0:
+                    e = excess[c] + step
+                    excess[c] = e
+                    total = guide_sum[c] + e
+                    bad = total < card_lo[c] or total > hi
+                    if bad != is_bad[c]:
+                        is_bad[c] = bad
+                        if bad:
+                            bad_stack.append(c)
                 if conflict != _NO_REASON:
                     continue
-                hi = card_hi[c]
                 room = card_room[c]
                 if t > hi or f > room:
                     conflict = 2 * c
@@ -321,12 +332,13 @@ class Cdcl:
                 i += 1
         return _NO_REASON
 
-    def _stray(self, var: int, step: int) -> None:
-        """The counted cell ``var`` strays from the guide by ``step`` more (or less): the
-        cards it lies in may stop (or start) being completable by the guide."""
+    def _stray(self, cards: list[int], step: int) -> None:
+        """A counted cell in ``cards`` strays from the guide by ``step`` more (or less):
+        those cards may stop (or start) being completable by the guide (``_propagate``
+        does this in its own loop over the cell's cards)."""
         excess, guide_sum, is_bad = self.excess, self.guide_sum, self.is_bad
         card_lo, card_hi = self.card_lo, self.card_hi
-        for c in self.var_cards[var]:
+        for c in cards:
             e = excess[c] + step
             excess[c] = e
             total = guide_sum[c] + e
@@ -358,7 +370,7 @@ class Cdcl:
         for p in range(self.head):
             var = self.trail[p]
             if value[var] != guide[var]:
-                self._stray(var, value[var] - guide[var])
+                self._stray(self.var_cards[var], value[var] - guide[var])
 
     def unguide(self) -> None:
         """Search in the graph order again (``_pick``), as before ``set_guide``."""
