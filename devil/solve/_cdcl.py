@@ -74,7 +74,6 @@ class Cdcl:
         self.card_hi = card_hi
         self.card_size = [len(vs) for vs in card_vars]
         self.card_room = [len(card_vars[c]) - card_lo[c] for c in range(len(card_vars))]
-        """Per card, the false cells it can take (``size - lo``)."""
         var_cards: list[list[int]] = [[] for _ in range(n_vars)]
         for ci, vs in enumerate(card_vars):
             for v in vs:
@@ -85,9 +84,8 @@ class Cdcl:
         self.level = [0] * n_vars
         self.reason = [_NO_REASON] * n_vars  # 2 * card or 2 * clause + 1 (``_card``, ``_clause``)
         self.trail_pos = [0] * n_vars
+        # the cells set, in order: cells, not literals (Python allocates no int up to 256)
         self.trail: list[int] = []
-        """The cells set, in order (variables, not literals: a piece's cells number fewer than
-        257, whose ints Python never allocates; the literal follows from ``value``)."""
         self.limits: list[int] = []  # trail length at each decision level
         self.n_true = [0] * n_cards
         self.n_false = [0] * n_cards
@@ -97,9 +95,8 @@ class Cdcl:
         """Per card, the ``epoch`` in which propagation last set all its open cells: until
         the next backtrack none is open, and scanning it again would set nothing."""
         self.clauses: list[list[int]] = []
+        # per literal, the clauses watching it; None until one does (most never are)
         self.watches: list[list[int] | None] = [None] * (2 * n_vars)
-        """Per literal, the clauses watching it; None until one does (most literals are in
-        no clause: a list each would be most of an instance's set-up)."""
         self.phase = [1] * n_vars  # 1: try safe first
         self.mark = [0] * n_vars
         """Per variable, the conflict (``stamp``) whose analysis last met it."""
@@ -118,12 +115,10 @@ class Cdcl:
         self.guide = [0] * n_vars
         self.guide_groups = [0] * len(sizes)
         """Per group the guide's value (the sum of ``guide`` over its cells)."""
+        # per group, 1 when no solution the caller (``CdclBackbone``) has seen puts a mine
+        # in it / leaves a cell of it safe: guided repairs prefer to show such values
         self.unseen_mine = [0] * len(sizes)
-        """Per group, 1 when no solution the caller has seen puts a mine in it (what
-        ``devil.solve._ask.CdclBackbone`` keeps): between equally good cells a guided
-        repair flips one that shows a value not seen yet, so its answer covers more."""
         self.unseen_safe = [0] * len(sizes)
-        """Per group, 1 when no solution the caller has seen leaves a cell of it safe."""
         self.moved: list[int] = []
         """The groups whose value in the last solution differs from the guide's then (some
         may be listed twice)."""
@@ -182,14 +177,9 @@ class Cdcl:
         keep = self.limits[level]
         value = self.value
         n_true, n_false = self.n_true, self.n_false
-        var_cards = self.var_cards
-        trail = self.trail
-        guided = self.guided
-        guide = self.guide
-        phase = self.phase
-        order_at = self.order_at
-        head = self.head
-        scan = self.scan
+        var_cards, trail = self.var_cards, self.trail
+        guided, guide, phase = self.guided, self.guide, self.phase
+        order_at, head, scan = self.order_at, self.head, self.scan
         for p in range(len(trail) - 1, keep - 1, -1):
             var = trail[p]
             x = value[var]
@@ -223,16 +213,11 @@ class Cdcl:
         n_true, n_false = self.n_true, self.n_false
         card_vars, card_lo, card_hi = self.card_vars, self.card_lo, self.card_hi
         card_size, card_room = self.card_size, self.card_room
-        var_cards = self.var_cards
-        trail = self.trail
-        clauses = self.clauses
-        watches = self.watches
-        guided = self.guided
-        guide = self.guide
+        var_cards, trail = self.var_cards, self.trail
+        clauses, watches = self.clauses, self.watches
+        guided, guide = self.guided, self.guide
         excess, guide_sum, is_bad = self.excess, self.guide_sum, self.is_bad
-        bad_stack = self.bad_stack
-        filled = self.filled
-        epoch = self.epoch
+        bad_stack, filled, epoch = self.bad_stack, self.filled, self.epoch
         depth = len(self.limits)  # propagation makes no decision: every cell set is at it
         head = self.head
         while head < len(trail):
@@ -241,10 +226,8 @@ class Cdcl:
             self.head = head
             x = value[var]
             step = x - guide[var] if guided else 0  # how far the cell strays from the guide
-            # count the cell in each of its cards (and its stray: ``_stray``) and check the
-            # card at once (a card's check reads only its own counts); after a conflict only
-            # the counts go on, so that backtracking (which uncounts every card of a counted
-            # cell) stays exact
+            # count the cell (and its stray: ``_stray``) in each card and check the card at
+            # once; after a conflict the counting goes on (backtracking uncounts every card)
             conflict = _NO_REASON
             for c in var_cards[var]:
                 if x == 1:
@@ -323,12 +306,7 @@ class Cdcl:
                     continue
                 if fv != _UNSET:
                     return 2 * ci + 1
-                fvar = first >> 1
-                value[fvar] = 1 - (first & 1)
-                level[fvar] = depth
-                reason[fvar] = 2 * ci + 1
-                trail_pos[fvar] = len(trail)
-                trail.append(fvar)
+                self._assign(first, 2 * ci + 1)
                 i += 1
         return _NO_REASON
 
