@@ -20,7 +20,7 @@ the answers are exact; only the work differs from deciding every group at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 from devil.solve import _cut
@@ -230,6 +230,7 @@ class CdclBackbone:
         if self.guiding:
             if not solver.guided and self.first is not None:
                 solver.set_guide(self.first)
+                self._mark_unseen(range(self.problem.n))
             cap = self.guided_conflicts
             if self.max_conflicts is not None and self.max_conflicts < cap:
                 cap = self.max_conflicts
@@ -246,9 +247,20 @@ class CdclBackbone:
             return False
         if self.guiding:  # the guide was the last solution, absorbed already
             self.seen.absorb_groups(sol, solver.moved)
+            self._mark_unseen(solver.moved)
         else:
             self.seen.absorb(sol)
         return True
+
+    def _mark_unseen(self, groups: Iterable[int]) -> None:
+        """Tell the solver which of ``groups`` show a value no solution seen so far has
+        (``Cdcl.unseen_mine``/``unseen_safe``: guided repairs prefer to show them)."""
+        sizes = self.problem.sizes
+        low, high = self.seen.low, self.seen.high
+        mine, safe = self.solver.unseen_mine, self.solver.unseen_safe
+        for g in groups:
+            mine[g] = 1 if high[g] == 0 else 0
+            safe[g] = 1 if low[g] == sizes[g] else 0
 
     def _steer(self) -> None:
         """Unguided: try the values not seen yet first, so each solution shows many new ones."""

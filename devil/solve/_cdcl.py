@@ -47,52 +47,66 @@ class Cdcl:
     def __init__(self, problem: GroupProblem, window: TotalWindow | None = None) -> None:
         self.problem = problem
         sizes = problem.sizes
-        self.first: list[int] = []  # first cell variable of each group
-        self.group_of: list[int] = []  # the group of each cell variable
+        first: list[int] = []  # first cell variable of each group
+        group_of: list[int] = []  # the group of each cell variable
         n_vars = 0
         for g, size in enumerate(sizes):
-            self.first.append(n_vars)
+            first.append(n_vars)
             n_vars += size
             for _ in range(size):
-                self.group_of.append(g)
+                group_of.append(g)
+        self.first = first
+        self.group_of = group_of
         self.n = n_vars
-        cards: list[tuple[list[int], int, int]] = []
+        card_vars: list[list[int]] = []
+        card_lo: list[int] = []
+        card_hi: list[int] = []
         for groups, need in problem.cons:
-            cells = [self.first[g] + i for g in groups for i in range(sizes[g])]
-            cards.append((cells, need, need))
+            card_vars.append([first[g] + i for g in groups for i in range(sizes[g])])
+            card_lo.append(need)
+            card_hi.append(need)
         if window is not None:
-            cards.append((list(range(n_vars)), window[0], window[1]))
-        self.card_vars = [c[0] for c in cards]
-        self.card_lo = [c[1] for c in cards]
-        self.card_hi = [c[2] for c in cards]
-        self.card_size = [len(c[0]) for c in cards]
-        self.var_cards: list[list[int]] = [[] for _ in range(n_vars)]
-        for ci, vs in enumerate(self.card_vars):
+            card_vars.append(list(range(n_vars)))
+            card_lo.append(window[0])
+            card_hi.append(window[1])
+        self.card_vars = card_vars
+        self.card_lo = card_lo
+        self.card_hi = card_hi
+        self.card_size = [len(vs) for vs in card_vars]
+        self.card_room = [len(card_vars[c]) - card_lo[c] for c in range(len(card_vars))]
+        var_cards: list[list[int]] = [[] for _ in range(n_vars)]
+        for ci, vs in enumerate(card_vars):
             for v in vs:
-                self.var_cards[v].append(ci)
+                var_cards[v].append(ci)
+        self.var_cards = var_cards
+        n_cards = len(card_vars)
         self.value = [_UNSET] * n_vars
         self.level = [0] * n_vars
         self.reason = [_NO_REASON] * n_vars  # 2 * card or 2 * clause + 1 (``_card``, ``_clause``)
         self.trail_pos = [0] * n_vars
-        self.trail: list[int] = []  # literals
+        # the cells set, in order: cells, not literals (Python allocates no int up to 256)
+        self.trail: list[int] = []
         self.limits: list[int] = []  # trail length at each decision level
-        self.n_true = [0] * len(cards)
-        self.n_false = [0] * len(cards)
+        self.n_true = [0] * n_cards
+        self.n_false = [0] * n_cards
         self.epoch = 0
         """Backtracks so far: a cell set stays set until the next one."""
-        self.filled = [-1] * len(cards)
+        self.filled = [-1] * n_cards
         """Per card, the ``epoch`` in which propagation last set all its open cells: until
         the next backtrack none is open, and scanning it again would set nothing."""
         self.clauses: list[list[int]] = []
-        self.watches: list[list[int]] = [[] for _ in range(2 * n_vars)]
+        # per literal, the clauses watching it; None until one does (most never are)
+        self.watches: list[list[int] | None] = [None] * (2 * n_vars)
         self.phase = [1] * n_vars  # 1: try safe first
         self.mark = [0] * n_vars
         """Per variable, the conflict (``stamp``) whose analysis last met it."""
         self.stamp = 0
-        self.order = [self.first[g] + i for g in problem.order for i in range(sizes[g])]
-        self.order_at = [0] * n_vars
-        for i, var in enumerate(self.order):
-            self.order_at[var] = i
+        order = [first[g] + i for g in problem.order for i in range(sizes[g])]
+        self.order = order
+        order_at = [0] * n_vars
+        for i, var in enumerate(order):
+            order_at[var] = i
+        self.order_at = order_at
         self.scan = 0
         self.head = 0
         # guided search (``guide``): a known solution's cell values; per card the sum of
@@ -101,12 +115,16 @@ class Cdcl:
         self.guide = [0] * n_vars
         self.guide_groups = [0] * len(sizes)
         """Per group the guide's value (the sum of ``guide`` over its cells)."""
+        # per group, 1 when no solution the caller (``CdclBackbone``) has seen puts a mine
+        # in it / leaves a cell of it safe: guided repairs prefer to show such values
+        self.unseen_mine = [0] * len(sizes)
+        self.unseen_safe = [0] * len(sizes)
         self.moved: list[int] = []
         """The groups whose value in the last solution differs from the guide's then (some
         may be listed twice)."""
-        self.guide_sum = [0] * len(cards)
-        self.excess = [0] * len(cards)
-        self.is_bad = [False] * len(cards)
+        self.guide_sum = [0] * n_cards
+        self.excess = [0] * n_cards
+        self.is_bad = [False] * n_cards
         self.bad_stack: list[int] = []
         self.conflicts = 0
         """Conflicts in every search of this instance (what the tests bound)."""
@@ -115,7 +133,7 @@ class Cdcl:
             for vs, lo, hi in zip(self.card_vars, self.card_lo, self.card_hi, strict=True)
         )
         for g, size in enumerate(sizes):  # symmetry: x[i+1] -> x[i]
-            base = self.first[g]
+            base = first[g]
             for i in range(size - 1):
                 self._add_clause([2 * (base + i + 1) + 1, 2 * (base + i)])
 
@@ -125,9 +143,16 @@ class Cdcl:
         idx = len(self.clauses)
         self.clauses.append(lits)
         if len(lits) >= 2:
-            self.watches[lits[0]].append(idx)
-            self.watches[lits[1]].append(idx)
+            self._watch(lits[0], idx)
+            self._watch(lits[1], idx)
         return idx
+
+    def _watch(self, lit: int, clause: int) -> None:
+        watching = self.watches[lit]
+        if watching is None:
+            self.watches[lit] = [clause]
+        else:
+            watching.append(clause)
 
     def _lit_value(self, lit: int) -> int:
         """1 true, 0 false, -1 unset."""
@@ -144,7 +169,7 @@ class Cdcl:
         self.level[var] = len(self.limits)
         self.reason[var] = reason
         self.trail_pos[var] = len(self.trail)
-        self.trail.append(lit)
+        self.trail.append(var)
 
     def _backtrack(self, level: int) -> None:
         if len(self.limits) <= level:
@@ -152,29 +177,30 @@ class Cdcl:
         keep = self.limits[level]
         value = self.value
         n_true, n_false = self.n_true, self.n_false
-        var_cards = self.var_cards
-        trail = self.trail
-        guided = self.guided
-        guide = self.guide
+        var_cards, trail = self.var_cards, self.trail
+        guided, guide, phase = self.guided, self.guide, self.phase
+        order_at, head, scan = self.order_at, self.head, self.scan
         for p in range(len(trail) - 1, keep - 1, -1):
-            var = trail[p] >> 1
-            if p < self.head:  # counted by _propagate
-                if value[var] == 1:
+            var = trail[p]
+            x = value[var]
+            if p < head:  # counted by _propagate
+                if x == 1:
                     for c in var_cards[var]:
                         n_true[c] = n_true[c] - 1
                 else:
                     for c in var_cards[var]:
                         n_false[c] = n_false[c] - 1
-                if guided and value[var] != guide[var]:
-                    self._stray(var, guide[var] - value[var])
-            self.phase[var] = 1 - value[var]  # 0: try "mine" first next time
+                if guided and x != guide[var]:
+                    self._stray(var_cards[var], guide[var] - x)
+            phase[var] = 1 - x  # 0: try "mine" first next time
             value[var] = _UNSET
-            at = self.order_at[var]
-            if at < self.scan:
-                self.scan = at
+            at = order_at[var]
+            if at < scan:
+                scan = at
+        self.scan = scan
         del trail[keep:]
         del self.limits[level:]
-        self.head = min(self.head, keep)
+        self.head = min(head, keep)
         self.epoch = self.epoch + 1
 
     # -- propagation -----------------------------------------------------------------------
@@ -183,53 +209,76 @@ class Cdcl:
         """Unit propagation from ``self.head``; a conflict as a reason (``_card``,
         ``_clause``), or ``_NO_REASON``."""
         value = self.value
+        level, reason, trail_pos = self.level, self.reason, self.trail_pos
         n_true, n_false = self.n_true, self.n_false
         card_vars, card_lo, card_hi = self.card_vars, self.card_lo, self.card_hi
-        card_size = self.card_size
-        var_cards = self.var_cards
-        trail = self.trail
-        clauses = self.clauses
-        watches = self.watches
-        guided = self.guided
-        guide = self.guide
-        filled = self.filled
-        epoch = self.epoch
-        while self.head < len(trail):
-            lit = trail[self.head]
-            self.head += 1
-            var = lit >> 1
-            cards = var_cards[var]
-            if value[var] == 1:
-                for c in cards:
-                    n_true[c] = n_true[c] + 1
-            else:
-                for c in cards:
-                    n_false[c] = n_false[c] + 1
-            if guided and value[var] != guide[var]:
-                self._stray(var, value[var] - guide[var])
-            for c in cards:
-                size = card_size[c]
-                t = n_true[c]
-                f = n_false[c]
+        card_size, card_room = self.card_size, self.card_room
+        var_cards, trail = self.var_cards, self.trail
+        clauses, watches = self.clauses, self.watches
+        guided, guide = self.guided, self.guide
+        excess, guide_sum, is_bad = self.excess, self.guide_sum, self.is_bad
+        bad_stack, filled, epoch = self.bad_stack, self.filled, self.epoch
+        depth = len(self.limits)  # propagation makes no decision: every cell set is at it
+        head = self.head
+        while head < len(trail):
+            var = trail[head]
+            head += 1
+            self.head = head
+            x = value[var]
+            step = x - guide[var] if guided else 0  # how far the cell strays from the guide
+            # count the cell (and its stray: ``_stray``) in each card and check the card at
+            # once; after a conflict the counting goes on (backtracking uncounts every card)
+            conflict = _NO_REASON
+            for c in var_cards[var]:
+                if x == 1:
+                    t = n_true[c] + 1
+                    n_true[c] = t
+                    f = n_false[c]
+                else:
+                    t = n_true[c]
+                    f = n_false[c] + 1
+                    n_false[c] = f
                 hi = card_hi[c]
-                room = size - card_lo[c]
+                if step != 0:
+                    e = excess[c] + step
+                    excess[c] = e
+                    total = guide_sum[c] + e
+                    bad = total < card_lo[c] or total > hi
+                    if bad != is_bad[c]:
+                        is_bad[c] = bad
+                        if bad:
+                            bad_stack.append(c)
+                if conflict != _NO_REASON:
+                    continue
+                room = card_room[c]
                 if t > hi or f > room:
-                    return 2 * c
-                if t + f < size and filled[c] != epoch:
-                    if t == hi:
+                    conflict = 2 * c
+                    continue
+                if filled[c] != epoch and t + f < card_size[c]:
+                    if t == hi:  # every open cell safe
                         for w in card_vars[c]:
                             if value[w] == _UNSET:
-                                self._assign(2 * w + 1, 2 * c)
+                                value[w] = 0
+                                level[w] = depth
+                                reason[w] = 2 * c
+                                trail_pos[w] = len(trail)
+                                trail.append(w)
                         filled[c] = epoch
-                    elif f == room:
+                    elif f == room:  # every open cell a mine
                         for w in card_vars[c]:
                             if value[w] == _UNSET:
-                                self._assign(2 * w, 2 * c)
+                                value[w] = 1
+                                level[w] = depth
+                                reason[w] = 2 * c
+                                trail_pos[w] = len(trail)
+                                trail.append(w)
                         filled[c] = epoch
+            if conflict != _NO_REASON:
+                return conflict
             # clauses watching the literal that just became false
-            false_lit = lit ^ 1
+            false_lit = 2 * var + x  # the literal just set, negated
             watching = watches[false_lit]
-            if not watching:
+            if watching is None or not watching:
                 continue
             i = 0
             while i < len(watching):
@@ -248,7 +297,7 @@ class Cdcl:
                     ov = value[other >> 1]
                     if ov == _UNSET or ov == 1 - (other & 1):
                         clause[1], clause[k] = other, clause[1]
-                        watches[other].append(ci)
+                        self._watch(other, ci)
                         watching[i] = watching[-1]
                         watching.pop()
                         moved = True
@@ -261,12 +310,13 @@ class Cdcl:
                 i += 1
         return _NO_REASON
 
-    def _stray(self, var: int, step: int) -> None:
-        """The counted cell ``var`` strays from the guide by ``step`` more (or less): the
-        cards it lies in may stop (or start) being completable by the guide."""
+    def _stray(self, cards: list[int], step: int) -> None:
+        """A counted cell in ``cards`` strays from the guide by ``step`` more (or less):
+        those cards may stop (or start) being completable by the guide (``_propagate``
+        does this in its own loop over the cell's cards)."""
         excess, guide_sum, is_bad = self.excess, self.guide_sum, self.is_bad
         card_lo, card_hi = self.card_lo, self.card_hi
-        for c in self.var_cards[var]:
+        for c in cards:
             e = excess[c] + step
             excess[c] = e
             total = guide_sum[c] + e
@@ -296,9 +346,9 @@ class Cdcl:
         self.bad_stack.clear()
         self.guided = True
         for p in range(self.head):
-            var = self.trail[p] >> 1
+            var = self.trail[p]
             if value[var] != guide[var]:
-                self._stray(var, value[var] - guide[var])
+                self._stray(self.var_cards[var], value[var] - guide[var])
 
     def unguide(self) -> None:
         """Search in the graph order again (``_pick``), as before ``set_guide``."""
@@ -312,8 +362,7 @@ class Cdcl:
         guide_groups, group_of = self.guide_groups, self.group_of
         excess, guide_sum = self.excess, self.guide_sum
         var_cards = self.var_cards
-        for lit in self.trail:
-            var = lit >> 1
+        for var in self.trail:
             x = value[var]
             step = x - guide[var]
             if step:
@@ -371,9 +420,10 @@ class Cdcl:
                     counter += 1
                 else:
                     learned.append(x)
-            while mark[self.trail[index] >> 1] != stamp:
+            while mark[self.trail[index]] != stamp:
                 index -= 1
-            pivot = self.trail[index]
+            var = self.trail[index]
+            pivot = 2 * var + 1 - self.value[var]  # the literal set
             index -= 1
             counter -= 1
             if counter == 0:
@@ -479,12 +529,13 @@ class Cdcl:
     def _pick_guided(self) -> int:
         """A cell of a card the guide no longer completes, set to bring the card's total back
         towards its bounds: of the cells that can, the one whose other cards the change
-        helps most (those off the same way) and harms least (those the guide completes);
+        helps most (those off the same way) and harms least (those the guide completes),
+        between equals one that shows a value ``unseen_mine``/``unseen_safe`` mark;
         -1 when the guide completes every card (the open cells take the guide's values: a
         solution)."""
         stack, is_bad, value, guide = self.bad_stack, self.is_bad, self.value, self.guide
         excess, guide_sum, card_hi = self.excess, self.guide_sum, self.card_hi
-        var_cards = self.var_cards
+        var_cards, group_of = self.var_cards, self.group_of
         while stack:
             c = stack[-1]
             if not is_bad[c]:
@@ -494,6 +545,7 @@ class Cdcl:
             want = 1 if over else 0  # the guide's value of the cells to change
             best = -1
             best_score = -(1 << 30)
+            unseen = self.unseen_mine if want == 0 else self.unseen_safe
             for w in self.card_vars[c]:
                 if value[w] != _UNSET or guide[w] != want:
                     continue
@@ -504,6 +556,7 @@ class Cdcl:
                             score += 1
                     else:
                         score -= 1
+                score = 2 * score + unseen[group_of[w]]  # ties: show a value not seen yet
                 if score > best_score:
                     best, best_score = w, score
             if best < 0:
@@ -518,8 +571,7 @@ class Cdcl:
         out = list(self.guide_groups)
         moved = self.moved
         moved.clear()
-        for lit in self.trail:
-            var = lit >> 1
+        for var in self.trail:
             step = value[var] - guide[var]
             if step:
                 g = group_of[var]
