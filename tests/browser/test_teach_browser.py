@@ -42,7 +42,7 @@ def test_analysis_board_colours_proves_and_steps(page: Page, live_server: str, s
     page.wait_for_url(re.compile(r"cell=1%2C2|cell=1,2"))
     expect(page.locator("#proof")).to_contain_text("row 1, col 2 is safe")
     expect(page.locator("#a-c-1-2")).to_have_class(re.compile(r"\bhl-target\b"))
-    assert page.locator(".cell.hl-number").count() >= 1
+    expect(page.locator(".cell.hl-number")).not_to_have_count(0)  # waits for the script
     page.screenshot(path=str(shots / "teach-analyse-proof.png"), full_page=True)
 
     # step through the deduction forward and back
@@ -50,7 +50,7 @@ def test_analysis_board_colours_proves_and_steps(page: Page, live_server: str, s
     expect(page.locator("#step-head")).to_contain_text("Step 1 of")
     page.click(".step-forward")
     expect(page.locator("#step-head")).to_contain_text("Step 2 of")
-    assert page.locator(".cell.hl-number").count() >= 1
+    expect(page.locator(".cell.hl-number")).not_to_have_count(0)  # waits for the script
     page.click(".step-back")
     expect(page.locator("#step-head")).to_contain_text("Step 1 of")
     page.click(".step-last")
@@ -105,7 +105,7 @@ def test_hint_ladder_in_a_game(page: Page, live_server: str, shots: Path) -> Non
     assert m
     cell = position.board.cell(int(m.group(1)), int(m.group(2)))
     assert classify(position).verdict(cell) is Verdict.SAFE
-    assert page.locator(".cell.hl-number").count() >= 1
+    expect(page.locator(".cell.hl-number")).not_to_have_count(0)  # waits for the script
     page.screenshot(path=str(shots / "teach-hints.png"), full_page=True)
 
     # opening the hinted cell resets the ladder
