@@ -23,13 +23,13 @@ from app.fields import shown
 from app.graphs.routes import WEB_MAX_CELLS, WEB_MAX_TEXT, Origin, position_page
 from app.heavy import off_loop
 from app.ledger.notes import explained_cell
+from app.play.replay import VERBS
 from app.play.service import GameService
 from app.teach.query import ANALYSE_MAX_CELLS, analyse_url
 from devil.board import Board
 from devil.errors import MoveError
 from devil.game import Move, Status
 from devil.ledger.board_replay import replay_on_board
-from devil.ledger.cell_ids import said
 from devil.ledger.replays import ReplayFormatError
 from devil.ledger.replays.movelist import read_movelist
 from devil.position import Position
@@ -75,10 +75,18 @@ def game_study(games: GameService, game_id: str, args: Mapping[str, str]) -> Res
 
 
 def _where(board: Board, moves: tuple[Move, ...], n: int, what: str) -> str:
+    """``Move 8 of 8 of this game (open cell top0-5): the position before it.``, in the
+    replay caption's words."""
     total = len(moves)
     if n == total:
         return f"The position after the last move ({total}) of {what}."
-    return f"The position before move {n + 1} of {total} ({said(board, moves[n])}) of {what}."
+    move = moves[n]
+    graph = board.graph
+    cell = board.cell(move.row, move.col)
+    place = graph.where(cell) if graph is not None else f"row {move.row}, col {move.col}"
+    return (
+        f"Move {n + 1} of {total} of {what} ({VERBS[move.kind]} {place}): the position before it."
+    )
 
 
 def import_study(form: Mapping[str, str]) -> ResponseReturnValue:

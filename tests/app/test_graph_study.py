@@ -66,7 +66,7 @@ def test_a_graph_replay_says_why_on_the_graph_analysis_board(client: FlaskClient
     body = answer.get_data(as_text=True)
     assert answer.status_code == 200, body[:400]
     assert '<svg class="graph-board' in body and 'id="graph-origin"' in body
-    assert "The position before move 2 of 2 (reveal" in body
+    assert "Move 2 of 2 of this game (open cell " in body
     assert f'href="/g/{game["id"]}/replay/1"' in body  # back to the replay, at that move
     # the position is the game's before move 2: what the player saw, no layout
     before = Game.replay(replay.params, replay.moves[:1]).position
@@ -79,7 +79,7 @@ def test_a_graph_replay_says_why_on_the_graph_analysis_board(client: FlaskClient
     first_why = WHY.search(first)
     assert first_why and "move=0" in first_why.group(1)
     body0 = client.get(html.unescape(first_why.group(1))).get_data(as_text=True)
-    assert "The position before move 1 of 2" in body0
+    assert "Move 1 of 2 of this game (open cell " in body0
     blank = shown_position(body0)
     assert all(blank.is_covered(c) for c in blank.board.cells())
     # after the last move: the end position (the lost cell stays covered: no layout)
@@ -139,7 +139,7 @@ def test_each_imported_graph_move_opens_the_position_before_it(client: FlaskClie
     answer = client.post(form.group(1), data={**fields, "before": "2"})
     shown = answer.get_data(as_text=True)
     assert answer.status_code == 200, shown[:400]
-    assert "The position before move 2 of 2 (reveal" in shown and "of cube.moves" in shown
+    assert "Move 2 of 2 of cube.moves (open cell " in shown
     assert shown_position(shown).grid == Game.replay(replay.params, replay.moves[:1]).position.grid
     assert f'name="cell" value="{fatal}"' in shown
     after = client.post(form.group(1), data={**fields, "after": "1"})
