@@ -532,6 +532,7 @@
     if (picked && !document.contains(picked)) pick(null);
     turnBoards();
     applyZoom();
+    startFrames();
     linkCells();
     setTimeout(raiseMarked, 0);
     if (!lastFocus) return;
@@ -590,7 +591,22 @@
     applyZoom();
   });
 
-  function ready() { turnBoards(); applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
+  /* a board bigger than its frame starts on the cell last touched (a frame swapped in at the
+     game's end), a replay's on the cell its move acted on, else on the opened cells, else on
+     its middle: a browser starts it at its top left corner, often empty (a cube's net) */
+  function startFrames() {
+    var frames = document.querySelectorAll(".scroller");
+    for (var i = 0; i < frames.length; i++) {
+      var frame = frames[i];
+      if (frame.dataset.started || !frame.querySelector("svg.graph-game")) continue;
+      var last = lastFocus && document.getElementById(lastFocus);
+      var target = last && frame.contains(last) ? [last] : frame.querySelectorAll("g.moved");
+      if (!target.length) target = frame.querySelectorAll("g.gcell.open");
+      quarter.startOn(frame, quarter.around(target));
+    }
+  }
+
+  function ready() { turnBoards(); applyZoom(); startFrames(); linkCells(); setTimeout(raiseMarked, 0); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

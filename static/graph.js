@@ -218,6 +218,13 @@
   sizeBoards();
   window.addEventListener("resize", sizeBoards);
 
+  // a board bigger than the screen starts on the chosen cell (the page reloads on each
+  // choice), else on its middle: not on the frame's empty top left corner
+  var frames = document.querySelectorAll(".graph-frame");
+  for (var f = 0; f < frames.length; f++) {
+    quarter.startOn(frames[f], quarter.around(frames[f].querySelectorAll(".selected")));
+  }
+
   // the tiling chosen in the side column: its description under the select (the select
   // itself shows the name alone: the column is too narrow for the descriptions)
   document.addEventListener("change", function (event) {
