@@ -17,11 +17,10 @@ from app.heavy import run_heavy
 from app.ledger.notes import note_text
 from app.teach.query import analyse_url
 from devil.errors import MoveError
-from devil.game import Move
+from devil.game import Move, said
 from devil.generate import mine_counts
 from devil.ledger.annotate import AnnotationError, annotate
 from devil.ledger.board_replay import replay_on_board
-from devil.ledger.cell_ids import said
 from devil.ledger.luck import luck_sentence
 from devil.ledger.replays import Replay, ReplayFormatError, read_replay
 from devil.ledger.replays.evf import SOFTWARE

@@ -30,7 +30,7 @@ tiling (``tiling penrose 80 corners``), or ``graph {...}`` for a custom board, t
 graph-board file (``docs/graph-boards.md``) on one line. ``game-version N`` says how the
 game drew its layouts and witnesses (``GameParams.version``; 1 when absent, as every grid
 game). Its moves and layout name cells by id, a JSON string (``reveal "t17"``, ``layout
-"t3" "North pole"``: ``cell_names.quote_id``); the reader also takes the ``ROW COL`` /
+"t3" "North pole"``: ``devil.graphs.ids.quote_id``); the reader also takes the ``ROW COL`` /
 ``R,C`` of the virtual grid that files written before named them by, and refuses those
 when the rebuilt board's grid is not ``HxW`` (they would name other cells). Grid files are
 written exactly as before.
@@ -54,7 +54,7 @@ from devil.game import (
     MoveKind,
     ParamsError,
 )
-from devil.ledger.cell_ids import quote_id
+from devil.graphs.ids import quote_id
 from devil.ledger.replays.cell_names import OnBoard, Word, words
 from devil.ledger.replays.model import Replay, ReplayFormatError
 from devil.rules import Count, Mercy, Rules
