@@ -192,12 +192,7 @@
   function narrowBelow(svg) {
     var key = Math.round(svg.getBoundingClientRect().width * seenScale());
     if (svg._narrow && svg._narrow[0] === key) return svg._narrow[1];
-    var cells = svg.querySelectorAll("g[data-cell]"), widths = [];
-    for (var j = 0; j < cells.length; j += Math.max(1, Math.floor(cells.length / 60))) {
-      widths.push(narrowest(cells[j]));
-    }
-    widths.sort(function (a, b) { return a - b; });
-    var typical = widths.length ? widths[Math.floor(widths.length / 2)] : Infinity;
+    var typical = quarter.typical(svg.querySelectorAll("g[data-cell]"), narrowest, Infinity);
     svg._narrow = [key, Math.min(TAP_MIN_PX, NARROW_SHARE * typical)];
     return svg._narrow[1];
   }

@@ -63,7 +63,20 @@
     return els.length ? { left: left, top: top, width: right - left, height: bottom - top } : null;
   }
 
+  /* the median of ``measure`` over up to 60 of ``cells``, evenly spaced (``empty`` when there
+     are none): a board's typical cell, for the analysis board's cell size (graph.js) and the
+     game's help for thin cells (graph-game.js), each measuring a cell its own way */
+  function typical(cells, measure, empty) {
+    var values = [];
+    for (var i = 0; i < cells.length; i += Math.max(1, Math.floor(cells.length / 60))) {
+      values.push(measure(cells[i]));
+    }
+    values.sort(function (a, b) { return a - b; });
+    return values.length ? values[Math.floor(values.length / 2)] : empty;
+  }
+
   window.MineDevilQuarterTurn = {
     BELOW_PX: BELOW_PX, portrait: portrait, drawnView: drawnView, turn: turn, startOn: startOn, around: around,
+    typical: typical,
   };
 })();
