@@ -59,8 +59,6 @@ class ImportedView:
     """How many moves that file holds (a file without moves is judged on its opening)."""
     name: str = ""
     """The file's name, which the form posts back to title the analysis board."""
-    count: str = Count.CLASSIC.value
-    """The game's count rule, for that form."""
 
 
 @dataclass(frozen=True)
@@ -109,8 +107,7 @@ def imported_view(data: bytes, filename: str) -> ImportedView:
     start = study(outcome.start)
     return ImportedView(
         outcome.title, moves, outcome.luck, outcome.metrics, start,
-        graph_file=outcome.graph_file, graph_moves=outcome.graph_moves, count=count.value,
-        name=filename,
+        graph_file=outcome.graph_file, graph_moves=outcome.graph_moves, name=filename,
     )  # fmt: skip
 
 
