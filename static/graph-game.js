@@ -192,12 +192,7 @@
   function narrowBelow(svg) {
     var key = Math.round(svg.getBoundingClientRect().width * seenScale());
     if (svg._narrow && svg._narrow[0] === key) return svg._narrow[1];
-    var cells = svg.querySelectorAll("g[data-cell]"), widths = [];
-    for (var j = 0; j < cells.length; j += Math.max(1, Math.floor(cells.length / 60))) {
-      widths.push(narrowest(cells[j]));
-    }
-    widths.sort(function (a, b) { return a - b; });
-    var typical = widths.length ? widths[Math.floor(widths.length / 2)] : Infinity;
+    var typical = quarter.typical(svg.querySelectorAll("g[data-cell]"), narrowest, Infinity);
     svg._narrow = [key, Math.min(TAP_MIN_PX, NARROW_SHARE * typical)];
     return svg._narrow[1];
   }
@@ -532,6 +527,7 @@
     if (picked && !document.contains(picked)) pick(null);
     turnBoards();
     applyZoom();
+    startFrames();
     linkCells();
     setTimeout(raiseMarked, 0);
     if (!lastFocus) return;
@@ -590,7 +586,22 @@
     applyZoom();
   });
 
-  function ready() { turnBoards(); applyZoom(); linkCells(); setTimeout(raiseMarked, 0); }
+  /* a board bigger than its frame starts on the cell last touched (a frame swapped in at the
+     game's end), a replay's on the cell its move acted on, else on the opened cells, else on
+     its middle: a browser starts it at its top left corner, often empty (a cube's net) */
+  function startFrames() {
+    var frames = document.querySelectorAll(".scroller");
+    for (var i = 0; i < frames.length; i++) {
+      var frame = frames[i];
+      if (frame.dataset.started || !frame.querySelector("svg.graph-game")) continue;
+      var last = lastFocus && document.getElementById(lastFocus);
+      var target = last && frame.contains(last) ? [last] : frame.querySelectorAll("g.moved");
+      if (!target.length) target = frame.querySelectorAll("g.gcell.open");
+      quarter.startOn(frame, quarter.around(target));
+    }
+  }
+
+  function ready() { turnBoards(); applyZoom(); startFrames(); linkCells(); setTimeout(raiseMarked, 0); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

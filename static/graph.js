@@ -181,13 +181,10 @@
   /* the typical cell's width in drawing units (the median of up to 60 cells) */
   function cellUnits(svg) {
     if (svg._cellUnits) { return svg._cellUnits; }
-    var cells = svg.querySelectorAll("[data-cell]"), widths = [];
-    for (var i = 0; i < cells.length; i += Math.max(1, Math.floor(cells.length / 60))) {
-      var box = cells[i].getBBox();
-      widths.push(Math.min(box.width, box.height) || 1);
-    }
-    widths.sort(function (a, b) { return a - b; });
-    svg._cellUnits = widths.length ? widths[Math.floor(widths.length / 2)] : 1;
+    svg._cellUnits = quarter.typical(svg.querySelectorAll("[data-cell]"), function (cell) {
+      var box = cell.getBBox();
+      return Math.min(box.width, box.height) || 1;
+    }, 1);
     return svg._cellUnits;
   }
 
@@ -217,6 +214,13 @@
   }
   sizeBoards();
   window.addEventListener("resize", sizeBoards);
+
+  // a board bigger than the screen starts on the chosen cell (the page reloads on each
+  // choice), else on its middle: not on the frame's empty top left corner
+  var frames = document.querySelectorAll(".graph-frame");
+  for (var f = 0; f < frames.length; f++) {
+    quarter.startOn(frames[f], quarter.around(frames[f].querySelectorAll(".selected")));
+  }
 
   // the tiling chosen in the side column: its description under the select (the select
   // itself shows the name alone: the column is too narrow for the descriptions)

@@ -185,7 +185,32 @@ def _facts(
     return run_heavy(graph_facts, (position, count, selected, seconds, with_steps), seconds)
 
 
-def _page(req: Request, position: Position | None, error: str | None, code: int) -> Response:
+@dataclass(frozen=True)
+class Origin:
+    """Where a position came from, said above the board: ``text`` (``Move 5 of 40 of this
+    game: the position before it.``) and a link back (``back``, ``back_text``)."""
+
+    text: str
+    back: str
+    back_text: str
+
+
+def position_page(
+    position: Position, count: Count, cell_id: str | None, origin: Origin
+) -> Response:
+    """The analysis board on ``position`` (a move of a game or of an imported replay),
+    ``cell_id`` chosen; the page's own form then carries it as a pasted file."""
+    req = Request(count, cell_id, text=off_loop(lambda: write_graph(position)))
+    return _page(req, position, None, 200, origin)
+
+
+def _page(
+    req: Request,
+    position: Position | None,
+    error: str | None,
+    code: int,
+    origin: Origin | None = None,
+) -> Response:
     facts = None
     svg = ""
     summary: dict[str, int] = {}
@@ -242,6 +267,7 @@ def _page(req: Request, position: Position | None, error: str | None, code: int)
             solid=position is not None and is_solid(position),
             controls=Markup(solid_controls()) if view == "solid" else "",
             form_id="graph-paste" if req.text else "graph-tiling",
+            origin=origin,
         )
 
     return Response(off_loop(html), code)

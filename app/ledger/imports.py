@@ -17,12 +17,10 @@ from app.heavy import run_heavy
 from app.ledger.notes import note_text
 from app.teach.query import analyse_url
 from devil.errors import MoveError
-from devil.game import Move
+from devil.game import Move, said
 from devil.generate import mine_counts
-from devil.graphs.fileformat import write_graph
 from devil.ledger.annotate import AnnotationError, annotate
 from devil.ledger.board_replay import replay_on_board
-from devil.ledger.cell_ids import said
 from devil.ledger.luck import luck_sentence
 from devil.ledger.replays import Replay, ReplayFormatError, read_replay
 from devil.ledger.replays.evf import SOFTWARE
@@ -52,12 +50,15 @@ class ImportedView:
     start: str
     """The analysis board after the first move (or at the board's opening); empty on a
     graph board, whose analysis board takes its position by form, not by link."""
-    graph_start: str = ""
-    """A graph board's position after its first move as a graph-board file (what the
-    page's form posts to the graph analysis board); empty on a grid, or when the file is
-    longer than that board reads."""
-    count: str = Count.CLASSIC.value
-    """The game's count rule, for that form."""
+    graph_file: str = ""
+    """A graph board's move list as text, which the page's form posts back with a move
+    number (``POST /import/study``) to open the position before or after that move on the
+    graph analysis board; empty on a grid (its links carry each position), or when the
+    file is longer than that route reads."""
+    graph_moves: int = 0
+    """How many moves that file holds (a file without moves is judged on its opening)."""
+    name: str = ""
+    """The file's name, which the form posts back to title the analysis board."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ class _Judged:
     metrics: dict[str, object]
     start: str
     count: Count
-    graph_start: str
+    graph_file: str
+    graph_moves: int
 
 
 def _opening(replay: Replay) -> Move | None:
@@ -104,8 +106,8 @@ def imported_view(data: bytes, filename: str) -> ImportedView:
     )
     start = study(outcome.start)
     return ImportedView(
-        outcome.title, moves, outcome.luck, outcome.metrics, start, outcome.graph_start,
-        count.value,
+        outcome.title, moves, outcome.luck, outcome.metrics, start,
+        graph_file=outcome.graph_file, graph_moves=outcome.graph_moves, name=filename,
     )  # fmt: skip
 
 
@@ -147,8 +149,8 @@ def _judged(data: bytes, filename: str) -> _Judged:
     except (MoveError, AnnotationError) as exc:
         raise InputError("replay", f"cannot replay {filename}: {exc}") from None
     data_moves = annotation.to_json()["moves"]
-    # the grid analysis board reads a position from its link; a graph board's cannot
-    # so each graph move's note names its cell (by id) instead
+    # the grid analysis board reads a position from its link; a graph board's is rebuilt
+    # from the posted file (``app.ledger.study``), and each note names its cell by id
     on = params.board()
     rows = tuple(
         (note["n"], note["judgement"], note_text(note, "" if grid else said(on, step.move)),
@@ -161,7 +163,11 @@ def _judged(data: bytes, filename: str) -> _Judged:
     title = f"{filename}: {board}, {params.mines} mines ({what})"
     metrics = annotation.metrics.to_json()
     start = first.line if grid else ""
-    graph_start = "" if grid else write_graph(first)
-    if len(graph_start) > WEB_MAX_TEXT:  # a custom board of long ids and many pairs
-        graph_start = ""  # the analysis board would refuse it: offer no form
-    return _Judged(title, rows, luck_sentence(annotation), metrics, start, count, graph_start)
+    # a graph board comes only in a move list (UTF-8 text: it was read as one)
+    graph_file = "" if grid else data.decode("utf-8")
+    if len(graph_file) > WEB_MAX_TEXT:  # a custom board of long ids and many pairs
+        graph_file = ""  # the study route would refuse it: offer no form
+    return _Judged(
+        title, rows, luck_sentence(annotation), metrics, start, count, graph_file,
+        len(replay.moves),
+    )  # fmt: skip

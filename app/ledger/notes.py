@@ -12,7 +12,7 @@ from app.ledger.service import Ledger
 from app.play.service import GameService
 from app.teach.query import analyse_url, position_param
 from devil.board import Board
-from devil.game import Status
+from devil.game import GameParams, Status
 from devil.ledger.luck import bits_text, odds
 from devil.teach.proof import LEVEL_NAMES
 
@@ -70,6 +70,15 @@ def explained_cell(board: Board, move: dict[str, Any]) -> tuple[int, int]:
     return row, col
 
 
+def graph_why(game_id: str, params: GameParams, n: int, move: dict[str, Any]) -> str:
+    """The "Why?" of move ``n`` of a stored graph game: the position before it on the graph
+    analysis board (``GET /g/<id>/study``), the move's cell chosen (a chord's: a cell it
+    opened)."""
+    board = params.board()
+    row, col = explained_cell(board, move)
+    return url_for("ledger.study_game", game_id=game_id, move=n - 1, cell=board.cell_id(row, col))
+
+
 def move_note(ledger: Ledger, games: GameService, game_id: str, n: int) -> MoveNote | None:
     """The note of move ``n`` of a finished game (None while it runs or for ``n == 0``)."""
     loaded = games.load(game_id)
@@ -78,8 +87,10 @@ def move_note(ledger: Ledger, games: GameService, game_id: str, n: int) -> MoveN
     move = ledger.annotation(game_id)["moves"][n - 1]
     count = loaded.params.rules.count
     if loaded.params.graph is not None:
-        # the analysis page and the picture read grid lines: a graph game's note is words only
-        return MoveNote(n, move["judgement"], note_text(move), None, None)
+        # the graph analysis board rebuilds the position from the game (a file of up to
+        # megabytes is no link); no picture: the PNG reads grid lines
+        why = None if move["judgement"] == "flag" else graph_why(game_id, loaded.params, n, move)
+        return MoveNote(n, move["judgement"], note_text(move), why, None)
     why = None
     if move["judgement"] != "flag":
         before = games.replay(game_id, n - 1).position

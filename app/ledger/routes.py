@@ -12,6 +12,10 @@
 ``GET  /analyse/export.png?p=&count=``  any position as a PNG picture
 ``POST /import``                       an EVF/AVF/MBF/move-list file -> its annotated moves,
                                        each a link to the analysis board
+``GET  /g/<id>/study?move=N&cell=``    a finished game's position after N moves on the
+                                       analysis board (a graph's rebuilt here; 409 running)
+``POST /import/study``                 an imported move list (``replay``) before or after
+                                       a move (``before`` / ``after``) on the analysis board
 """
 
 from __future__ import annotations
@@ -25,17 +29,20 @@ from werkzeug.exceptions import Conflict
 
 from app.duel.history import duel_records, page_arg
 from app.errors import InputError
+from app.graphs.routes import WEB_MAX_TEXT
+from app.hooks import body_limit
 from app.ledger.imports import imported_view
 from app.ledger.notes import move_note
 from app.ledger.png import position_png
 from app.ledger.service import Ledger, StillPlaying, TooBig
 from app.ledger.spec import PATHS, SCHEMAS
 from app.ledger.store import LedgerRow
+from app.ledger.study import game_study, import_study
 from app.openapi import publish
 from app.play.params import PRESETS
 from app.play.setup import get_service
 from app.play.view import duel_of
-from app.security import current_owner, ensure_owner, limit_creates
+from app.security import current_owner, ensure_owner, limit_creates, limit_moves
 from app.teach.export import picture_verdicts
 from app.teach.query import check_size, line_arg, parse_count
 from devil.game import Status
@@ -255,6 +262,21 @@ def export_evf(game_id: str) -> ResponseReturnValue:
     except EvfError as exc:
         raise InputError("format", str(exc)) from None
     return _download(data, "application/octet-stream", f"mine-devil-{game_id}.evf")
+
+
+@bp.get("/g/<game_id>/study")
+@limit_moves
+def study_game(game_id: str) -> ResponseReturnValue:
+    """A finished game's position after ``move`` moves on the analysis board."""
+    return game_study(get_service(), game_id, request.args)
+
+
+@bp.post("/import/study")
+@body_limit(3 * WEB_MAX_TEXT)
+@limit_moves
+def study_import() -> ResponseReturnValue:
+    """A posted move list's position before or after a move on the analysis board."""
+    return import_study(request.form)
 
 
 @bp.post("/import")

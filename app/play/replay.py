@@ -36,11 +36,14 @@ class ReplayView:
         )
 
 
+VERBS = {MoveKind.REVEAL: "open", MoveKind.FLAG: "flag", MoveKind.UNFLAG: "unflag",
+         MoveKind.CHORD: "chord"}  # fmt: skip
+"""A move's verb as a replay's caption says it."""
+
+
 def move_text(game: Game, move: Move) -> str:
-    verb = {MoveKind.REVEAL: "open", MoveKind.FLAG: "flag", MoveKind.UNFLAG: "unflag",
-            MoveKind.CHORD: "chord"}[move.kind]  # fmt: skip
     position = game.position
-    return f"{verb} {position.where(position.board.cell(move.row, move.col))}"
+    return f"{VERBS[move.kind]} {position.where(position.board.cell(move.row, move.col))}"
 
 
 def move_number(text: str) -> int:

@@ -19,6 +19,7 @@ from devil.board import Board
 from devil.cli import reading
 from devil.errors import MoveError
 from devil.game import Game
+from devil.graphs.ids import shown_id
 from devil.ledger.annotate import (
     DEFAULT_MAX_SECONDS,
     AnnotationError,
@@ -28,7 +29,6 @@ from devil.ledger.annotate import (
     final_board,
     with_cell_ids,
 )
-from devil.ledger.cell_ids import shown_id
 from devil.ledger.luck import luck_sentence, odds
 from devil.ledger.replays import Replay, ReplayFormatError, read_replay
 from devil.ledger.replays.evf import SOFTWARE

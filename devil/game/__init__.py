@@ -5,7 +5,7 @@ The devil rule itself is ``devil.devil_rule.judge``; ``Game.play`` asks it about
 cell a reveal opens."""
 
 from devil.game.graph_params import GRAPH_GAME_MAX_CELLS, GraphSpec, GraphSpecError
-from devil.game.moves import Move, MoveKind, Status
+from devil.game.moves import Move, MoveKind, Status, said
 from devil.game.params import (
     FIRST_VERSION,
     LATEST_VERSION,
@@ -37,4 +37,5 @@ __all__ = [
     "keep_free",
     "no_guess_method",
     "no_guess_tries",
+    "said",
 ]

@@ -6,7 +6,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from devil.board import Board
 from devil.errors import InvalidMove
+from devil.graphs.ids import shown_id
 
 
 class MoveKind(enum.Enum):
@@ -102,4 +104,15 @@ class Status(enum.Enum):
     """A reveal hit a cell that could be a mine; ``Game.witness`` proves it."""
 
 
-# -- shared caches ------------------------------------------------------------------------
+# -- a move in messages ------------------------------------------------------------------
+
+
+def said(board: Board, move: Move) -> str:
+    """``reveal 3 4``; on a graph board ``reveal t17``, its cell by id (``shown_id``), unless
+    the move names no cell of the board (its row and column are then all there is)."""
+    if board.graph is None or not (move.row < board.height and move.col < board.width):
+        return str(move)
+    cell = board.cell(move.row, move.col)
+    if not board.exists(cell):
+        return str(move)
+    return f"{move.kind.value} {shown_id(board.cell_id(move.row, move.col))}"

@@ -31,7 +31,7 @@ from devil.analysis import Layout, Verdict
 from devil.board import Cell
 from devil.devil_rule import Lose, Redraw, judge, move_seed
 from devil.errors import GameOver, IllegalMove, InvalidMove
-from devil.game.moves import Move, MoveKind, Status
+from devil.game.moves import Move, MoveKind, Status, said
 from devil.game.params import (
     FIRST_VERSION,
     NO_GUESS_CELL_LIMIT,
@@ -268,11 +268,8 @@ class Game:
 
     def _said(self, move: Move) -> str:
         """``reveal 3 4``: a move as messages quote it (a graph board's by the cell's id,
-        ``reveal t17``: its row and column are the engine's own)."""
-        board = self.position.board
-        if board.graph is None:
-            return str(move)
-        return f"{move.kind.value} {board.cell_id(move.row, move.col)}"
+        ``reveal t17``, quoted when it has spaces or quotes: ``devil.game.moves.said``)."""
+        return said(self.position.board, move)
 
     def _mark(self, move: Move, cell: Cell) -> Game:
         grid = self.position.grid

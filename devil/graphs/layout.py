@@ -29,6 +29,7 @@ from operator import add, sub, truediv
 
 from devil.board import Board, Cell, Topology
 from devil.graphs.cells import CellGraph
+from devil.graphs.ids import shown_id
 from devil.solve.graph_lists import levels, neighbour_lists, placed
 
 _MAX_SPREAD = 4
@@ -102,12 +103,14 @@ class GraphLayout:
         return self.graph.name(self._index_of_slot[cell])
 
     def where(self, cell: Cell) -> str:
-        """``cell t17`` (``cell North pole (id v0)`` when the label differs from the id)."""
+        """``cell t17`` (``cell North pole (id v0)`` when the label differs from the id); an
+        id with a space, a quote or an invisible character is quoted (``cell "b "``:
+        ``shown_id``), as every message quotes it."""
         i = self._index_of_slot[cell]
         cell_id, label = self.graph.ids[i], self.graph.labels[i]
         if label is None or label == cell_id:
-            return f"cell {cell_id}"
-        return f"cell {label} (id {cell_id})"
+            return f"cell {shown_id(cell_id)}"
+        return f"cell {label} (id {shown_id(cell_id)})"
 
 
 def graph_board(graph: CellGraph) -> Board:

@@ -38,9 +38,8 @@ from devil.analysis import Layout, Verdict
 from devil.board import Board, Cell
 from devil.budget import Budget
 from devil.errors import BudgetExceeded, InconsistentPosition
-from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between
+from devil.game import Game, GameParams, Move, MoveKind, Status, changed_between, said
 from devil.ledger.board_replay import ReplayStep, replay_on_board
-from devil.ledger.cell_ids import said
 from devil.ledger.metrics import Metrics, bbbv, solved_bbbv
 from devil.position import COVERED, Position
 from devil.rules import Count

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from devil.analysis import Layout
 from devil.board import Board, Cell
 from devil.errors import IllegalMove, InvalidMove
-from devil.game import Move, MoveKind
+from devil.game import Move, MoveKind, said
 from devil.generate import mine_counts, open_cells
-from devil.ledger.cell_ids import said
 from devil.position import COVERED, FLAG, NUMBER_VALUE, Position
 from devil.solve.grid import neighbour_fn
 

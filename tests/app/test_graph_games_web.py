@@ -122,16 +122,21 @@ def test_a_loss_names_cells_by_id(client: FlaskClient) -> None:
     assert "analyse?p=" not in body  # grid links: none; each move names its cell by id
     m = replay.moves[1]
     assert f"Move 2 ({m.kind.value} {replay.params.board().cell_id(m.row, m.col)}) was" in body
-    # the graph analysis board takes a position by form: the page posts the file after move 1
-    form = re.search(r'<form method="post" action="(/analyse/graph)">(.*?)</form>', body, re.S)
+    # the graph analysis board takes a position by form: the page posts the move list back
+    # and the study route rebuilds the position after move 1 (each move: test_graph_study)
+    form = re.search(r'<form id="import-study" method="post" action="(/import/study)">(.*?)</form>',
+                     body, re.S)  # fmt: skip
     assert form, "no way from the imported graph replay to the analysis board"
     fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form.group(2)))
     posted = {k: html.unescape(v) for k, v in fields.items()}
-    first = Game.replay(replay.params, replay.moves[:1]).position
-    assert from_json(json.loads(posted["graph"])).grid == first.grid
+    assert posted["after"] == "1"
     analysed = client.post(form.group(1), data=posted)
     assert analysed.status_code == 200, analysed.get_data(as_text=True)[:400]
-    assert '<svg class="graph-board' in analysed.get_data(as_text=True)
+    shown = analysed.get_data(as_text=True)
+    assert '<svg class="graph-board' in shown
+    board = re.search(r'<textarea id="graph-text" name="graph"[^>]*>(.*?)</textarea>', shown, re.S)
+    first = Game.replay(replay.params, replay.moves[:1]).position
+    assert board and from_json(json.loads(html.unescape(board.group(1)))).grid == first.grid
 
 
 def test_an_import_offers_no_form_the_graph_analysis_board_would_refuse(
@@ -145,10 +150,10 @@ def test_an_import_offers_no_form_the_graph_analysis_board_would_refuse(
     game = Game.new(params).play(Move.reveal(*board.coord(first)))
     text = write_movelist(params, game.moves, layout=final_board(game)).encode()
     judged = imports.judge_import(text, "cube.moves")
-    assert not isinstance(judged, str) and judged.graph_start.startswith("{")
-    monkeypatch.setattr(imports, "WEB_MAX_TEXT", len(judged.graph_start) - 1)
+    assert not isinstance(judged, str) and judged.graph_file == text.decode()
+    monkeypatch.setattr(imports, "WEB_MAX_TEXT", len(judged.graph_file) - 1)
     judged = imports.judge_import(text, "cube.moves")
-    assert not isinstance(judged, str) and judged.graph_start == ""
+    assert not isinstance(judged, str) and judged.graph_file == ""
 
 
 def test_a_custom_board_is_stored_with_the_game(client: FlaskClient) -> None:

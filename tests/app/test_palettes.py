@@ -5,6 +5,7 @@ No browser: the colours are the sheets' custom properties."""
 
 from __future__ import annotations
 
+import colorsys
 import itertools
 import re
 
@@ -140,3 +141,27 @@ def test_the_keyboard_cursors_ring_shows_on_every_fill_of_a_graph_board(
     worst = min(fills, key=lambda f: max(contrast(edge, f), contrast(core, f)))
     best = max(contrast(edge, worst), contrast(core, worst))
     assert best >= 3, f"{scheme} {sheet}: on {worst} the ring's bands are {best:.2f}:1"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_hints_numbers_used_have_their_own_colour_3_to_1_on_opened_cells(scheme: str) -> None:
+    """A hint marks the numbers it uses (opened cells) in a colour of their own: it was the
+    amber of the keyboard cursor and of the neighbours' outline, so a player could not tell
+    "the numbers this hint reads" from "the cells around the one I touched"."""
+    colours = {k: v for s in ("game.css", "teach.css", "graph-game.css")
+               for k, v in palettes(s)[scheme].items()}  # fmt: skip
+    mark = colours["--g-number-hl"]
+    sheet = (ROOT / "static" / "graph-game.css").read_text()
+    assert "g.hl-number > polygon { stroke: var(--g-number-hl); }" in sheet
+    opened = [colours[f"--g-open{s}"] for s in SHADES["--g-open"]]
+    worst = min(contrast(mark, o) for o in opened)
+    assert worst >= 3, f"{scheme}: {worst:.2f}:1"
+    # the cursor's and the neighbours' amber: another hue altogether
+    apart = abs(_hue(mark) - _hue(colours["--focus"])) % 360
+    assert min(apart, 360 - apart) >= 90
+
+
+def _hue(colour: str) -> float:
+    """The hue of ``#rrggbb`` in degrees."""
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return colorsys.rgb_to_hsv(r, g, b)[0] * 360

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from devil.board import Board, Cell
-from devil.ledger.cell_ids import quote_id
+from devil.graphs.ids import quote_id
 from devil.ledger.replays.model import ReplayFormatError
 
 

@@ -28,6 +28,7 @@ from devil.game import (
     ParamsError,
     Status,
     keep_free,
+    said,
 )
 from devil.rules import Count, Mercy, Rules
 from devil.solver import classify
@@ -256,10 +257,31 @@ def test_a_refused_move_names_the_cell_by_id_not_by_row_and_col() -> None:
         (flagged, Move.reveal(*board.coord(covered)), f"reveal {other}: cell {other} is flagged"),
         (game, Move.chord(*board.coord(covered)), f"chord {other}: cell {other} is not a"),
     ]
-    for before, move, said in refused:
+    for before, move, words in refused:
         with pytest.raises(IllegalMove) as refusal:
             before.play(move)
-        assert str(refusal.value).startswith(said)
+        assert str(refusal.value).startswith(words)
+
+
+def test_an_id_with_spaces_or_quotes_is_quoted_in_every_message() -> None:
+    """A refused move's message and a replay's error say a cell the same way: bare when its
+    id is plain, quoted as the move list writes it otherwise (``cell "b "``: a bare ``b ``
+    read as ``b``)."""
+    ids = ["b ", 'say "hi"', "plain", "x", "y"]
+    edges = [("b ", "x"), ('say "hi"', "x"), ("plain", "y"), ("x", "y")]
+    spec = GraphSpec.custom(graph_file(ids, edges))
+    board = GameParams(mines=1, no_guess=False, seed=1, graph=spec).board()
+    graph = board.graph
+    assert graph is not None
+    game = Game.new(GameParams(mines=1, no_guess=False, seed=1, graph=spec))
+    for cell_id, shown in [("b ", '"b "'), ('say "hi"', '"say \\"hi\\""'), ("plain", "plain")]:
+        cell = graph.find(cell_id)
+        assert cell is not None
+        move = Move.unflag(*board.coord(cell))
+        with pytest.raises(IllegalMove) as refusal:
+            game.play(move)
+        assert str(refusal.value) == f"unflag {shown}: cell {shown} is not flagged"
+        assert said(board, move) == f"unflag {shown}"
 
 
 # -- stored form ---------------------------------------------------------------------------

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from devil.board import Board, BoardError
 from devil.game import Game, GameParams, GraphSpec
+from devil.graphs.ids import quote_id
 from devil.ledger.annotate import annotate, annotate_game, final_board
-from devil.ledger.cell_ids import quote_id
 from devil.ledger.replays import ReplayFormatError, read_replay
 from devil.ledger.replays.cell_names import words
 from devil.ledger.replays.movelist import HEADER, read_movelist, write_movelist

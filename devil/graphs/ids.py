@@ -1,13 +1,11 @@
 """How a graph board's cell id is written for a reader: ``quote_id`` (a JSON string on one
-line, as a move list writes it), ``shown_id`` (bare when unambiguous) and ``said`` (a move as
-messages quote it: ``flag k4``, a grid's ``flag 3 4``)."""
+line, as a move list writes it) and ``shown_id`` (bare when unambiguous, quoted otherwise).
+Every message that names a cell by id uses these (``Layout.where``, ``devil.game.said``, the
+move list, ``devil-check``), so an id reads the same in all of them."""
 
 from __future__ import annotations
 
 import json
-
-from devil.board import Board
-from devil.game import Move
 
 _LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 """Characters ``str.splitlines`` breaks a line at that JSON leaves as they are."""
@@ -37,14 +35,3 @@ def shown_id(cell_id: str) -> str:
     """
     plain = cell_id.isprintable() and not any(c.isspace() or c in '"\\' for c in cell_id)
     return cell_id if plain and cell_id else quote_id(cell_id)
-
-
-def said(board: Board, move: Move) -> str:
-    """``reveal 3 4``; on a graph board ``reveal t17``, its cell by id (``shown_id``), unless
-    the move names no cell of the board (its row and column are then all there is)."""
-    if board.graph is None or not (move.row < board.height and move.col < board.width):
-        return str(move)
-    cell = board.cell(move.row, move.col)
-    if not board.exists(cell):
-        return str(move)
-    return f"{move.kind.value} {shown_id(board.cell_id(move.row, move.col))}"
