@@ -140,12 +140,40 @@ def _advance(step: Step, state: int, a: int, mask: int) -> int:
 def _orders(problem: GroupProblem, where: Sequence[Position2] | None) -> list[Sequence[int]]:
     out: list[Sequence[int]] = [problem.order]
     if where is not None and len(where) == problem.n:
-        n = problem.n
-        rows = [(w[0], w[1]) for w in where]
-        columns = [(w[1], w[0]) for w in where]
-        out.append(sorted(range(n), key=rows.__getitem__))
-        out.append(sorted(range(n), key=columns.__getitem__))
+        out.append(_sweep(where, 0))
+        out.append(_sweep(where, 1))
     return out
+
+
+def _sweep(where: Sequence[Position2], major: int) -> list[int]:
+    """The groups sorted by their place, ``where[g][major]`` first, then the other
+    coordinate, then the index (a stable sort by the place): each key packed into one
+    number, so the sort compares plain numbers and calls no key function."""
+    n = len(where)
+    minor = 1 - major
+    low_major = low_minor = 0
+    high_minor = 0
+    first = True
+    for w in where:
+        a = w[major]
+        b = w[minor]
+        if first:
+            low_major = a
+            low_minor = high_minor = b
+            first = False
+        else:
+            if a < low_major:
+                low_major = a
+            if b < low_minor:
+                low_minor = b
+            elif b > high_minor:
+                high_minor = b
+    span = high_minor - low_minor + 1
+    keys: list[int] = []
+    for g, w in enumerate(where):
+        keys.append(((w[major] - low_major) * span + w[minor] - low_minor) * n + g)
+    keys.sort()
+    return [k % n for k in keys]
 
 
 def open_most(problem: GroupProblem, order: Sequence[int]) -> int:
