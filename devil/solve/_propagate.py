@@ -172,7 +172,7 @@ class Frontier:
         members: frozenset[object] = cells
         others: set[object] = set()
         for c in members:
-            others |= by_cell[c]
+            others.update(by_cell[c])  # the same set as ``|=`` (one C call, no dispatch)
         others.discard(s)
         size = len(cells)
         for t in others:
@@ -196,23 +196,25 @@ class Frontier:
                 self._replace(s, cells - t_cells, need - t_need)
                 return
             # Neither set holds the other here, so both differences are non-empty: the
-            # overlap rule can only fire on the side with more mines needed, and the
-            # differences (new sets) are built only for that side, and only when its size
-            # can match: ``cells - t_cells`` has between ``size - t_size`` and ``size``
-            # cells (``size - 1`` at most, as the two share a cell).
+            # overlap rule can only fire on the side with more mines needed, and only when
+            # that side's difference can have that size: ``cells - t_cells`` has between
+            # ``size - t_size`` and ``size`` cells (``size - 1`` at most, as the two share
+            # a cell). Its size is counted first; the differences (new sets) are built
+            # only when the rule fires.
             more = need - t_need
             if more > 0 and size - t_size <= more <= size:
-                only_s = cells - t_cells
-                if more == len(only_s):
-                    self._decide(only_s, 1)
+                if more == size - _shared(members, t_cells):
+                    self._decide(cells - t_cells, 1)
                     self._decide(t_cells - cells, 0)
                     return
-            elif more < 0 and t_size - size <= -more <= t_size:
-                only_t = t_cells - cells
-                if -more == len(only_t):
-                    self._decide(only_t, 1)
-                    self._decide(cells - t_cells, 0)
-                    return
+            elif (
+                more < 0
+                and t_size - size <= -more <= t_size
+                and -more == t_size - _shared(members, t_cells)
+            ):
+                self._decide(t_cells - cells, 1)
+                self._decide(cells - t_cells, 0)
+                return
 
     def take_dirty(self) -> set[Cell]:
         out = self.dirty
@@ -223,6 +225,17 @@ class Frontier:
 # The cells stay Python ints (``object``) in ``_pairs``, ``_decide``, ``_shrink`` and
 # below: a compiled loop over ``int`` unboxes each cell and boxes it again for every
 # dictionary or set it meets, a new object each time for cells above 256.
+
+
+def _shared(a: frozenset[object], b: frozenset[object]) -> int:
+    """How many cells ``a`` and ``b`` share (counted over the smaller one: no new set)."""
+    if len(b) < len(a):
+        a, b = b, a
+    count = 0
+    for c in a:
+        if c in b:
+            count += 1
+    return count
 
 
 def _link(sources_of: dict[Cell, set[Cell]], source: Cell, cells: frozenset[Cell]) -> None:
