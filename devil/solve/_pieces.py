@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from devil.board import Cell
-from devil.solve._search import GroupProblem, make_problem
+from devil.solve._search import GroupProblem, problem_of
 
 Residual = tuple[frozenset[Cell], int]
 PieceKey = frozenset[Residual]
@@ -103,17 +103,25 @@ def make_piece(
             codes.append(k)
         else:
             group_cells[g].append(c)
+    # Each group's sources (its constraints) read off its number: the digits come out
+    # last first. Each source's groups: the groups in order, so each list comes sorted.
     of_source: list[list[int]] = [[] for _ in boxed]
+    of_group: list[list[int]] = []
     for g in range(len(codes)):
         k = codes[g]
+        sig: list[int] = []
         while k:
-            of_source[k % base - 1].append(g)  # groups in order: each list comes sorted
+            j = k % base - 1
+            of_source[j].append(g)
+            sig.append(j)
             k //= base
+        sig.reverse()
+        of_group.append(sig)
     group_cons: list[tuple[tuple[int, ...], int]] = []
     for j in range(len(boxed)):
         group_cons.append((tuple(of_source[j]), by_source[boxed[j]][1]))
     groups = cast("tuple[tuple[Cell, ...], ...]", tuple([tuple(g) for g in group_cells]))
-    problem = make_problem([len(g) for g in group_cells], group_cons)
+    problem = problem_of([len(g) for g in group_cells], group_cons, of_group)
     if key is None:
         key = piece_key(sources, cons)
     return Piece(key, tuple(sources), groups, problem)

@@ -59,14 +59,20 @@ class GroupProblem:
 
 
 def make_problem(sizes: Sequence[int], cons: Sequence[tuple[tuple[int, ...], int]]) -> GroupProblem:
-    n = len(sizes)
-    var_cons: list[list[int]] = [[] for _ in range(n)]
-    members: list[tuple[int, ...]] = []
+    var_cons: list[list[int]] = [[] for _ in range(len(sizes))]
     for ci, (vs, _) in enumerate(cons):
-        members.append(vs)
         for v in vs:
             var_cons[v].append(ci)
-    order = graph_order(n, members, var_cons)
+    return problem_of(list(sizes), list(cons), var_cons)
+
+
+def problem_of(
+    sizes: list[int], cons: list[tuple[tuple[int, ...], int]], var_cons: list[list[int]]
+) -> GroupProblem:
+    """``make_problem`` when the caller has each group's constraints (``var_cons``, in
+    increasing order) already."""
+    members = [vs for vs, _ in cons]
+    order = graph_order(len(sizes), members, var_cons)
     return GroupProblem(
         tuple(sizes), tuple(cons), tuple([tuple(x) for x in var_cons]), tuple(order)
     )
