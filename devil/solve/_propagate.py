@@ -181,14 +181,29 @@ class Frontier:
                 continue
             t_cells, t_need = got
             t_size = len(t_cells)
+            more = need - t_need
             # The sizes first: equal sets have equal sizes, a proper subset is smaller.
             if t_size == size:
-                if t_cells == cells:
-                    if t_need != need:
-                        raise InconsistentPosition.unsatisfiable(self.position, cast(Cell, t))
-                    self._drop(cast(Cell, t))
+                if more == 0:  # equal sets: one is dropped; else no rule can fire
+                    if t_cells == cells:
+                        self._drop(cast(Cell, t))
                     continue
-            elif size < t_size:
+                # Different needs: equal sets cannot both hold; else both differences
+                # have ``size - shared`` cells, and the overlap rule below fires when
+                # that is how many more mines one side needs.
+                shared = _shared(members, t_cells)
+                if shared == size:
+                    raise InconsistentPosition.unsatisfiable(self.position, cast(Cell, t))
+                if more == size - shared:
+                    self._decide(cells - t_cells, 1)
+                    self._decide(t_cells - cells, 0)
+                    return
+                if -more == size - shared:
+                    self._decide(t_cells - cells, 1)
+                    self._decide(cells - t_cells, 0)
+                    return
+                continue
+            if size < t_size:
                 if cells < t_cells:
                     self._replace(cast(Cell, t), t_cells - cells, t_need - need)
                     continue
@@ -201,7 +216,6 @@ class Frontier:
             # ``size - t_size`` and ``size`` cells (``size - 1`` at most, as the two share
             # a cell). Its size is counted first; the differences (new sets) are built
             # only when the rule fires.
-            more = need - t_need
             if more > 0 and size - t_size <= more <= size:
                 if more == size - _shared(members, t_cells):
                     self._decide(cells - t_cells, 1)
