@@ -140,38 +140,29 @@ def _advance(step: Step, state: int, a: int, mask: int) -> int:
 def _orders(problem: GroupProblem, where: Sequence[Position2] | None) -> list[Sequence[int]]:
     out: list[Sequence[int]] = [problem.order]
     if where is not None and len(where) == problem.n:
-        out.append(_sweep(where, 0))
-        out.append(_sweep(where, 1))
+        rows: list[int] = []
+        columns: list[int] = []
+        for row, column in where:
+            rows.append(row)
+            columns.append(column)
+        out.append(_sweep(rows, columns))
+        out.append(_sweep(columns, rows))
     return out
 
 
-def _sweep(where: Sequence[Position2], major: int) -> list[int]:
-    """The groups sorted by their place, ``where[g][major]`` first, then the other
-    coordinate, then the index (a stable sort by the place): each key packed into one
-    number, so the sort compares plain numbers and calls no key function."""
-    n = len(where)
-    minor = 1 - major
-    low_major = low_minor = 0
-    high_minor = 0
-    first = True
-    for w in where:
-        a = w[major]
-        b = w[minor]
-        if first:
-            low_major = a
-            low_minor = high_minor = b
-            first = False
-        else:
-            if a < low_major:
-                low_major = a
-            if b < low_minor:
-                low_minor = b
-            elif b > high_minor:
-                high_minor = b
-    span = high_minor - low_minor + 1
+def _sweep(major: list[int], minor: list[int]) -> list[int]:
+    """The groups sorted by ``major``, then ``minor``, then index (a stable sort by the
+    place): each key packed into one number, so the sort compares plain numbers and calls
+    no key function."""
+    n = len(major)
+    if n == 0:
+        return []
+    low_major = min(major)
+    low_minor = min(minor)
+    span = max(minor) - low_minor + 1
     keys: list[int] = []
-    for g, w in enumerate(where):
-        keys.append(((w[major] - low_major) * span + w[minor] - low_minor) * n + g)
+    for g in range(n):
+        keys.append(((major[g] - low_major) * span + minor[g] - low_minor) * n + g)
     keys.sort()
     return [k % n for k in keys]
 
