@@ -47,6 +47,7 @@ def connected_sources(
     by_source = cast("dict[object, Residual]", cons)
     by_cell = cast("dict[object, set[object]]", sources_of)
     seen: set[object] = set()
+    walked: set[object] = set()  # cells whose sources are all in ``seen`` already
     out: list[list[Cell]] = []
     for start in starts:
         if start in seen or start not in cons:
@@ -59,6 +60,9 @@ def connected_sources(
             i += 1
             cells: frozenset[object] = by_source[s][0]
             for c in cells:
+                if c in walked:
+                    continue
+                walked.add(c)
                 for t in by_cell[c]:
                     if t not in seen:
                         seen.add(t)
