@@ -74,13 +74,14 @@ class Frontier:
     def _store(self, source: Cell, cells: frozenset[Cell], need: int) -> None:
         if need < 0 or need > len(cells):
             raise InconsistentPosition.unsatisfiable(self.position, source)
-        self.dirty.add(source)
+        src: object = source  # boxed once for the four containers (see _link)
+        cast("set[object]", self.dirty).add(src)
         if not cells:
             self.cons.pop(source, None)
             return
-        self.cons[source] = (cells, need)
-        _link(self.sources_of, source, cells)
-        self.queue.append(source)
+        cast("dict[object, Residual]", self.cons)[src] = (cells, need)
+        _link(self.sources_of, src, cells)
+        cast("list[object]", self.queue).append(src)
 
     def _drop(self, source: Cell) -> None:
         cells, _ = self.cons.pop(source)
@@ -189,18 +190,19 @@ class Frontier:
                         self._drop(cast(Cell, t))
                     continue
                 # Different needs: equal sets cannot both hold; else both differences
-                # have ``size - shared`` cells, and the overlap rule below fires when
-                # that is how many more mines one side needs.
-                shared = _shared(members, t_cells)
-                if shared == size:
+                # have as many cells, and the overlap rule below fires when that is how
+                # many more mines one side needs.
+                gap = more if more > 0 else -more
+                missing = _missing(members, t_cells, gap)
+                if missing == 0:
                     raise InconsistentPosition.unsatisfiable(self.position, cast(Cell, t))
-                if more == size - shared:
-                    self._decide(cells - t_cells, 1)
-                    self._decide(t_cells - cells, 0)
-                    return
-                if -more == size - shared:
-                    self._decide(t_cells - cells, 1)
-                    self._decide(cells - t_cells, 0)
+                if missing == gap:
+                    if more > 0:
+                        self._decide(cells - t_cells, 1)
+                        self._decide(t_cells - cells, 0)
+                    else:
+                        self._decide(t_cells - cells, 1)
+                        self._decide(cells - t_cells, 0)
                     return
                 continue
             if size < t_size:
@@ -214,17 +216,17 @@ class Frontier:
             # overlap rule can only fire on the side with more mines needed, and only when
             # that side's difference can have that size: ``cells - t_cells`` has between
             # ``size - t_size`` and ``size`` cells (``size - 1`` at most, as the two share
-            # a cell). Its size is counted first; the differences (new sets) are built
-            # only when the rule fires.
+            # a cell). Its size is counted first (only as far as it can match); the
+            # differences (new sets) are built only when the rule fires.
             if more > 0 and size - t_size <= more <= size:
-                if more == size - _shared(members, t_cells):
+                if _missing(members, t_cells, more) == more:
                     self._decide(cells - t_cells, 1)
                     self._decide(t_cells - cells, 0)
                     return
             elif (
                 more < 0
                 and t_size - size <= -more <= t_size
-                and -more == t_size - _shared(members, t_cells)
+                and _missing(t_cells, members, -more) == -more
             ):
                 self._decide(t_cells - cells, 1)
                 self._decide(cells - t_cells, 0)
@@ -241,21 +243,21 @@ class Frontier:
 # dictionary or set it meets, a new object each time for cells above 256.
 
 
-def _shared(a: frozenset[object], b: frozenset[object]) -> int:
-    """How many cells ``a`` and ``b`` share (counted over the smaller one: no new set)."""
-    if len(b) < len(a):
-        a, b = b, a
+def _missing(a: frozenset[object], b: frozenset[object], most: int) -> int:
+    """How many cells of ``a`` are not in ``b`` (``len(a - b)`` with no new set), counted
+    only up to ``most + 1``: the callers need to know whether it is 0 or ``most``."""
     count = 0
     for c in a:
-        if c in b:
+        if c not in b:
             count += 1
+            if count > most:
+                break
     return count
 
 
-def _link(sources_of: dict[Cell, set[Cell]], source: Cell, cells: frozenset[Cell]) -> None:
-    """List ``source`` under each of its ``cells`` in ``sources_of``."""
+def _link(sources_of: dict[Cell, set[Cell]], src: object, cells: frozenset[Cell]) -> None:
+    """List the source ``src`` under each of its ``cells`` in ``sources_of``."""
     by_cell = cast("dict[object, set[object]]", sources_of)
-    src: object = source
     members: frozenset[object] = cells
     for c in members:
         got = by_cell.get(c)
