@@ -105,18 +105,19 @@ class Frontier:
                     del sources_of[c]
         self._shrink(source, cells, need)
 
-    def _shrink(self, source: Cell, cells: frozenset[Cell], need: int) -> None:
-        """``_replace`` when the cells left out no longer list ``source`` in ``sources_of``
-        (a decided or revealed cell, whose entry the caller popped)."""
+    def _shrink(self, src: object, cells: frozenset[Cell], need: int) -> None:
+        """``_replace`` when the cells left out no longer list the source ``src`` in
+        ``sources_of`` (a decided or revealed cell, whose entry the caller popped). The
+        source comes boxed, as the containers hold it (see _link)."""
         if need < 0 or need > len(cells):
-            raise InconsistentPosition.unsatisfiable(self.position, source)
-        src: object = source  # boxed once for the three containers (see _link)
+            raise InconsistentPosition.unsatisfiable(self.position, cast(Cell, src))
         cast("set[object]", self.dirty).add(src)
-        if cells:
-            cast("dict[object, Residual]", self.cons)[src] = (cells, need)
+        by_source = cast("dict[object, Residual]", self.cons)
+        if len(cells):
+            by_source[src] = (cells, need)
             cast("list[object]", self.queue).append(src)
         else:
-            del self.cons[source]
+            del by_source[src]
 
     def _decide(self, cells: frozenset[Cell], value: int) -> None:
         known = cast("dict[object, int]", self.known)  # see _link
@@ -130,7 +131,7 @@ class Frontier:
             for s in by_cell.pop(c, ()):
                 s_cells, s_need = by_source[s]
                 rest = cast("frozenset[Cell]", s_cells - {c})
-                self._shrink(cast(Cell, s), rest, s_need - value)
+                self._shrink(s, rest, s_need - value)
 
     # -- deduction ---------------------------------------------------------------------
 
