@@ -95,16 +95,17 @@ def make_piece(
     in_order = cast("list[Cell]", list(code))
     in_order.sort()
     ordered = cast("list[object]", in_order)
-    group_of: dict[int, int] = {}
+    codes_boxed = cast("dict[object, object]", code)  # read as stored: no new int each
+    group_of: dict[object, int] = {}
     group_cells: list[list[object]] = []
     codes: list[int] = []
     for c in ordered:
-        k = code[c]
+        k = codes_boxed[c]
         g = group_of.get(k)
         if g is None:
             group_of[k] = len(group_cells)
             group_cells.append([c])
-            codes.append(k)
+            cast("list[object]", codes).append(k)
         else:
             group_cells[g].append(c)
     # Each group's sources (its constraints) read off its number: the digits come out
