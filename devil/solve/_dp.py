@@ -157,9 +157,17 @@ def _sweep(major: list[int], minor: list[int]) -> list[int]:
     n = len(major)
     if n == 0:
         return []
-    low_major = min(major)
-    low_minor = min(minor)
-    span = max(minor) - low_minor + 1
+    low_major = major[0]
+    for a in major:  # loops: the builtins min and max compare boxed numbers
+        if a < low_major:
+            low_major = a
+    low_minor = high_minor = minor[0]
+    for b in minor:
+        if b < low_minor:
+            low_minor = b
+        elif b > high_minor:
+            high_minor = b
+    span = high_minor - low_minor + 1
     keys: list[int] = []
     for g in range(n):
         keys.append(((major[g] - low_major) * span + minor[g] - low_minor) * n + g)
