@@ -140,12 +140,39 @@ def _advance(step: Step, state: int, a: int, mask: int) -> int:
 def _orders(problem: GroupProblem, where: Sequence[Position2] | None) -> list[Sequence[int]]:
     out: list[Sequence[int]] = [problem.order]
     if where is not None and len(where) == problem.n:
-        n = problem.n
-        rows = [(w[0], w[1]) for w in where]
-        columns = [(w[1], w[0]) for w in where]
-        out.append(sorted(range(n), key=rows.__getitem__))
-        out.append(sorted(range(n), key=columns.__getitem__))
+        rows: list[int] = []
+        columns: list[int] = []
+        for row, column in where:
+            rows.append(row)
+            columns.append(column)
+        out.append(_sweep(rows, columns))
+        out.append(_sweep(columns, rows))
     return out
+
+
+def _sweep(major: list[int], minor: list[int]) -> list[int]:
+    """The groups sorted by ``major``, then ``minor``, then index (a stable sort by the
+    place): each key packed into one number, so the sort compares plain numbers and calls
+    no key function."""
+    n = len(major)
+    if n == 0:
+        return []
+    low_major = major[0]
+    for a in major:  # loops: the builtins min and max compare boxed numbers
+        if a < low_major:
+            low_major = a
+    low_minor = high_minor = minor[0]
+    for b in minor:
+        if b < low_minor:
+            low_minor = b
+        elif b > high_minor:
+            high_minor = b
+    span = high_minor - low_minor + 1
+    keys: list[int] = []
+    for g in range(n):
+        keys.append(((major[g] - low_major) * span + minor[g] - low_minor) * n + g)
+    keys.sort()
+    return [k % n for k in keys]
 
 
 def open_most(problem: GroupProblem, order: Sequence[int]) -> int:

@@ -48,7 +48,11 @@ WITNESS_BUDGET = 3_000
 def _where(piece: Piece, width: int) -> list[tuple[int, int]] | None:
     """Each group's place on the board (row, column of a cell), None when ``width`` is 0."""
     if width > 0:
-        return [divmod(cells[0], width) for cells in piece.groups]
+        out: list[tuple[int, int]] = []
+        for cells in piece.groups:  # a loop, not divmod (a generic call, compiled)
+            c = cells[0]
+            out.append((c // width, c % width))
+        return out
     return None
 
 

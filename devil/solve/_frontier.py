@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Final
+from typing import Final, cast
 
 from devil.board import Cell, Topology
 from devil.errors import InconsistentPosition
@@ -119,7 +119,11 @@ def read_number(position: Position, cell: Cell, nb: NeighbourFn) -> tuple[frozen
     """
     grid = position.grid
     value = _VALUE[grid[cell]]
-    cells = frozenset([n for n in nb(cell) if _COVER_TABLE[grid[n]]])
+    covered: list[object] = []  # the neighbours as they are (no new int per cell above 256)
+    for n in cast("tuple[object, ...]", nb(cell)):
+        if _COVER_TABLE[grid[cast(int, n)]]:
+            covered.append(n)
+    cells = cast("frozenset[Cell]", frozenset(covered))
     if value > len(cells):
         raise InconsistentPosition.too_few(position, cell, value, len(cells))
     return cells, value

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from devil.board import Cell
-from devil.solve._search import GroupProblem, make_problem
+from devil.solve._search import GroupProblem, problem_of
 
 Residual = tuple[frozenset[Cell], int]
 PieceKey = frozenset[Residual]
@@ -47,6 +47,7 @@ def connected_sources(
     by_source = cast("dict[object, Residual]", cons)
     by_cell = cast("dict[object, set[object]]", sources_of)
     seen: set[object] = set()
+    walked: set[object] = set()  # cells whose sources are all in ``seen`` already
     out: list[list[Cell]] = []
     for start in starts:
         if start in seen or start not in cons:
@@ -59,6 +60,9 @@ def connected_sources(
             i += 1
             cells: frozenset[object] = by_source[s][0]
             for c in cells:
+                if c in walked:
+                    continue
+                walked.add(c)
                 for t in by_cell[c]:
                     if t not in seen:
                         seen.add(t)
@@ -72,43 +76,60 @@ def make_piece(
     sources: list[Cell], cons: dict[Cell, Residual], key: PieceKey | None = None
 ) -> Piece:
     """Condense the constraints at ``sources`` (connected through shared cells) into a piece;
-    ``key``: its content when the caller has it already (``piece_key``)."""
+    ``key``: its content when the caller has it already (``piece_key``).
+
+    The groups come out sorted (each one's cells in order, the groups by their first cell:
+    disjoint sorted tuples compare by their first cells), as ``sorted`` would give them.
+    """
     by_source = cast("dict[object, Residual]", cons)  # cells as objects: connected_sources
     boxed = cast("list[object]", sources)
-    signature: dict[object, list[int]] = {}
-    for i, s in enumerate(boxed):
+    # Each cell's signature (the sources holding it) as one number, the 1-based indices of
+    # its sources as digits in base len(sources) + 1: equal numbers, equal signatures. A
+    # number, not a tuple: nothing for the garbage collector to track.
+    base = len(boxed) + 1
+    code: dict[object, int] = {}
+    for i, s in enumerate(boxed, 1):
         cells: frozenset[object] = by_source[s][0]
         for c in cells:
-            got = signature.get(c)
-            if got is None:
-                signature[c] = [i]
-            else:
-                got.append(i)
-    by_sig: dict[tuple[int, ...], list[object]] = {}
-    for c, sig in signature.items():
-        t = tuple(sig)
-        got_cells = by_sig.get(t)
-        if got_cells is None:
-            by_sig[t] = [c]
+            code[c] = code.get(c, 0) * base + i
+    in_order = cast("list[Cell]", list(code))
+    in_order.sort()
+    ordered = cast("list[object]", in_order)
+    codes_boxed = cast("dict[object, object]", code)  # read as stored: no new int each
+    group_of: dict[object, int] = {}
+    group_cells: list[list[object]] = []
+    codes: list[int] = []
+    for c in ordered:
+        k = codes_boxed[c]
+        g = group_of.get(k)
+        if g is None:
+            group_of[k] = len(group_cells)
+            group_cells.append([c])
+            cast("list[object]", codes).append(k)
         else:
-            got_cells.append(c)
-    groups = cast(
-        "list[tuple[Cell, ...]]",
-        sorted([tuple(sorted(cast("list[Cell]", cs))) for cs in by_sig.values()]),
-    )  # lists: no generators
-    index: dict[object, int] = {}
-    for g, group in enumerate(cast("list[tuple[object, ...]]", groups)):
-        for c in group:
-            index[c] = g
+            group_cells[g].append(c)
+    # Each group's sources (its constraints) read off its number: the digits come out
+    # last first. Each source's groups: the groups in order, so each list comes sorted.
+    of_source: list[list[int]] = [[] for _ in boxed]
+    of_group: list[list[int]] = []
+    for g in range(len(codes)):
+        k = codes[g]
+        sig: list[int] = []
+        while k:
+            j = k % base - 1
+            of_source[j].append(g)
+            sig.append(j)
+            k //= base
+        sig.reverse()
+        of_group.append(sig)
     group_cons: list[tuple[tuple[int, ...], int]] = []
-    for s in boxed:
-        cells, need = by_source[s]
-        gs = sorted({index[c] for c in cells})
-        group_cons.append((tuple(gs), need))
-    problem = make_problem([len(g) for g in groups], group_cons)
+    for j in range(len(boxed)):
+        group_cons.append((tuple(of_source[j]), by_source[boxed[j]][1]))
+    groups = cast("tuple[tuple[Cell, ...], ...]", tuple([tuple(g) for g in group_cells]))
+    problem = problem_of([len(g) for g in group_cells], group_cons, of_group)
     if key is None:
         key = piece_key(sources, cons)
-    return Piece(key, tuple(sources), tuple(groups), problem)
+    return Piece(key, tuple(sources), groups, problem)
 
 
 def piece_key(sources: list[Cell], cons: Mapping[Cell, Residual]) -> PieceKey:

@@ -74,13 +74,14 @@ class Frontier:
     def _store(self, source: Cell, cells: frozenset[Cell], need: int) -> None:
         if need < 0 or need > len(cells):
             raise InconsistentPosition.unsatisfiable(self.position, source)
-        self.dirty.add(source)
+        src: object = source  # boxed once for the four containers (see _link)
+        cast("set[object]", self.dirty).add(src)
         if not cells:
             self.cons.pop(source, None)
             return
-        self.cons[source] = (cells, need)
-        _link(self.sources_of, source, cells)
-        self.queue.append(source)
+        cast("dict[object, Residual]", self.cons)[src] = (cells, need)
+        _link(self.sources_of, src, cells)
+        cast("list[object]", self.queue).append(src)
 
     def _drop(self, source: Cell) -> None:
         cells, _ = self.cons.pop(source)
@@ -104,18 +105,19 @@ class Frontier:
                     del sources_of[c]
         self._shrink(source, cells, need)
 
-    def _shrink(self, source: Cell, cells: frozenset[Cell], need: int) -> None:
-        """``_replace`` when the cells left out no longer list ``source`` in ``sources_of``
-        (a decided or revealed cell, whose entry the caller popped)."""
+    def _shrink(self, src: object, cells: frozenset[Cell], need: int) -> None:
+        """``_replace`` when the cells left out no longer list the source ``src`` in
+        ``sources_of`` (a decided or revealed cell, whose entry the caller popped). The
+        source comes boxed, as the containers hold it (see _link)."""
         if need < 0 or need > len(cells):
-            raise InconsistentPosition.unsatisfiable(self.position, source)
-        src: object = source  # boxed once for the three containers (see _link)
+            raise InconsistentPosition.unsatisfiable(self.position, cast(Cell, src))
         cast("set[object]", self.dirty).add(src)
-        if cells:
-            cast("dict[object, Residual]", self.cons)[src] = (cells, need)
+        by_source = cast("dict[object, Residual]", self.cons)
+        if len(cells):
+            by_source[src] = (cells, need)
             cast("list[object]", self.queue).append(src)
         else:
-            del self.cons[source]
+            del by_source[src]
 
     def _decide(self, cells: frozenset[Cell], value: int) -> None:
         known = cast("dict[object, int]", self.known)  # see _link
@@ -129,7 +131,7 @@ class Frontier:
             for s in by_cell.pop(c, ()):
                 s_cells, s_need = by_source[s]
                 rest = cast("frozenset[Cell]", s_cells - {c})
-                self._shrink(cast(Cell, s), rest, s_need - value)
+                self._shrink(s, rest, s_need - value)
 
     # -- deduction ---------------------------------------------------------------------
 
@@ -172,7 +174,7 @@ class Frontier:
         members: frozenset[object] = cells
         others: set[object] = set()
         for c in members:
-            others |= by_cell[c]
+            others.update(by_cell[c])  # the same set as ``|=`` (one C call, no dispatch)
         others.discard(s)
         size = len(cells)
         for t in others:
@@ -181,14 +183,30 @@ class Frontier:
                 continue
             t_cells, t_need = got
             t_size = len(t_cells)
+            more = need - t_need
             # The sizes first: equal sets have equal sizes, a proper subset is smaller.
             if t_size == size:
-                if t_cells == cells:
-                    if t_need != need:
-                        raise InconsistentPosition.unsatisfiable(self.position, cast(Cell, t))
-                    self._drop(cast(Cell, t))
+                if more == 0:  # equal sets: one is dropped; else no rule can fire
+                    if t_cells == cells:
+                        self._drop(cast(Cell, t))
                     continue
-            elif size < t_size:
+                # Different needs: equal sets cannot both hold; else both differences
+                # have as many cells, and the overlap rule below fires when that is how
+                # many more mines one side needs.
+                gap = more if more > 0 else -more
+                missing = _missing(members, t_cells, gap)
+                if missing == 0:
+                    raise InconsistentPosition.unsatisfiable(self.position, cast(Cell, t))
+                if missing == gap:
+                    if more > 0:
+                        self._decide(cells - t_cells, 1)
+                        self._decide(t_cells - cells, 0)
+                    else:
+                        self._decide(t_cells - cells, 1)
+                        self._decide(cells - t_cells, 0)
+                    return
+                continue
+            if size < t_size:
                 if cells < t_cells:
                     self._replace(cast(Cell, t), t_cells - cells, t_need - need)
                     continue
@@ -196,23 +214,24 @@ class Frontier:
                 self._replace(s, cells - t_cells, need - t_need)
                 return
             # Neither set holds the other here, so both differences are non-empty: the
-            # overlap rule can only fire on the side with more mines needed, and the
-            # differences (new sets) are built only for that side, and only when its size
-            # can match: ``cells - t_cells`` has between ``size - t_size`` and ``size``
-            # cells (``size - 1`` at most, as the two share a cell).
-            more = need - t_need
+            # overlap rule can only fire on the side with more mines needed, and only when
+            # that side's difference can have that size: ``cells - t_cells`` has between
+            # ``size - t_size`` and ``size`` cells (``size - 1`` at most, as the two share
+            # a cell). Its size is counted first (only as far as it can match); the
+            # differences (new sets) are built only when the rule fires.
             if more > 0 and size - t_size <= more <= size:
-                only_s = cells - t_cells
-                if more == len(only_s):
-                    self._decide(only_s, 1)
+                if _missing(members, t_cells, more) == more:
+                    self._decide(cells - t_cells, 1)
                     self._decide(t_cells - cells, 0)
                     return
-            elif more < 0 and t_size - size <= -more <= t_size:
-                only_t = t_cells - cells
-                if -more == len(only_t):
-                    self._decide(only_t, 1)
-                    self._decide(cells - t_cells, 0)
-                    return
+            elif (
+                more < 0
+                and t_size - size <= -more <= t_size
+                and _missing(t_cells, members, -more) == -more
+            ):
+                self._decide(t_cells - cells, 1)
+                self._decide(cells - t_cells, 0)
+                return
 
     def take_dirty(self) -> set[Cell]:
         out = self.dirty
@@ -225,10 +244,21 @@ class Frontier:
 # dictionary or set it meets, a new object each time for cells above 256.
 
 
-def _link(sources_of: dict[Cell, set[Cell]], source: Cell, cells: frozenset[Cell]) -> None:
-    """List ``source`` under each of its ``cells`` in ``sources_of``."""
+def _missing(a: frozenset[object], b: frozenset[object], most: int) -> int:
+    """How many cells of ``a`` are not in ``b`` (``len(a - b)`` with no new set), counted
+    only up to ``most + 1``: the callers need to know whether it is 0 or ``most``."""
+    count = 0
+    for c in a:
+        if c not in b:
+            count += 1
+            if count > most:
+                break
+    return count
+
+
+def _link(sources_of: dict[Cell, set[Cell]], src: object, cells: frozenset[Cell]) -> None:
+    """List the source ``src`` under each of its ``cells`` in ``sources_of``."""
     by_cell = cast("dict[object, set[object]]", sources_of)
-    src: object = source
     members: frozenset[object] = cells
     for c in members:
         got = by_cell.get(c)

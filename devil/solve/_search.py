@@ -59,49 +59,66 @@ class GroupProblem:
 
 
 def make_problem(sizes: Sequence[int], cons: Sequence[tuple[tuple[int, ...], int]]) -> GroupProblem:
-    n = len(sizes)
-    var_cons: list[list[int]] = [[] for _ in range(n)]
+    var_cons: list[list[int]] = [[] for _ in range(len(sizes))]
     for ci, (vs, _) in enumerate(cons):
         for v in vs:
             var_cons[v].append(ci)
-    order = graph_order(n, cons, var_cons)
-    return GroupProblem(tuple(sizes), tuple(cons), tuple(tuple(x) for x in var_cons), tuple(order))
+    return problem_of(list(sizes), list(cons), var_cons)
 
 
-def graph_order(
-    n: int,
-    cons: Sequence[tuple[tuple[int, ...], int]],
-    var_cons: Sequence[Sequence[int]],
-) -> list[int]:
+def problem_of(
+    sizes: list[int], cons: list[tuple[tuple[int, ...], int]], var_cons: list[list[int]]
+) -> GroupProblem:
+    """``make_problem`` when the caller has each group's constraints (``var_cons``, in
+    increasing order) already."""
+    members = [vs for vs, _ in cons]
+    order = graph_order(len(sizes), members, var_cons)
+    return GroupProblem(
+        tuple(sizes), tuple(cons), tuple([tuple(x) for x in var_cons]), tuple(order)
+    )
+
+
+def graph_order(n: int, members: list[tuple[int, ...]], var_cons: list[list[int]]) -> list[int]:
     """A breadth-first order of the groups from a peripheral one (Cuthill-McKee style).
 
     Keeps each constraint's groups close together in the order, so a chain or a
-    ring is walked along its length and the search fails early.
+    ring is walked along its length and the search fails early. ``members``: each
+    constraint's groups; ``var_cons``: each group's constraints.
     """
     if n == 0:
         return []
+    first = _bfs(n, members, var_cons, 0)
+    return _bfs(n, members, var_cons, first[-1])
 
-    def bfs(start: int) -> list[int]:
-        seen = [False] * n
-        seen[start] = True
-        out = [start]
-        i = 0
-        while i < len(out):
-            v = out[i]
-            i += 1
-            for c in var_cons[v]:
-                for w in cons[c][0]:
-                    if not seen[w]:
-                        seen[w] = True
-                        out.append(w)
-        for v in range(n):  # groups in no constraint (cannot happen) or disconnected
+
+def _bfs(
+    n: int, members: list[tuple[int, ...]], var_cons: list[list[int]], start: int
+) -> list[int]:
+    """The groups in breadth-first order from ``start`` through shared constraints, then
+    any group not reached (in no constraint, or disconnected) in index order. A constraint
+    is walked once: after that every one of its groups is seen (the order is the same)."""
+    seen = [False] * n
+    walked = [False] * len(members)
+    seen[start] = True
+    out = [start]
+    i = 0
+    while i < len(out):
+        v = out[i]
+        i += 1
+        for c in var_cons[v]:
+            if walked[c]:
+                continue
+            walked[c] = True
+            for w in members[c]:
+                if not seen[w]:
+                    seen[w] = True
+                    out.append(w)
+    if len(out) < n:
+        for v in range(n):
             if not seen[v]:
                 seen[v] = True
                 out.append(v)
-        return out
-
-    first = bfs(0)
-    return bfs(first[-1])
+    return out
 
 
 class TooHard(Exception):

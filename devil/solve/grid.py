@@ -19,6 +19,8 @@ def neighbour_fn(board: Board) -> NeighbourFn:
     """A fast ``cell -> neighbours`` function equal to ``board.neighbours``."""
     if board.topology is Topology.SQUARE and not board.holes:
         return _square_neighbours(board.height, board.width)
+    if board.graph is not None:  # its neighbour lists, read directly (no memo to fill)
+        return board.graph.adjacency.__getitem__
     memo: dict[Cell, tuple[Cell, ...]] = {}
 
     def cached(cell: Cell) -> tuple[Cell, ...]:

@@ -61,6 +61,29 @@ def test_counts_and_totals_match_enumeration(
 
 
 @profile()
+@given(problems())
+def test_orders_are_the_graph_order_and_the_two_board_sweeps(
+    drawn: tuple[GroupProblem, list[tuple[int, int]]],
+) -> None:
+    """The candidate orders: breadth-first from a peripheral group (a plain reference
+    walk), then the groups sorted by (row, column) and by (column, row), ties by index."""
+    problem, where = drawn
+
+    def walk(start: int) -> list[int]:
+        out = [start]
+        for v in out:
+            for c in problem.var_cons[v]:
+                out += [w for w in problem.cons[c][0] if w not in out]
+        return out + [v for v in range(problem.n) if v not in out]
+
+    n = problem.n
+    assert list(problem.order) == walk(walk(0)[-1])
+    orders = _dp._orders(problem, where)
+    assert list(orders[1]) == sorted(range(n), key=lambda g: where[g])
+    assert list(orders[2]) == sorted(range(n), key=lambda g: (where[g][1], where[g][0]))
+
+
+@profile()
 @given(problems(), st.randoms(use_true_random=False))
 def test_open_most_counts_the_open_constraints_of_any_order(
     drawn: tuple[GroupProblem, list[tuple[int, int]]], rng: random.Random

@@ -29,6 +29,7 @@ from devil.graphs.positions import midgame
 from devil.graphs.tilings import TILINGS, tiling, tiling_board
 from devil.position import Position
 from devil.solve._frontier import frontier_sources, read_number
+from devil.solve._pieces import make_piece
 from devil.solve._propagate import Frontier
 from devil.solve.grid import neighbour_fn
 from tests.helpers.graph_strategies import graph_boards, tiling_boards
@@ -126,3 +127,40 @@ def test_frontier_never_passes_an_inconsistent_position_as_settled(position: Pos
     except InconsistentPosition:
         return
     assert frontier.cons and solutions(frontier) == 0
+
+
+@profile()
+@given(
+    st.lists(
+        st.tuples(st.frozensets(st.integers(0, 600), min_size=1, max_size=6), st.integers(0, 3)),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_pieces_group_cells_by_the_constraints_holding_them(
+    drawn: list[tuple[frozenset[int], int]],
+) -> None:
+    """A piece's groups are its cells split by the set of constraints holding them (each
+    group's cells in order, the groups in order), and each constraint names its groups in
+    order: plain set operations, against ``make_piece``'s numbers."""
+    cons = {1000 + i: (cells, need) for i, (cells, need) in enumerate(drawn)}
+    sources = sorted(cons)
+    holders: dict[int, frozenset[int]] = {}
+    for s in sources:
+        for c in cons[s][0]:
+            holders[c] = holders.get(c, frozenset()) | {s}
+    groups = sorted(
+        tuple(sorted(c for c in holders if holders[c] == h)) for h in set(holders.values())
+    )
+    piece = make_piece(sources, cons)
+    assert piece.groups == tuple(groups)
+    assert piece.sources == tuple(sources)
+    assert piece.problem.sizes == tuple(len(g) for g in groups)
+    index = {c: g for g, cells in enumerate(groups) for c in cells}
+    assert piece.problem.cons == tuple(
+        (tuple(sorted({index[c] for c in cons[s][0]})), cons[s][1]) for s in sources
+    )
+    assert piece.problem.var_cons == tuple(
+        tuple(i for i, s in enumerate(sources) if groups[g][0] in cons[s][0])
+        for g in range(len(groups))
+    )
