@@ -61,9 +61,11 @@ class _Var:
         "value",
     )
 
-    def __init__(self, index: int, group: int) -> None:
+    def __init__(self, index: int, group: int, cards: list[_Card]) -> None:
         self.index = index
         self.group = group
+        self.cards = cards
+        """The cards counting the cell, in order (one list shared by the group's cells)."""
         self.value = _UNSET
         self.level = 0
         self.reason = _NO_REASON  # 2 * card or 2 * clause + 1 (``_card``, ``_clause``)
@@ -74,7 +76,6 @@ class _Var:
         self.guide = 0
         """The value of the solution guiding the search (``Cdcl.set_guide``)."""
         self.order_at = 0
-        self.cards: list[_Card] = []
 
 
 @final
@@ -107,22 +108,32 @@ class Cdcl:
         sizes = problem.sizes
         first: list[int] = []  # first cell variable of each group
         variables: list[_Var] = []
+        group_cards: list[list[_Card]] = []
         for g, size in enumerate(sizes):
             first.append(len(variables))
+            cards_of: list[_Card] = []
+            group_cards.append(cards_of)
             for _ in range(size):
-                variables.append(_Var(len(variables), g))
+                variables.append(_Var(len(variables), g, cards_of))
         self.first = first
         self.vars = variables
         self.n = n_vars = len(variables)
         cards: list[_Card] = []
         for groups, need in problem.cons:
-            cells = [variables[first[g] + i] for g in groups for i in range(sizes[g])]
-            cards.append(_Card(len(cards), cells, need, need))
+            cells: list[_Var] = []
+            for g in groups:
+                base = first[g]
+                for i in range(sizes[g]):
+                    cells.append(variables[base + i])
+            card = _Card(len(cards), cells, need, need)
+            for g in groups:
+                group_cards[g].append(card)
+            cards.append(card)
         if window is not None:
-            cards.append(_Card(len(cards), list(variables), window[0], window[1]))
-        for card in cards:
-            for var in card.cells:
-                var.cards.append(card)
+            card = _Card(len(cards), list(variables), window[0], window[1])
+            for cards_of in group_cards:
+                cards_of.append(card)
+            cards.append(card)
         self.cards = cards
         self.trail: list[_Var] = []  # the cells set, in order
         self.limits: list[int] = []  # trail length at each decision level
