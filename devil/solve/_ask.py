@@ -264,17 +264,16 @@ class CdclBackbone:
 
     def _steer(self) -> None:
         """Unguided: try the values not seen yet first, so each solution shows many new ones."""
-        phase = self.solver.phase
-        first_cell = self.solver.first
+        solver = self.solver
         low, high = self.seen.low, self.seen.high
         for g, size in enumerate(self.problem.sizes):
-            base = first_cell[g]
+            base = solver.first[g]
             if high[g] == 0:
                 for i in range(size):
-                    phase[base + i] = 0
+                    solver.set_phase(base + i, 0)
             elif low[g] == size:
                 for i in range(size):
-                    phase[base + i] = 1
+                    solver.set_phase(base + i, 1)
 
 
 def cdcl_backbone(

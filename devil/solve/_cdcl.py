@@ -22,13 +22,15 @@ guided question gets at most ``devil.solve._ask.GUIDED_CONFLICTS`` conflicts; pa
 instance drops the guide for good and asks in the graph order, as without one (what was
 learned meanwhile stays valid and is kept).
 
-Literals: ``2 * var`` is "var is a mine", ``2 * var + 1`` "var is safe".
+Literals: ``2 * var`` is "var is a mine", ``2 * var + 1`` "var is safe". Each cell and each
+card is a small object (``_Var``, ``_Card``) whose fields the compiled loops read and write
+in place: a ``list[int]`` makes mypyc box every value it stores (a new object above 256).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast, final
 
 from devil.solve._search import GroupProblem, TooHard, TotalWindow
 from devil.solve.budget import current
@@ -41,6 +43,63 @@ _NO_REASON: Final = -1
 an assumption or a fact has none."""
 
 
+@final
+class _Var:
+    """One cell variable: its value (``_UNSET``, 0 safe, 1 mine) and search state."""
+
+    __slots__ = (
+        "cards",
+        "group",
+        "guide",
+        "index",
+        "level",
+        "mark",
+        "order_at",
+        "phase",
+        "reason",
+        "trail_pos",
+        "value",
+    )
+
+    def __init__(self, index: int, group: int, cards: list[_Card]) -> None:
+        self.index = index
+        self.group = group
+        self.cards = cards
+        """The cards counting the cell, in order (one list shared by the group's cells)."""
+        self.value = _UNSET
+        self.level = 0
+        self.reason = _NO_REASON  # 2 * card or 2 * clause + 1 (``_card``, ``_clause``)
+        self.trail_pos = 0
+        self.phase = 1  # 1: try safe first
+        self.mark = 0
+        """The conflict (``Cdcl.stamp``) whose analysis last met the variable."""
+        self.guide = 0
+        """The value of the solution guiding the search (``Cdcl.set_guide``)."""
+        self.order_at = 0
+
+
+@final
+class _Card:
+    """A cardinality ``lo <= sum(cells) <= hi``, counting the cells propagation has met."""
+
+    __slots__ = ("bad", "cells", "gap", "hi", "hi_left", "index", "lo", "room_left", "total")
+
+    def __init__(self, index: int, cells: list[_Var], lo: int, hi: int) -> None:
+        self.index = index
+        self.cells = cells
+        self.lo = lo
+        self.hi = hi
+        self.hi_left = hi
+        """Mines it may still count (below 0: a conflict; 0: every open cell safe)."""
+        self.room_left = len(cells) - lo
+        """Safe cells it may still count (below 0: a conflict; 0: every open cell a mine)."""
+        self.gap = hi - lo  # open cells: hi_left + room_left - gap
+        self.total = 0
+        """The guide's total over the cells, the counted cells at their values."""
+        self.bad = False
+        """Whether ``total`` is out of bounds (the guide no longer completes the card)."""
+
+
 class Cdcl:
     """A CDCL solver over one piece, optionally restricted to a window of totals."""
 
@@ -48,73 +107,50 @@ class Cdcl:
         self.problem = problem
         sizes = problem.sizes
         first: list[int] = []  # first cell variable of each group
-        group_of: list[int] = []  # the group of each cell variable
-        n_vars = 0
+        variables: list[_Var] = []
+        group_cards: list[list[_Card]] = []
         for g, size in enumerate(sizes):
-            first.append(n_vars)
-            n_vars += size
+            first.append(len(variables))
+            cards_of: list[_Card] = []
+            group_cards.append(cards_of)
             for _ in range(size):
-                group_of.append(g)
+                variables.append(_Var(len(variables), g, cards_of))
         self.first = first
-        self.group_of = group_of
-        self.n = n_vars
-        card_vars: list[list[int]] = []
-        card_lo: list[int] = []
-        card_hi: list[int] = []
+        self.vars = variables
+        self.n = n_vars = len(variables)
+        cards: list[_Card] = []
         for groups, need in problem.cons:
-            card_vars.append([first[g] + i for g in groups for i in range(sizes[g])])
-            card_lo.append(need)
-            card_hi.append(need)
+            cells: list[_Var] = []
+            for g in groups:
+                base = first[g]
+                for i in range(sizes[g]):
+                    cells.append(variables[base + i])
+            card = _Card(len(cards), cells, need, need)
+            for g in groups:
+                group_cards[g].append(card)
+            cards.append(card)
         if window is not None:
-            card_vars.append(list(range(n_vars)))
-            card_lo.append(window[0])
-            card_hi.append(window[1])
-        self.card_vars = card_vars
-        self.card_lo = card_lo
-        self.card_hi = card_hi
-        self.card_size = [len(vs) for vs in card_vars]
-        self.card_room = [len(card_vars[c]) - card_lo[c] for c in range(len(card_vars))]
-        var_cards: list[list[int]] = [[] for _ in range(n_vars)]
-        for ci, vs in enumerate(card_vars):
-            for v in vs:
-                var_cards[v].append(ci)
-        self.var_cards = var_cards
-        n_cards = len(card_vars)
-        self.value = [_UNSET] * n_vars
-        self.level = [0] * n_vars
-        self.reason = [_NO_REASON] * n_vars  # 2 * card or 2 * clause + 1 (``_card``, ``_clause``)
-        self.trail_pos = [0] * n_vars
-        # the cells set, in order: cells, not literals (Python allocates no int up to 256)
-        self.trail: list[int] = []
+            card = _Card(len(cards), list(variables), window[0], window[1])
+            for cards_of in group_cards:
+                cards_of.append(card)
+            cards.append(card)
+        self.cards = cards
+        self.trail: list[_Var] = []  # the cells set, in order
         self.limits: list[int] = []  # trail length at each decision level
-        self.n_true = [0] * n_cards
-        self.n_false = [0] * n_cards
-        self.epoch = 0
-        """Backtracks so far: a cell set stays set until the next one."""
-        self.filled = [-1] * n_cards
-        """Per card, the ``epoch`` in which propagation last set all its open cells: until
-        the next backtrack none is open, and scanning it again would set nothing."""
         self.clauses: list[list[int]] = []
         # per literal, the clauses watching it; None until one does (most never are)
         self.watches: list[list[int] | None] = [None] * (2 * n_vars)
-        self.phase = [1] * n_vars  # 1: try safe first
-        self.mark = [0] * n_vars
-        """Per variable, the conflict (``stamp``) whose analysis last met it."""
         self.stamp = 0
-        order = [first[g] + i for g in problem.order for i in range(sizes[g])]
+        order = [variables[first[g] + i] for g in problem.order for i in range(sizes[g])]
         self.order = order
-        order_at = [0] * n_vars
         for i, var in enumerate(order):
-            order_at[var] = i
-        self.order_at = order_at
+            var.order_at = i
         self.scan = 0
         self.head = 0
-        # guided search (``guide``): a known solution's cell values; per card the sum of
-        # the guide over its cells and how far the counted cells stray from it
+        # guided search (``guide``): a known solution's cell values (``_Var.guide``)
         self.guided = False
-        self.guide = [0] * n_vars
         self.guide_groups = [0] * len(sizes)
-        """Per group the guide's value (the sum of ``guide`` over its cells)."""
+        """Per group the guide's value (the sum of the guide over its cells)."""
         # per group, 1 when no solution the caller (``CdclBackbone``) has seen puts a mine
         # in it / leaves a cell of it safe: guided repairs prefer to show such values
         self.unseen_mine = [0] * len(sizes)
@@ -122,20 +158,22 @@ class Cdcl:
         self.moved: list[int] = []
         """The groups whose value in the last solution differs from the guide's then (some
         may be listed twice)."""
-        self.guide_sum = [0] * n_cards
-        self.excess = [0] * n_cards
-        self.is_bad = [False] * n_cards
-        self.bad_stack: list[int] = []
+        self.bad_stack: list[_Card] = []
         self.conflicts = 0
         """Conflicts in every search of this instance (what the tests bound)."""
-        self.ok = all(
-            lo <= hi and hi >= 0 and lo <= len(vs)
-            for vs, lo, hi in zip(self.card_vars, self.card_lo, self.card_hi, strict=True)
-        )
+        self.ok = all(c.lo <= c.hi and c.hi >= 0 and c.lo <= len(c.cells) for c in cards)
         for g, size in enumerate(sizes):  # symmetry: x[i+1] -> x[i]
             base = first[g]
             for i in range(size - 1):
                 self._add_clause([2 * (base + i + 1) + 1, 2 * (base + i)])
+
+    def set_phases(self, phases: Sequence[int]) -> None:
+        """Each cell's first value (0: mine, 1: safe) when the graph order decides it."""
+        for var, phase in zip(self.vars, phases, strict=True):
+            var.phase = phase
+
+    def set_phase(self, var: int, phase: int) -> None:
+        self.vars[var].phase = phase
 
     # -- clauses ---------------------------------------------------------------------------
 
@@ -147,16 +185,17 @@ class Cdcl:
             self._watch(lits[1], idx)
         return idx
 
-    def _watch(self, lit: int, clause: int) -> None:
-        watching = self.watches[lit]
+    def _watch(self, lit: int, clause: object) -> None:
+        """``clause`` (an index, boxed: stored as it comes) watches ``lit``."""
+        watching = cast("list[list[object] | None]", self.watches)[lit]
         if watching is None:
-            self.watches[lit] = [clause]
+            cast("list[list[object] | None]", self.watches)[lit] = [clause]
         else:
             watching.append(clause)
 
     def _lit_value(self, lit: int) -> int:
         """1 true, 0 false, -1 unset."""
-        v = self.value[lit >> 1]
+        v = self.vars[lit >> 1].value
         if v == _UNSET:
             return _UNSET
         return 1 if v == (1 - (lit & 1)) else 0
@@ -164,139 +203,122 @@ class Cdcl:
     # -- assignment ------------------------------------------------------------------------
 
     def _assign(self, lit: int, reason: int) -> None:
-        var = lit >> 1
-        self.value[var] = 1 - (lit & 1)
-        self.level[var] = len(self.limits)
-        self.reason[var] = reason
-        self.trail_pos[var] = len(self.trail)
+        var = self.vars[lit >> 1]
+        var.value = 1 - (lit & 1)
+        var.level = len(self.limits)
+        var.reason = reason
+        var.trail_pos = len(self.trail)
         self.trail.append(var)
 
     def _backtrack(self, level: int) -> None:
-        if len(self.limits) <= level:
+        limits = self.limits
+        if len(limits) <= level:
             return
-        keep = self.limits[level]
-        value = self.value
-        n_true, n_false = self.n_true, self.n_false
-        var_cards, trail = self.var_cards, self.trail
-        guided, guide, phase = self.guided, self.guide, self.phase
-        order_at, head, scan = self.order_at, self.head, self.scan
+        keep = limits[level]
+        trail, bad_stack = self.trail, self.bad_stack
+        guided, head, scan = self.guided, self.head, self.scan
         for p in range(len(trail) - 1, keep - 1, -1):
             var = trail[p]
-            x = value[var]
-            if p < head:  # counted by _propagate
-                if x == 1:
-                    for c in var_cards[var]:
-                        n_true[c] = n_true[c] - 1
-                else:
-                    for c in var_cards[var]:
-                        n_false[c] = n_false[c] - 1
-                if guided and x != guide[var]:
-                    self._stray(var_cards[var], guide[var] - x)
-            phase[var] = 1 - x  # 0: try "mine" first next time
-            value[var] = _UNSET
-            at = order_at[var]
-            if at < scan:
-                scan = at
+            x = var.value
+            if p < head:  # counted by _propagate: uncount it (and its stray from the guide)
+                step = var.guide - x if guided else 0
+                for card in var.cards:
+                    if x == 1:
+                        card.hi_left = card.hi_left + 1
+                    else:
+                        card.room_left = card.room_left + 1
+                    if step != 0:
+                        total = card.total + step
+                        card.total = total
+                        bad = total < card.lo or total > card.hi
+                        if bad != card.bad:
+                            card.bad = bad
+                            if bad:
+                                bad_stack.append(card)
+            var.phase = 1 - x  # 0: try "mine" first next time
+            var.value = _UNSET
+            if var.order_at < scan:
+                scan = var.order_at
         self.scan = scan
         del trail[keep:]
-        del self.limits[level:]
+        del limits[level:]
         self.head = min(head, keep)
-        self.epoch = self.epoch + 1
 
     # -- propagation -----------------------------------------------------------------------
 
     def _propagate(self) -> int:
         """Unit propagation from ``self.head``; a conflict as a reason (``_card``,
         ``_clause``), or ``_NO_REASON``."""
-        value = self.value
-        level, reason, trail_pos = self.level, self.reason, self.trail_pos
-        n_true, n_false = self.n_true, self.n_false
-        card_vars, card_lo, card_hi = self.card_vars, self.card_lo, self.card_hi
-        card_size, card_room = self.card_size, self.card_room
-        var_cards, trail = self.var_cards, self.trail
-        clauses, watches = self.clauses, self.watches
-        guided, guide = self.guided, self.guide
-        excess, guide_sum, is_bad = self.excess, self.guide_sum, self.is_bad
-        bad_stack, filled, epoch = self.bad_stack, self.filled, self.epoch
+        variables, trail = self.vars, self.trail
+        clauses = self.clauses
+        watches = cast("list[list[object] | None]", self.watches)
+        guided, bad_stack = self.guided, self.bad_stack
         depth = len(self.limits)  # propagation makes no decision: every cell set is at it
         head = self.head
         while head < len(trail):
             var = trail[head]
             head += 1
             self.head = head
-            x = value[var]
-            step = x - guide[var] if guided else 0  # how far the cell strays from the guide
-            # count the cell (and its stray: ``_stray``) in each card and check the card at
-            # once; after a conflict the counting goes on (backtracking uncounts every card)
+            x = var.value
+            step = x - var.guide if guided else 0  # how far the cell strays from the guide
+            # count the cell (and its stray) in each card and check the card at once: only
+            # the count that moved can reach its bound; after a conflict the counting goes
+            # on (backtracking uncounts every card)
             conflict = _NO_REASON
-            for c in var_cards[var]:
-                if x == 1:
-                    t = n_true[c] + 1
-                    n_true[c] = t
-                    f = n_false[c]
-                else:
-                    t = n_true[c]
-                    f = n_false[c] + 1
-                    n_false[c] = f
-                hi = card_hi[c]
+            for card in var.cards:
                 if step != 0:
-                    e = excess[c] + step
-                    excess[c] = e
-                    total = guide_sum[c] + e
-                    bad = total < card_lo[c] or total > hi
-                    if bad != is_bad[c]:
-                        is_bad[c] = bad
+                    total = card.total + step
+                    card.total = total
+                    bad = total < card.lo or total > card.hi
+                    if bad != card.bad:
+                        card.bad = bad
                         if bad:
-                            bad_stack.append(c)
-                if conflict != _NO_REASON:
+                            bad_stack.append(card)
+                if x == 1:
+                    left = card.hi_left - 1
+                    card.hi_left = left
+                else:
+                    left = card.room_left - 1
+                    card.room_left = left
+                if left > 0 or conflict != _NO_REASON:
                     continue
-                room = card_room[c]
-                if t > hi or f > room:
-                    conflict = 2 * c
-                    continue
-                if filled[c] != epoch and t + f < card_size[c]:
-                    if t == hi:  # every open cell safe
-                        for w in card_vars[c]:
-                            if value[w] == _UNSET:
-                                value[w] = 0
-                                level[w] = depth
-                                reason[w] = 2 * c
-                                trail_pos[w] = len(trail)
-                                trail.append(w)
-                        filled[c] = epoch
-                    elif f == room:  # every open cell a mine
-                        for w in card_vars[c]:
-                            if value[w] == _UNSET:
-                                value[w] = 1
-                                level[w] = depth
-                                reason[w] = 2 * c
-                                trail_pos[w] = len(trail)
-                                trail.append(w)
-                        filled[c] = epoch
+                if left < 0:
+                    conflict = 2 * card.index
+                elif card.hi_left + card.room_left > card.gap:  # open cells: the other value
+                    fill = 1 - x
+                    reason = 2 * card.index
+                    for w in card.cells:
+                        if w.value == _UNSET:
+                            w.value = fill
+                            w.level = depth
+                            w.reason = reason
+                            w.trail_pos = len(trail)
+                            trail.append(w)
             if conflict != _NO_REASON:
                 return conflict
             # clauses watching the literal that just became false
-            false_lit = 2 * var + x  # the literal just set, negated
+            false_lit = 2 * var.index + x  # the literal just set, negated
             watching = watches[false_lit]
             if watching is None or not watching:
                 continue
             i = 0
             while i < len(watching):
                 ci = watching[i]
-                clause = clauses[ci]
+                clause = clauses[cast(int, ci)]
+                boxed = cast("list[object]", clause)  # literals move without re-boxing
                 if clause[0] == false_lit:
-                    clause[0], clause[1] = clause[1], clause[0]
+                    boxed[0], boxed[1] = boxed[1], boxed[0]
                 first = clause[0]
-                fv = value[first >> 1]
+                fv = variables[first >> 1].value
                 if fv != _UNSET and fv == 1 - (first & 1):
                     i += 1
                     continue
                 moved = False
                 for k in range(2, len(clause)):
                     other = clause[k]
-                    ov = value[other >> 1]
+                    ov = variables[other >> 1].value
                     if ov == _UNSET or ov == 1 - (other & 1):
-                        clause[1], clause[k] = other, clause[1]
+                        boxed[1], boxed[k] = boxed[k], boxed[1]
                         self._watch(other, ci)
                         watching[i] = watching[-1]
                         watching.pop()
@@ -305,50 +327,45 @@ class Cdcl:
                 if moved:
                     continue
                 if fv != _UNSET:
-                    return 2 * ci + 1
-                self._assign(first, 2 * ci + 1)
+                    return 2 * cast(int, ci) + 1
+                self._assign(first, 2 * cast(int, ci) + 1)
                 i += 1
         return _NO_REASON
 
-    def _stray(self, cards: list[int], step: int) -> None:
+    def _stray(self, cards: list[_Card], step: int) -> None:
         """A counted cell in ``cards`` strays from the guide by ``step`` more (or less):
-        those cards may stop (or start) being completable by the guide (``_propagate``
-        does this in its own loop over the cell's cards)."""
-        excess, guide_sum, is_bad = self.excess, self.guide_sum, self.is_bad
-        card_lo, card_hi = self.card_lo, self.card_hi
-        for c in cards:
-            e = excess[c] + step
-            excess[c] = e
-            total = guide_sum[c] + e
-            bad = total < card_lo[c] or total > card_hi[c]
-            if bad != is_bad[c]:
-                is_bad[c] = bad
+        those cards may stop (or start) being completable by the guide (``_propagate`` and
+        ``_backtrack`` do this in their own loops over the cell's cards)."""
+        for card in cards:
+            total = card.total + step
+            card.total = total
+            bad = total < card.lo or total > card.hi
+            if bad != card.bad:
+                card.bad = bad
                 if bad:
-                    self.bad_stack.append(c)
+                    self.bad_stack.append(card)
 
     def set_guide(self, groups: Sequence[int]) -> None:
         """Guide the next searches by a solution (group values): each search repairs it
         around its assumptions, deciding only cells of cards the guide no longer completes,
         and stops as soon as the guide completes every card (``_pick_guided``)."""
         self._backtrack(0)
-        guide = self.guide
+        variables = self.vars
         for g, size in enumerate(self.problem.sizes):
             base = self.first[g]
             a = groups[g]
             self.guide_groups[g] = a
             for i in range(size):
-                guide[base + i] = 1 if i < a else 0
-        value, card_vars = self.value, self.card_vars
-        for c, vs in enumerate(card_vars):
-            self.guide_sum[c] = sum(guide[v] for v in vs)
-            self.excess[c] = 0
-            self.is_bad[c] = False
+                variables[base + i].guide = 1 if i < a else 0
+        for card in self.cards:
+            card.total = sum(w.guide for w in card.cells)
+            card.bad = False
         self.bad_stack.clear()
         self.guided = True
         for p in range(self.head):
             var = self.trail[p]
-            if value[var] != guide[var]:
-                self._stray(self.var_cards[var], value[var] - guide[var])
+            if var.value != var.guide:
+                self._stray(var.cards, var.value - var.guide)
 
     def unguide(self) -> None:
         """Search in the graph order again (``_pick``), as before ``set_guide``."""
@@ -357,90 +374,77 @@ class Cdcl:
 
     def _rebase(self) -> None:
         """The solution just found (the guide where cells are open) guides from now on: the
-        cells set take their values, and each card's guided sum moves by its excess."""
-        guide, value = self.guide, self.value
-        guide_groups, group_of = self.guide_groups, self.group_of
-        excess, guide_sum = self.excess, self.guide_sum
-        var_cards = self.var_cards
+        cells set take their values (each card's ``total`` already counts them so)."""
+        guide_groups = self.guide_groups
         for var in self.trail:
-            x = value[var]
-            step = x - guide[var]
+            x = var.value
+            step = x - var.guide
             if step:
-                g = group_of[var]
+                g = var.group
                 guide_groups[g] = guide_groups[g] + step
-                guide[var] = x
-            # only the cards of cells set (and counted: every one, at a solution) stray
-            for c in var_cards[var]:
-                e = excess[c]
-                if e:
-                    guide_sum[c] = guide_sum[c] + e
-                    excess[c] = 0
+                var.guide = x
 
     def _explain(self, reason: int, lit: int | None) -> list[int]:
         """The false literals that, with ``reason``, force ``lit`` (or the conflict)."""
         idx = reason >> 1
         if reason & 1:
             return [x for x in self.clauses[idx] if x != lit]
-        value = self.value
-        limit = self.trail_pos[lit >> 1] if lit is not None else len(self.trail)
-        pos = self.trail_pos
-        vars_ = self.card_vars[idx]
+        limit = self.vars[lit >> 1].trail_pos if lit is not None else len(self.trail)
+        card = self.cards[idx]
         if lit is not None:
             want_mine = (lit & 1) == 1  # lit "safe" was forced by enough mines
         else:
-            t = sum(1 for w in vars_ if value[w] == 1 and pos[w] < limit)
-            want_mine = t > self.card_hi[idx]
+            t = sum(1 for w in card.cells if w.value == 1 and w.trail_pos < limit)
+            want_mine = t > card.hi
         out = []
-        for w in vars_:
-            if value[w] == _UNSET or pos[w] >= limit:
+        for w in card.cells:
+            if w.value == _UNSET or w.trail_pos >= limit:
                 continue
-            if want_mine and value[w] == 1:
-                out.append(2 * w + 1)
-            elif not want_mine and value[w] == 0:
-                out.append(2 * w)
+            if want_mine and w.value == 1:
+                out.append(2 * w.index + 1)
+            elif not want_mine and w.value == 0:
+                out.append(2 * w.index)
         return out
 
     def _analyse(self, conflict: int) -> tuple[list[int], int]:
         """First-UIP learned clause and the level to jump back to."""
-        mark = self.mark
-        self.stamp = stamp = self.stamp + 1  # a variable is met when mark[var] == stamp
+        variables, trail = self.vars, self.trail
+        self.stamp = stamp = self.stamp + 1  # a variable is met when its mark == stamp
         learned: list[int] = []
         current = len(self.limits)
         counter = 0
         lits = self._explain(conflict, None)
-        index = len(self.trail) - 1
+        index = len(trail) - 1
         pivot: int | None = None
         while True:
             for x in lits:
-                var = x >> 1
-                if mark[var] == stamp or self.level[var] == 0:
+                var = variables[x >> 1]
+                if var.mark == stamp or var.level == 0:
                     continue
-                mark[var] = stamp
-                if self.level[var] == current:
+                var.mark = stamp
+                if var.level == current:
                     counter += 1
                 else:
                     learned.append(x)
-            while mark[self.trail[index]] != stamp:
+            while trail[index].mark != stamp:
                 index -= 1
-            var = self.trail[index]
-            pivot = 2 * var + 1 - self.value[var]  # the literal set
+            met = trail[index]
+            pivot = 2 * met.index + 1 - met.value  # the literal set
             index -= 1
             counter -= 1
             if counter == 0:
                 break
-            reason = self.reason[pivot >> 1]
-            assert reason != _NO_REASON
-            lits = self._explain(reason, pivot)
+            assert met.reason != _NO_REASON
+            lits = self._explain(met.reason, pivot)
         learned.insert(0, pivot ^ 1)
         if len(learned) == 1:
             return learned, 0
-        level = self.level
         best = 1  # the first literal of the highest level (a loop: a key function is a call)
         for k in range(2, len(learned)):
-            if level[learned[k] >> 1] > level[learned[best] >> 1]:
+            if variables[learned[k] >> 1].level > variables[learned[best] >> 1].level:
                 best = k
         learned[1], learned[best] = learned[best], learned[1]
-        return learned, level[learned[1] >> 1]
+        return learned, variables[learned[1] >> 1].level
 
     # -- solving ---------------------------------------------------------------------------
 
@@ -514,17 +518,16 @@ class Cdcl:
     def _pick(self) -> int:
         """The first open cell in the graph order (a pointer that backtracking rewinds), to
         its saved phase; -1 when every cell is set."""
-        value = self.value
         order = self.order
         i = self.scan
         n = len(order)
-        while i < n and value[order[i]] != _UNSET:
+        while i < n and order[i].value != _UNSET:
             i += 1
         self.scan = i
         if i == n:
             return -1
         var = order[i]
-        return 2 * var + self.phase[var]
+        return 2 * var.index + var.phase
 
     def _pick_guided(self) -> int:
         """A cell of a card the guide no longer completes, set to bring the card's total back
@@ -533,48 +536,45 @@ class Cdcl:
         between equals one that shows a value ``unseen_mine``/``unseen_safe`` mark;
         -1 when the guide completes every card (the open cells take the guide's values: a
         solution)."""
-        stack, is_bad, value, guide = self.bad_stack, self.is_bad, self.value, self.guide
-        excess, guide_sum, card_hi = self.excess, self.guide_sum, self.card_hi
-        var_cards, group_of = self.var_cards, self.group_of
+        stack = self.bad_stack
         while stack:
-            c = stack[-1]
-            if not is_bad[c]:
+            card = stack[-1]
+            if not card.bad:
                 stack.pop()
                 continue
-            over = guide_sum[c] + excess[c] > card_hi[c]
+            over = card.total > card.hi
             want = 1 if over else 0  # the guide's value of the cells to change
-            best = -1
+            best: _Var | None = None
             best_score = -(1 << 30)
             unseen = self.unseen_mine if want == 0 else self.unseen_safe
-            for w in self.card_vars[c]:
-                if value[w] != _UNSET or guide[w] != want:
+            for w in card.cells:
+                if w.value != _UNSET or w.guide != want:
                     continue
                 score = 0
-                for d in var_cards[w]:
-                    if is_bad[d]:
-                        if (guide_sum[d] + excess[d] > card_hi[d]) == over:
+                for d in w.cards:
+                    if d.bad:
+                        if (d.total > d.hi) == over:
                             score += 1
                     else:
                         score -= 1
-                score = 2 * score + unseen[group_of[w]]  # ties: show a value not seen yet
+                score = 2 * score + unseen[w.group]  # ties: show a value not seen yet
                 if score > best_score:
                     best, best_score = w, score
-            if best < 0:
+            if best is None:
                 raise AssertionError("a card out of the guide's reach has no open cell")
-            return 2 * best + want
+            return 2 * best.index + want
         return -1
 
     def _groups(self) -> list[int]:
         """Group values of the assignment (open cells take the guide's values): the guide's,
         moved by the cells set (every cell set is on the trail)."""
-        value, guide, group_of = self.value, self.guide, self.group_of
         out = list(self.guide_groups)
         moved = self.moved
         moved.clear()
         for var in self.trail:
-            step = value[var] - guide[var]
+            step = var.value - var.guide
             if step:
-                g = group_of[var]
+                g = var.group
                 out[g] = out[g] + step
                 moved.append(g)
         return out

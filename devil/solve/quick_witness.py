@@ -107,7 +107,7 @@ def draw_learnt(
         return lone_solution(problem, lo, hi)
     solver = Cdcl(problem, window)
     if rng is not None:
-        solver.phase = [0 if rng.random() < density else 1 for _ in range(solver.n)]
+        solver.set_phases([0 if rng.random() < density else 1 for _ in range(solver.n)])
     assumptions = []
     for g, size in enumerate(problem.sizes):
         if lo[g] >= 1:
