@@ -25,11 +25,13 @@ LARGER_BODIES = {
     "graphs.export_graph": 6 * 1024 * 1024,
     "api.create": 2 * 1024 * 1024,
     "play.new_game": 6 * 1024 * 1024,
+    "ledger.study_import": 6 * 1024 * 1024,
 }
 """Views allowed a larger body than ``MAX_CONTENT_LENGTH`` and the most each may declare: the
 analysis paste (a 10,000-cell position, form-encoded; ``ui`` sets it with ``body_limit``) and the
 graph board's paste and export (a 5,000-cell graph file with polygons, form-encoded), and a new
-game, which may carry such a file (JSON for the API, form-encoded for the page)."""
+game, which may carry such a file (JSON for the API, form-encoded for the page), and an
+imported graph move list posted back to study one of its moves (as long as that paste)."""
 
 
 def test_no_429_of_any_limiter_says_retry_after_0(make_app: Callable[..., Flask]) -> None:
