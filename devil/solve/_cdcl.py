@@ -215,26 +215,19 @@ class Cdcl:
         if len(limits) <= level:
             return
         keep = limits[level]
-        trail, bad_stack = self.trail, self.bad_stack
+        trail = self.trail
         guided, head, scan = self.guided, self.head, self.scan
         for p in range(len(trail) - 1, keep - 1, -1):
             var = trail[p]
             x = var.value
             if p < head:  # counted by _propagate: uncount it (and its stray from the guide)
-                step = var.guide - x if guided else 0
                 for card in var.cards:
                     if x == 1:
                         card.hi_left = card.hi_left + 1
                     else:
                         card.room_left = card.room_left + 1
-                    if step != 0:
-                        total = card.total + step
-                        card.total = total
-                        bad = total < card.lo or total > card.hi
-                        if bad != card.bad:
-                            card.bad = bad
-                            if bad:
-                                bad_stack.append(card)
+                if guided and x != var.guide:
+                    self._stray(var.cards, var.guide - x)
             var.phase = 1 - x  # 0: try "mine" first next time
             var.value = _UNSET
             if var.order_at < scan:
@@ -334,8 +327,8 @@ class Cdcl:
 
     def _stray(self, cards: list[_Card], step: int) -> None:
         """A counted cell in ``cards`` strays from the guide by ``step`` more (or less):
-        those cards may stop (or start) being completable by the guide (``_propagate`` and
-        ``_backtrack`` do this in their own loops over the cell's cards)."""
+        those cards may stop (or start) being completable by the guide (``_propagate`` does
+        this in its own loop over the cell's cards, where it counts the cell)."""
         for card in cards:
             total = card.total + step
             card.total = total
