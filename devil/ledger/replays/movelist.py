@@ -424,7 +424,7 @@ def _move(tokens: list[Word], line: int, on: OnBoard) -> Move:
         return Move(kind, *on.board.coord(cell))
     row, col = tokens[1], tokens[2]
     for name, token in (("row", row), ("column", col)):
-        if not token.text.isdigit() or not token.text.isascii():
+        if not _plain(token.text):
             raise ReplayFormatError(
                 f"{name} {token.text!r} is not a whole number >= 0", line=line, column=token.column
             )
@@ -438,7 +438,7 @@ _INF = float("inf")
 
 
 def _plain(text: str) -> bool:
-    """A row or column as the quick read takes it: ASCII digits (the full read's test)."""
+    """A row or column as both reads take it: ASCII digits."""
     return text.isdigit() and text.isascii()
 
 
@@ -481,7 +481,7 @@ def _quick(raw: str, stamped: bool, on: OnBoard) -> tuple[Move, float | None] | 
 
 
 def _seconds(text: str) -> float | None:
-    """A move's time as the full read takes it (a number >= 0, not infinite), else None."""
+    """A move's time as both reads take it (a number >= 0, not infinite), else None."""
     try:
         seconds = float(text)
     except ValueError:
@@ -535,11 +535,8 @@ def _moves(
         if has_time:
             first = tokens.pop(0)
             text, column = first.text, first.column
-            try:
-                t = None if first.quoted else float(text)
-            except ValueError:
-                t = None
-            if t is None or not t >= 0 or t == float("inf"):
+            t = None if first.quoted else _seconds(text)
+            if t is None:
                 raise ReplayFormatError(
                     f"time {text!r} is not a number of seconds >= 0", line=line, column=column
                 )
