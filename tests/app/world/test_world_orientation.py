@@ -183,7 +183,8 @@ def test_the_map_counts_what_the_view_shows(client: FlaskClient) -> None:
             assert (fx - x) ** 2 + (fy - y) ** 2 == best
         else:
             assert board["nearest_free"] is None
-    assert body["boards"][1]["flags"] == 3 and body["boards"][0]["free"] == 3
+    # the opening may prove fewer than three mines (the key is random): count what was flagged
+    assert body["boards"][1]["flags"] == len(mines) and body["boards"][0]["free"] == len(mines)
     known = {(cx, cy) for cx, cy, _ in body["map"]["known"]}
     assert (x >> 6, y >> 6) in known
     assert client.get("/api/worlds/main/teams/red/map?x=1").status_code == 400
