@@ -25,6 +25,9 @@ learned meanwhile stays valid and is kept).
 Literals: ``2 * var`` is "var is a mine", ``2 * var + 1`` "var is safe". Each cell and each
 card is a small object (``_Var``, ``_Card``) whose fields the compiled loops read and write
 in place: a ``list[int]`` makes mypyc box every value it stores (a new object above 256).
+The cells and the cards refer to each other; the solver, which nothing refers back to,
+breaks those cycles when it goes (``Cdcl.__del__``), so reference counting frees a finished
+search at once instead of leaving it to the cycle collector.
 """
 
 from __future__ import annotations
@@ -166,6 +169,12 @@ class Cdcl:
             base = first[g]
             for i in range(size - 1):
                 self._add_clause([2 * (base + i + 1) + 1, 2 * (base + i)])
+
+    def __del__(self) -> None:
+        # A card's cells -> each cell's cards -> the card: empty the cards' lists so that
+        # nothing is left in a cycle when the solver goes (and nothing outlives it).
+        for card in self.cards:
+            card.cells = []
 
     def set_phases(self, phases: Sequence[int]) -> None:
         """Each cell's first value (0: mine, 1: safe) when the graph order decides it."""

@@ -12,6 +12,7 @@ assignment."""
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 from pathlib import Path
@@ -183,3 +184,26 @@ def test_guided_questions_stay_within_a_bound_on_a_lattice() -> None:
     plus one cap."""
     unguided = lattice_conflicts(-1)
     assert lattice_conflicts(GUIDED_CONFLICTS) <= 2 * unguided + GUIDED_CONFLICTS
+
+
+@profile()
+@given(problems())
+def test_a_finished_solver_leaves_nothing_to_the_cycle_collector(
+    drawn: tuple[GroupProblem, list[tuple[int, int]]],
+) -> None:
+    """The cells and cards of a search refer to each other; dropping the solver frees them by
+    reference counting (``Cdcl.__del__`` breaks the cycles), so a long-lived server does not
+    hold finished searches until a collection of the oldest generation."""
+    problem, _ = drawn
+    gc.disable()
+    try:
+        gc.collect()
+        solver = Cdcl(problem, TotalWindow(0, sum(problem.sizes)))
+        first = solver.solve()
+        if first is not None:
+            solver.set_guide(first)
+            solver.solve([solver.group_literal(0, first[0] == 0)])
+        del solver
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
