@@ -15,9 +15,13 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from app.graphs.routes import tiling_form
 from devil.analysis import Verdict
 from devil.game import Game
-from devil.graphs.fileformat import from_json
+from devil.game.graph_params import GraphSpec
+from devil.graphs.fileformat import from_json, write_graph
+from devil.graphs.positions import blank
+from devil.graphs.tilings import tiling_board
 from devil.ledger.replays.movelist import read_movelist
 from devil.solver import classify
 from tests.helpers.web import Api, csrf
@@ -152,3 +156,29 @@ def test_each_imported_graph_move_opens_the_position_before_it(client: FlaskClie
     for bad, says in bad_posts:
         refused = client.post(form.group(1), data={**fields, **bad})
         assert refused.status_code == 400 and says in html.unescape(refused.get_data(as_text=True))
+
+
+SELECTED = re.compile(r'<option value="([^"]+)" data-about="[^"]*" selected>')
+
+
+def test_the_tiling_form_starts_on_the_studied_games_tiling(client: FlaskClient) -> None:
+    """Studying a cube game, "a built-in tiling" starts on the cube (it said Penrose)."""
+    game, _ = lost_cube(client)
+    body = client.get(f"/g/{game['id']}/study?move=1").get_data(as_text=True)
+    assert SELECTED.findall(body) == ["cube"]
+    assert "<option selected>beginner</option>" in body
+    assert 'name="size" value=""' in body
+    # the analysis board on its own still starts on Penrose
+    assert SELECTED.findall(client.get("/analyse/graph").get_data(as_text=True)) == ["penrose"]
+
+
+def test_the_tiling_form_keeps_a_custom_size_and_sides() -> None:
+    assert tiling_form(GraphSpec("triangle", (16, 16))) == {
+        "tiling": "triangle", "preset": "intermediate", "sides": False
+    }  # fmt: skip
+    assert tiling_form(GraphSpec("triangle", (5, 7), sides=True)) == {
+        "tiling": "triangle", "size": "5x7", "sides": True
+    }  # fmt: skip
+    assert tiling_form(None) == {}
+    custom = GraphSpec(file=write_graph(blank(tiling_board("hex", (3, 3)), 2)))
+    assert tiling_form(custom) == {}, "a custom board: the form's own default"
