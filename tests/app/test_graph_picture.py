@@ -1,14 +1,13 @@
 """A finished graph game's moves as PNG pictures (``GET /g/<id>/picture.png``, linked from
 the replay's note): what the player saw after each move, the last position of a lost game as
 its replay shows it; a running game refused, bad move numbers named, a board too big for a PNG
-refused before any rebuilding.
+refused before any rebuilding (bad move numbers: ``test_graph_study``, the same check).
 
 The expected pictures are drawn from ``Game.replay`` of the exported move list (the game
 again, not the route under test); these tests never read a running game's layout."""
 
 from __future__ import annotations
 
-import html
 import io
 import re
 from typing import Any
@@ -72,24 +71,6 @@ def test_each_move_of_a_graph_game_has_its_picture(client: FlaskClient) -> None:
     width, height = Image.open(io.BytesIO(end.data)).size
     assert 100 < width <= 4000 and 100 < height <= 4000
     assert len(end.data) < 200_000
-
-
-BAD_QUERIES = [
-    ("", "move must be a whole number from 0 to 2"),
-    ("?move=3", "from 0 to 2, not '3'"),
-    ("?move=-1", "not '-1'"),
-    ("?move=two", "not 'two'"),
-    ("?move=" + "9" * 400, "move must be"),
-]
-
-
-def test_a_bad_picture_request_is_named(client: FlaskClient) -> None:
-    game, _ = lost_cube(client)
-    for query, says in BAD_QUERIES:
-        answer = client.get(f"/g/{game['id']}/picture.png{query}")
-        assert answer.status_code == 400, query
-        assert says in html.unescape(answer.get_data(as_text=True)), query
-    assert client.get("/g/no-such-game/picture.png?move=1").status_code == 404
 
 
 def test_a_running_games_pictures_stay_closed(client: FlaskClient, api: Api) -> None:

@@ -97,17 +97,23 @@ BAD_QUERIES = [
     ("?move=3", "from 0 to 2, not '3'"),
     ("?move=-1", "not '-1'"),
     ("?move=1e3", "not '1e3'"),
+    ("?move=two", "not 'two'"),
     ("?move=" + "9" * 400, "move must be"),
     ("?move=1&cell=nowhere", "no cell has the id 'nowhere'"),
 ]
 
 
 def test_a_bad_study_request_is_a_400_naming_the_field(client: FlaskClient) -> None:
+    """The study and the move's picture (``/g/<id>/picture.png``) read the move alike."""
     game, _ = lost_cube(client)
-    for query, says in BAD_QUERIES:
-        answer = client.get(f"/g/{game['id']}/study{query}")
-        assert answer.status_code == 400, query
-        assert says in html.unescape(answer.get_data(as_text=True)), query
+    for route in ("study", "picture.png"):
+        for query, says in BAD_QUERIES:
+            if route == "picture.png" and "cell=" in query:
+                continue  # a picture chooses no cell
+            answer = client.get(f"/g/{game['id']}/{route}{query}")
+            assert answer.status_code == 400, (route, query)
+            assert says in html.unescape(answer.get_data(as_text=True)), (route, query)
+        assert client.get(f"/g/no-such-game/{route}?move=1").status_code == 404
 
 
 def test_a_running_games_positions_stay_closed(client: FlaskClient, api: Api) -> None:
