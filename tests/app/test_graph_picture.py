@@ -19,8 +19,7 @@ from PIL import Image
 from app.graphs.png import COLOURS, Loss, graph_png
 from devil.game import Game
 from devil.ledger.replays.movelist import read_movelist
-from tests.app.test_graph_study import lost_cube
-from tests.app.test_ledger import won_game
+from tests.helpers.graph_games import lost_cube, reveal
 from tests.helpers.web import Api
 
 PICTURE = re.compile(r'class="picture" href="([^"]+)"')
@@ -76,9 +75,7 @@ def test_each_move_of_a_graph_game_has_its_picture(client: FlaskClient) -> None:
 def test_a_running_games_pictures_stay_closed(client: FlaskClient, api: Api) -> None:
     answer = client.post("/api/games", json={"tiling": "cube", "preset": "beginner", "seed": 2})
     game: dict[str, Any] = answer.get_json()
-    headers = {"Authorization": f"Bearer {game['token']}"}
-    cell = game["state"]["cells"][0]["id"]
-    client.post(f"/api/games/{game['id']}/reveal", json={"cell": cell}, headers=headers)
+    reveal(client, game, game["state"]["cells"][0]["id"])
     for n in (0, 1):
         refused = client.get(f"/g/{game['id']}/picture.png?move={n}")
         assert refused.status_code == 409, n
@@ -101,14 +98,3 @@ def test_a_board_too_big_for_a_png_has_no_picture(
     assert "a PNG shows at most 95" in refused.get_data(as_text=True)
     page = client.get(f"/g/{game['id']}/replay/1").get_data(as_text=True)
     assert 'class="move-note' in page and not PICTURE.search(page)
-
-
-def test_a_grid_games_picture_is_the_grid_notes_picture(api: Api, client: FlaskClient) -> None:
-    game, _ = won_game(api)
-    note = client.get(f"/g/{game['id']}/replay/2").get_data(as_text=True)
-    link = PICTURE.search(note)
-    assert link
-    moved = client.get(f"/g/{game['id']}/picture.png?move=2")
-    assert moved.status_code == 303
-    assert moved.headers["Location"] == link.group(1).replace("&amp;", "&")
-    assert client.get(moved.headers["Location"]).data.startswith(PNG_SIGNATURE)

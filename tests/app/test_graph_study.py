@@ -16,39 +16,17 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from app.graphs.routes import tiling_form
-from devil.analysis import Verdict
 from devil.game import Game
 from devil.game.graph_params import GraphSpec
 from devil.graphs.fileformat import from_json, write_graph
 from devil.graphs.positions import blank
 from devil.graphs.tilings import tiling_board
 from devil.ledger.replays.movelist import read_movelist
-from devil.solver import classify
+from tests.helpers.graph_games import lost_cube, reveal
 from tests.helpers.web import Api, csrf
 
 WHY = re.compile(r'class="why" href="([^"]+)"')
 TEXTAREA = re.compile(r'<textarea id="graph-text" name="graph"[^>]*>(.*?)</textarea>', re.S)
-
-
-def _move(client: FlaskClient, game: dict[str, Any], cell: str) -> dict[str, Any]:
-    headers = {"Authorization": f"Bearer {game['token']}"}
-    answer = client.post(f"/api/games/{game['id']}/reveal", json={"cell": cell}, headers=headers)
-    out: dict[str, Any] = answer.get_json()
-    return out
-
-
-def lost_cube(client: FlaskClient) -> tuple[dict[str, Any], str]:
-    """A cube game lost on its second move: the game and the cell it was lost on."""
-    answer = client.post("/api/games", json={"tiling": "cube", "preset": "beginner", "seed": 1})
-    game: dict[str, Any] = answer.get_json()
-    _move(client, game, game["state"]["cells"][0]["id"])
-    position = from_json(client.get(f"/api/games/{game['id']}/graph").get_json())
-    layout = position.board.graph
-    assert layout is not None
-    # a cell the public position does not prove safe: the devil makes it a mine
-    risky = next(c for c, v in classify(position).verdicts.items() if v is not Verdict.SAFE)
-    assert _move(client, game, layout.id(risky))["status"] == "lost"
-    return game, layout.id(risky)
 
 
 def shown_position(body: str) -> Any:
@@ -119,7 +97,7 @@ def test_a_bad_study_request_is_a_400_naming_the_field(client: FlaskClient) -> N
 def test_a_running_games_positions_stay_closed(client: FlaskClient, api: Api) -> None:
     answer = client.post("/api/games", json={"tiling": "cube", "preset": "beginner", "seed": 2})
     game: dict[str, Any] = answer.get_json()
-    _move(client, game, game["state"]["cells"][0]["id"])
+    reveal(client, game, game["state"]["cells"][0]["id"])
     refused = client.get(f"/g/{game['id']}/study?move=1")
     assert refused.status_code == 409 and "still being played" in refused.get_data(as_text=True)
     # a grid game's study is the grid analysis board's link
