@@ -680,9 +680,10 @@
     frame.dataset.started = "1";
   }
 
-  /* a board bigger than its frame starts on the cell last touched (a frame swapped in at the
-     game's end), a replay's on the cell its move acted on, else on the opened cells, else on
-     its middle: a browser starts it at its top left corner, often empty (a cube's net) */
+  /* a board bigger than its frame starts on the cell last touched (a frame swapped in whose
+     view keepBoardView could not keep), a replay's on the cell its move acted on, else on
+     the opened cells, else on its middle: a browser starts it at its top left corner, often
+     empty (a cube's net) */
   function startFrames() {
     var frames = document.querySelectorAll(".scroller");
     for (var i = 0; i < frames.length; i++) {
