@@ -2,6 +2,7 @@
 
     MINE_DEVIL_CHROMIUM=$(command -v chromium) .venv/bin/python bench/bench_taps.py
     ... bench_taps.py --tiling truncated-square --preset intermediate --spread 3 5 7
+    ... bench_taps.py --zoom 1 1.5 2     # the board zoomed in (the zoom bar's level)
 
 Starts the app (SQLite in a temporary directory) and a game on a 390x844 touch phone in
 Chromium, opens its first cell, then aims ``--taps`` taps at the centre of every cell with a
@@ -9,8 +10,11 @@ Gaussian spread (``--spread``, px, each axis). Each tap point goes through what 
 meets: the cell drawn under it, then ``graph-game.js``'s ``fingerHit`` (the nearest centre;
 a doubt when near the line between a narrow cell and another). Per spread, for cells under
 24 px ("narrow") and the others: the share opened at once, asked about (ringed, a second tap
-needed) and sent to another cell; and, for comparison, what the drawn cell alone did before
-(a narrow cell always asked; a tap outside the aimed cell reached another).
+needed) and sent to another cell, and the same over all cells ("all": the share of taps
+that get "tap again to open"); and, for comparison, what the drawn cell alone did before
+(a narrow cell always asked; a tap outside the aimed cell reached another). ``--zoom``: at
+each of these levels of the zoom bar (1: fitted to the phone; a fitting board's zoom,
+``graph-game.js``), the page reloaded on the same game.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
 from app import create_app
+
+FIT_ZOOM_KEY = "mine-devil-graph-fit-zoom"
+"""Where ``graph-game.js`` keeps a fitting board's zoom."""
 
 SIMULATE = """([spreads, taps]) => {
   const cells = Array.from(document.querySelectorAll('svg.graph-game g[data-cell]'));
@@ -79,6 +86,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--spread", type=float, nargs="+", default=[3.0, 5.0, 7.0])
     parser.add_argument("--taps", type=int, default=40, help="taps aimed at each cell")
+    parser.add_argument(
+        "--zoom", type=float, nargs="+", default=[1.0], help="zoom levels (1: fitted)"
+    )
     args = parser.parse_args()
     data = tempfile.mkdtemp(prefix="bench-taps-")
     app = create_app(
@@ -108,22 +118,32 @@ def main() -> None:
         page.wait_for_url("**/g/*")
         page.locator('svg.graph-game g[tabindex="0"]').tap()
         page.wait_for_selector("#first-click", state="detached")
-        results: list[Any] = page.evaluate(SIMULATE, [args.spread, args.taps])
+        results: list[tuple[float, list[Any]]] = []
+        for level in args.zoom:
+            page.evaluate(f"() => localStorage.setItem('{FIT_ZOOM_KEY}', '{level}')")
+            page.reload()
+            page.wait_for_selector("svg.graph-game g[data-cell]")
+            results.append((level, page.evaluate(SIMULATE, [args.spread, args.taps])))
         browser.close()
     server.shutdown()
     print(f"{args.tiling} {args.preset} (seed {args.seed}) on a 390x844 phone, {args.taps} taps")
-    print("spread px  cells   taps    open at once   asks   another | before: asks   another")
-    for sigma, rows in results:
-        for kind in ("narrow", "wide"):
-            r = rows.get(kind)
-            if not r:
-                continue
-            n = r["taps"]
-            print(
-                f"{sigma:8.1f}  {kind:6} {r['cells']:4} {n:6}   {r['open'] / n:11.1%}"
-                f"  {r['ask'] / n:6.1%}  {r['other'] / n:7.1%} |"
-                f"       {r['oldAsk'] / n:6.1%}  {r['oldOther'] / n:7.1%}"
-            )
+    for level, spreads in results:
+        print(f"zoom {level:.0%}")
+        print("spread px  cells   taps    open at once   asks   another | before: asks   another")
+        for sigma, rows in spreads:
+            rows["all"] = {
+                key: sum(r[key] for r in rows.values()) for key in next(iter(rows.values()))
+            }
+            for kind in ("narrow", "wide", "all"):
+                r = rows.get(kind)
+                if not r or not r["taps"]:
+                    continue
+                n = r["taps"]
+                print(
+                    f"{sigma:8.1f}  {kind:6} {r['cells']:4} {n:6}   {r['open'] / n:11.1%}"
+                    f"  {r['ask'] / n:6.1%}  {r['other'] / n:7.1%} |"
+                    f"       {r['oldAsk'] / n:6.1%}  {r['oldOther'] / n:7.1%}"
+                )
 
 
 if __name__ == "__main__":

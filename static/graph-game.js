@@ -7,7 +7,8 @@
    - arrows move the cursor to the neighbour nearest the arrow's direction (by centres);
      one tab stop (roving tabindex); after a move swaps the board the cursor stays put.
    - boards up to 300 cells fit the page's width (a 390 px phone); bigger ones scroll in
-     their frame, the zoom buttons scale them (on a phone 100% is a 28 px cell, not 46).
+     their frame; the zoom buttons scale both (on a phone a big board's 100% is a 28 px
+     cell, not 46; a fitting board's 100% fits, zoomed in it pans in its frame).
    - on a narrow portrait screen a board much wider than tall (the cube's and the sphere's
      nets) is drawn turned a quarter (its numbers upright), so its cells are bigger to tap:
      the cells sit in one <g class="cells">, which gets the turn; the arrows follow the
@@ -16,7 +17,8 @@
   "use strict";
 
   var LONG_PRESS_MS = 450;
-  var ZOOM_KEY = "mine-devil-graph-zoom";
+  var ZOOM_KEY = "mine-devil-graph-zoom"; // a big board's zoom
+  var FIT_ZOOM_KEY = "mine-devil-graph-fit-zoom"; // a board that fits the screen
 
   function cellOf(el) {
     if (!el || !el.closest) return null;
@@ -245,7 +247,7 @@
     if (note) {
       note.textContent = !cell ? "" : cell.closest("svg.ball")
         ? nameOf(cell).replace(/^c/, "C") + " is narrow: tap it again to open it (or zoom in with two fingers)."
-        : "Your tap fell between two cells: " + nameOf(cell) + " is ringed. Tap it again to open it, or tap the cell you meant (two fingers zoom in).";
+        : "Your tap fell between two cells: " + nameOf(cell) + " is ringed. Tap it again to open it, or tap the cell you meant (Zoom + above the board makes cells bigger).";
     }
   }
 
@@ -499,6 +501,7 @@
   function boardSwapped() {
     for (var i = 0; i < swapHooks.length; i++) swapHooks[i]();
     turnBoards();
+    keepBoardView();
   }
   if (window.MutationObserver) {
     new MutationObserver(function (records) {
@@ -527,6 +530,7 @@
     if (picked && !document.contains(picked)) pick(null);
     turnBoards();
     applyZoom();
+    keepBoardView(); // htmx may settle before the observer's boardSwapped
     startFrames();
     linkCells();
     setTimeout(raiseMarked, 0);
@@ -542,11 +546,27 @@
     }
   });
 
-  // -- zoom for big boards -----------------------------------------------------------------
+  // -- zoom: big boards and boards that fit -----------------------------------------------
 
-  function zoom() {
-    var z = parseFloat(localStorage.getItem(ZOOM_KEY) || "1");
-    return z >= 0.3 && z <= 3 ? z : 1;
+  /* One zoom bar above the game's board (templates/_board.html): out, the level, in, and
+     reset. A big board's 100% is a readable cell (CELL_PX, PHONE_CELL_PX on a phone), from 30%
+     to 300%; a board that fits (up to 300 cells) is 100% fitted to the screen and grows up to
+     300%, panned in its frame by a finger, the scroll bars or the arrow keys (the cursor's
+     cell scrolls into sight). On a phone a 250-cell Penrose board's cells are about 20 px:
+     zoomed in, fewer taps land near the line between two cells ("tap again to open",
+     bench/bench_taps.py). Each kind remembers its own level. */
+  var ZOOM_STEP = 1.25;
+  var ZOOMS = { big: [ZOOM_KEY, 0.3, 3], fit: [FIT_ZOOM_KEY, 1, 3] }; // key, least, most
+
+  function zoom(kind) {
+    var k = ZOOMS[kind || "big"];
+    var z = NaN;
+    try { z = parseFloat(localStorage.getItem(k[0]) || "1"); } catch (err) { /* private mode */ }
+    return z >= k[1] && z <= k[2] ? z : 1;
+  }
+  function setZoom(kind, z) {
+    var k = ZOOMS[kind];
+    try { localStorage.setItem(k[0], String(Math.max(k[1], Math.min(k[2], z)))); } catch (err) { /* private mode */ }
   }
 
   /* a big board's cells are CELL_PX wide at 100% (app/play/graph_board.py); on a phone
@@ -555,40 +575,115 @@
   var CELL_PX = 46;
   var PHONE_CELL_PX = 28;
 
-  function applyZoom() {
+  function zoomBig() {
     var phone = window.innerWidth < TURN_BELOW_PX;
-    var scale = zoom() * (phone ? PHONE_CELL_PX / CELL_PX : 1);
+    var scale = zoom("big") * (phone ? PHONE_CELL_PX / CELL_PX : 1);
     var room = window.innerWidth - 24; // a phone's frame (graph-game.css): 4 + 3 + 2 + 3 px a side
     var boards = document.querySelectorAll("svg.graph-game.big");
     for (var i = 0; i < boards.length; i++) {
       var width = parseFloat(boards[i].getAttribute("width")) * scale;
       // at 100% a board a few pixels wider than a phone fits it (a turned expert sphere)
-      if (phone && Math.abs(zoom() - 1) < 0.01 && width > room && width < 1.1 * room) width = room;
+      if (phone && Math.abs(zoom("big") - 1) < 0.01 && width > room && width < 1.1 * room) width = room;
       boards[i].style.width = width.toFixed(0) + "px";
     }
-    var levels = document.querySelectorAll("[data-graph-zoom-level]");
-    for (var j = 0; j < levels.length; j++) levels[j].textContent = Math.round(zoom() * 100) + "%";
+  }
+
+  /* the game's board that fits, ``zoomed`` (no max-width: graph-game.css) to its fitted
+     width times the zoom; a solid drawn turnable (graph-ball.js) is never zoomed: it turns */
+  function zoomFit() {
+    var svg = document.querySelector("#board svg.graph-game.fit");
+    if (!svg) return;
+    var z = svg.classList.contains("ball") ? 1 : zoom("fit");
+    var frame = svg.closest(".scroller");
+    var left = frame ? frame.scrollLeft : 0, top = frame ? frame.scrollTop : 0;
+    svg.classList.remove("zoomed");
+    svg.style.width = "";
+    if (z < 1.001) return;
+    var fitted = svg.getBoundingClientRect().width; // unzoomed for a moment: the frame scrolled back
+    svg.classList.add("zoomed");
+    svg.style.width = (fitted * z).toFixed(0) + "px";
+    if (frame) { frame.scrollLeft = left; frame.scrollTop = top; }
+  }
+
+  function kindOf(bar) { return bar.dataset.graphZoomFor === "fit" ? "fit" : "big"; }
+
+  function applyZoom() {
+    zoomBig();
+    zoomFit();
     // "swipe it, or zoom out" only when it does not fit (a turned sphere fits a phone)
     var bars = document.querySelectorAll(".graph-zoom");
     var board = document.getElementById("board");
     var frame = board && board.closest(".scroller");
     for (var k = 0; k < bars.length; k++) {
+      var kind = kindOf(bars[k]), z = zoom(kind), least = ZOOMS[kind][1], most = ZOOMS[kind][2];
+      var level = bars[k].querySelector("[data-graph-zoom-level]");
+      if (level) level.textContent = Math.round(z * 100) + "%";
+      // a button that would do nothing says so (aria-disabled: it keeps the focus)
+      var can = { out: z > least + 0.001, "in": z < most - 0.001, reset: Math.abs(z - 1) > 0.001 };
+      var buttons = bars[k].querySelectorAll("[data-graph-zoom]");
+      for (var b = 0; b < buttons.length; b++) {
+        buttons[b].setAttribute("aria-disabled", can[buttons[b].dataset.graphZoom] ? "false" : "true");
+      }
       bars[k].classList.toggle("overflowing", !!frame &&
         (frame.scrollWidth > frame.clientWidth + 1 || frame.scrollHeight > frame.clientHeight + 1));
     }
   }
 
+  /* the point of the board in the middle of its frame, as shares of the board's width and
+     height; ``keepMiddle`` puts that point back in the middle after a zoom */
+  function middleOf(frame) {
+    return [(frame.scrollLeft + frame.clientWidth / 2) / (frame.scrollWidth || 1),
+      (frame.scrollTop + frame.clientHeight / 2) / (frame.scrollHeight || 1)];
+  }
+  function keepMiddle(frame, at) {
+    frame.scrollLeft = Math.max(0, at[0] * frame.scrollWidth - frame.clientWidth / 2);
+    frame.scrollTop = Math.max(0, at[1] * frame.scrollHeight - frame.clientHeight / 2);
+  }
+
   document.addEventListener("click", function (e) {
     var button = e.target && e.target.closest ? e.target.closest("[data-graph-zoom]") : null;
     if (!button) return;
-    var z = zoom() * (button.dataset.graphZoom === "in" ? 1.25 : 0.8);
-    try { localStorage.setItem(ZOOM_KEY, String(Math.max(0.3, Math.min(3, z)))); } catch (err) { /* private mode */ }
+    var kind = kindOf(button.closest(".graph-zoom") || button);
+    var how = button.dataset.graphZoom;
+    var board = document.getElementById("board");
+    var frame = board && board.closest(".scroller");
+    var middle = frame ? middleOf(frame) : null;
+    if (how === "reset") setZoom(kind, 1);
+    else setZoom(kind, zoom(kind) * (how === "in" ? ZOOM_STEP : 1 / ZOOM_STEP));
     applyZoom();
+    if (frame) keepMiddle(frame, middle);
   });
 
-  /* a board bigger than its frame starts on the cell last touched (a frame swapped in at the
-     game's end), a replay's on the cell its move acted on, else on the opened cells, else on
-     its middle: a browser starts it at its top left corner, often empty (a cube's net) */
+  /* A move swaps the whole game, its board's frame too, which a browser starts at its top
+     left corner: a board zoomed and panned to a corner jumped away after every tap. The new
+     frame starts where the player left the old one (the board is the same size), before it
+     is painted (boardSwapped). */
+  var boardView = null; // [left, top, scroll width, scroll height] of the game board's frame
+  function noteBoardView() {
+    var board = document.getElementById("board");
+    var frame = board && board.closest(".scroller");
+    if (frame) boardView = [frame.scrollLeft, frame.scrollTop, frame.scrollWidth, frame.scrollHeight];
+  }
+  // before a move's request (or a watcher's poll), and as the player pans (a live game's
+  // moves may come unasked)
+  document.addEventListener("htmx:beforeRequest", noteBoardView);
+  document.addEventListener("scroll", function (e) {
+    if (e.target && e.target.classList && e.target.classList.contains("scroller")) noteBoardView();
+  }, true);
+  function keepBoardView() {
+    var board = document.getElementById("board");
+    var frame = board && board.closest(".scroller");
+    if (!frame || frame.dataset.started || !boardView) return;
+    if (Math.abs(frame.scrollWidth - boardView[2]) > 2 || Math.abs(frame.scrollHeight - boardView[3]) > 2) return;
+    frame.scrollLeft = boardView[0];
+    frame.scrollTop = boardView[1];
+    frame.dataset.started = "1";
+  }
+
+  /* a board bigger than its frame starts on the cell last touched (a frame swapped in whose
+     view keepBoardView could not keep), a replay's on the cell its move acted on, else on
+     the opened cells, else on its middle: a browser starts it at its top left corner, often
+     empty (a cube's net) */
   function startFrames() {
     var frames = document.querySelectorAll(".scroller");
     for (var i = 0; i < frames.length; i++) {

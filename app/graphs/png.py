@@ -3,13 +3,16 @@
 Same colours as the SVG export (``app.graphs.routes.EXPORT_STYLE``): revealed cells light,
 covered cells coloured by verdict (safe green, mine red, either yellow), numbers and flags
 at the centre. A solid drawn ``"solid"`` is its first view (``app.graphs.projection``), the
-faces turned away left out. Bounded: ``MAX_PNG_CELLS`` cells, ``MAX_SIDE`` pixels a side.
+faces turned away left out. A lost game's last position (``Loss``) shows what its replay
+shows: the click that lost, red, and the devil's mines as dots. Bounded: ``MAX_PNG_CELLS``
+cells, ``MAX_SIDE`` pixels a side.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -36,9 +39,19 @@ COLOURS = {
     "line": "#555555",
     "ink": "#1d2330",
     "flag": "#c0262d",
+    "boom": "#e53935",
     "background": "#ffffff",
 }
 """The exported pictures' colours (the SVG export's style is made from them)."""
+
+
+@dataclass(frozen=True)
+class Loss:
+    """What a lost game's last position shows (as its replay does): the cell whose click
+    lost (``click``) and the devil's witness, a layout with a mine there (``mines``)."""
+
+    click: Cell
+    mines: frozenset[Cell]
 
 
 class TooBigForPng(ValueError):
@@ -53,8 +66,14 @@ def check_png_size(position: Position) -> None:
         )
 
 
-def graph_png(position: Position, verdicts: Mapping[Cell, Verdict], view: str = "flat") -> bytes:
-    """The PNG bytes of a graph ``position``, covered cells coloured by ``verdicts``."""
+def graph_png(
+    position: Position,
+    verdicts: Mapping[Cell, Verdict],
+    view: str = "flat",
+    loss: Loss | None = None,
+) -> bytes:
+    """The PNG bytes of a graph ``position``, covered cells coloured by ``verdicts``;
+    ``loss``: a lost game's end (the losing click and the devil's mines)."""
     check_png_size(position)
     tilt: list[float] | None = None
     if view == "solid":
@@ -94,7 +113,7 @@ def graph_png(position: Position, verdicts: Mapping[Cell, Verdict], view: str = 
         for i, j in dot_edges(position, items):
             draw.line([px(items[i].centre), px(items[j].centre)], fill=COLOURS["line"], width=line)
     for shape, t in drawn:
-        _cell(draw, position, verdicts, shape, px, scale, line, font(t))
+        _cell(draw, position, verdicts, shape, px, scale, line, font(t), loss)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
@@ -109,12 +128,15 @@ def _cell(
     scale: float,
     line: int,
     font: ImageFont.FreeTypeFont | ImageFont.ImageFont | None,
+    loss: Loss | None,
 ) -> None:
     cell = shape.cell
     number = position.number(cell)
     verdict = verdicts.get(cell)
     if number is not None:
         fill = COLOURS["open"]
+    elif loss is not None and cell == loss.click:
+        fill = COLOURS["boom"]
     elif verdict is not None:
         fill = COLOURS[verdict.value]
     else:
@@ -132,3 +154,7 @@ def _cell(
         text, colour = "F", COLOURS["flag"]
     if text and font is not None:
         draw.text(px(shape.centre), text, fill=colour, font=font, anchor="mm")
+    elif loss is not None and number is None and cell in loss.mines:
+        cx, cy = px(shape.centre)  # a dot, as the replay's mines (a font may lack the glyph)
+        r = 0.16 * scale
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=COLOURS["ink"])

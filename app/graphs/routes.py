@@ -22,7 +22,8 @@ board has at most ``WEB_MAX_CELLS`` cells (the file format allows more: ``devil-
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
@@ -42,6 +43,7 @@ from app.settings import settings
 from devil.analysis import Verdict
 from devil.board import Cell
 from devil.errors import InconsistentPosition
+from devil.game.graph_params import GraphSpec
 from devil.graphs.fileformat import GraphFileError, read_graph, write_graph
 from devil.graphs.positions import blank, midgame
 from devil.graphs.tilings import TILINGS, tiling, tiling_board
@@ -196,12 +198,31 @@ class Origin:
 
 
 def position_page(
-    position: Position, count: Count, cell_id: str | None, origin: Origin
+    position: Position,
+    count: Count,
+    cell_id: str | None,
+    origin: Origin,
+    spec: GraphSpec | None = None,
 ) -> Response:
     """The analysis board on ``position`` (a move of a game or of an imported replay),
-    ``cell_id`` chosen; the page's own form then carries it as a pasted file."""
+    ``cell_id`` chosen; the page's own form then carries it as a pasted file. ``spec``: the
+    game's board, whose tiling the built-in tiling form starts on (``tiling_form``)."""
     req = Request(count, cell_id, text=off_loop(lambda: write_graph(position)))
-    return _page(req, position, None, 200, origin)
+    return _page(replace(req, **tiling_form(spec)), position, None, 200, origin)
+
+
+def tiling_form(spec: GraphSpec | None) -> dict[str, Any]:
+    """The built-in tiling form's fields for a game on ``spec``: its tiling, sides, and its
+    preset (or, at a custom size, that size); nothing for a custom board (the form's default,
+    Penrose). A stranger studying a game of triangles who asks for "a built-in tiling" meant
+    triangles, not the Penrose board the form used to start on."""
+    if spec is None or not spec.tiling:
+        return {}
+    presets = [p.name for p in tiling(spec.tiling).presets if p.size == spec.size]
+    if presets:
+        return {"tiling": spec.tiling, "preset": presets[0], "sides": spec.sides}
+    size = "x".join(str(n) for n in spec.size)
+    return {"tiling": spec.tiling, "size": size, "sides": spec.sides}
 
 
 def _page(

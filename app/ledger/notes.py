@@ -8,12 +8,15 @@ from typing import Any
 
 from flask import url_for
 
+from app.graphs.png import MAX_PNG_CELLS
 from app.ledger.service import Ledger
 from app.play.service import GameService
 from app.teach.query import analyse_url, position_param
 from devil.board import Board
 from devil.game import GameParams, Status
 from devil.ledger.luck import bits_text, odds
+from devil.position import Position
+from devil.rules import Count
 from devil.teach.proof import LEVEL_NAMES
 
 JUDGEMENT_TEXT = {
@@ -35,7 +38,8 @@ class MoveNote:
     text: str
     why: str | None
     picture: str | None
-    """A PNG of the board after the move (what the player saw); None on graph boards."""
+    """A PNG of the board after the move (what the player saw); None on a graph board too
+    big for a PNG (``MAX_PNG_CELLS``)."""
 
 
 def note_text(move: dict[str, Any], said: str = "") -> str:
@@ -87,17 +91,23 @@ def move_note(ledger: Ledger, games: GameService, game_id: str, n: int) -> MoveN
     move = ledger.annotation(game_id)["moves"][n - 1]
     count = loaded.params.rules.count
     if loaded.params.graph is not None:
-        # the graph analysis board rebuilds the position from the game (a file of up to
-        # megabytes is no link); no picture: the PNG reads grid lines
+        # the graph analysis board and the picture rebuild the position from the game (a
+        # file of up to megabytes is no link)
         why = None if move["judgement"] == "flag" else graph_why(game_id, loaded.params, n, move)
-        return MoveNote(n, move["judgement"], note_text(move), why, None)
+        drawn = loaded.params.board().cell_count <= MAX_PNG_CELLS
+        picture = url_for("ledger.game_picture", game_id=game_id, move=n) if drawn else None
+        return MoveNote(n, move["judgement"], note_text(move), why, picture)
     why = None
     if move["judgement"] != "flag":
         before = games.replay(game_id, n - 1).position
         row, col = explained_cell(before.board, move)
         why = analyse_url(before.line, count, cell=f"{row},{col}")
-    after = games.replay(game_id, n).position
-    key, value = position_param(after.line)
-    args: dict[str, Any] = {key: value, "count": count.value}
-    picture = url_for("ledger.export_png", **args)
+    picture = grid_picture_url(games.replay(game_id, n).position, count)
     return MoveNote(n, move["judgement"], note_text(move), why, picture)
+
+
+def grid_picture_url(position: Position, count: Count) -> str:
+    """The link to a grid ``position``'s PNG (the analysis board's picture, verdicts and all)."""
+    key, value = position_param(position.line)
+    args: dict[str, Any] = {key: value, "count": count.value}
+    return url_for("ledger.export_png", **args)

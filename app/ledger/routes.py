@@ -14,6 +14,8 @@
                                        each a link to the analysis board
 ``GET  /g/<id>/study?move=N&cell=``    a finished game's position after N moves on the
                                        analysis board (a graph's rebuilt here; 409 running)
+``GET  /g/<id>/picture.png?move=N``  that position as a PNG (a graph game's; a grid's: 303
+                                       to ``/analyse/export.png``; 409 running)
 ``POST /import/study``                 an imported move list (``replay``) before or after
                                        a move (``before`` / ``after``) on the analysis board
 """
@@ -31,8 +33,10 @@ from app.duel.history import duel_records, page_arg
 from app.errors import InputError
 from app.graphs.routes import WEB_MAX_TEXT
 from app.hooks import body_limit
+from app.ledger.download import download
 from app.ledger.imports import imported_view
 from app.ledger.notes import move_note
+from app.ledger.picture import move_picture
 from app.ledger.png import position_png
 from app.ledger.service import Ledger, StillPlaying, TooBig
 from app.ledger.spec import PATHS, SCHEMAS
@@ -208,7 +212,7 @@ def export_png() -> ResponseReturnValue:
     check_size(position)
     count = parse_count(request.args.get("count"))
     verdicts = picture_verdicts(position, count)
-    return _download(position_png(position, verdicts), "image/png", "position.png")
+    return download(position_png(position, verdicts), "image/png", "position.png")
 
 
 def _finished(game_id: str) -> Any:
@@ -229,17 +233,11 @@ def _times(game_id: str) -> list[float]:
     return [(e.at - moves[0].at).total_seconds() for e in moves]
 
 
-def _download(body: bytes | str, mimetype: str, filename: str) -> Response:
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 @bp.get("/g/<game_id>/export.moves")
 def export_moves(game_id: str) -> ResponseReturnValue:
     game = _finished(game_id).game
     text = write_movelist(game.params, game.moves, _times(game_id), final_board(game), seed=True)
-    return _download(text, "text/plain", f"mine-devil-{game_id}.moves")
+    return download(text, "text/plain", f"mine-devil-{game_id}.moves")
 
 
 @bp.get("/g/<game_id>/export.evf")
@@ -261,7 +259,7 @@ def export_evf(game_id: str) -> ResponseReturnValue:
         )
     except EvfError as exc:
         raise InputError("format", str(exc)) from None
-    return _download(data, "application/octet-stream", f"mine-devil-{game_id}.evf")
+    return download(data, "application/octet-stream", f"mine-devil-{game_id}.evf")
 
 
 @bp.get("/g/<game_id>/study")
@@ -269,6 +267,13 @@ def export_evf(game_id: str) -> ResponseReturnValue:
 def study_game(game_id: str) -> ResponseReturnValue:
     """A finished game's position after ``move`` moves on the analysis board."""
     return game_study(get_service(), game_id, request.args)
+
+
+@bp.get("/g/<game_id>/picture.png")
+@limit_moves
+def game_picture(game_id: str) -> ResponseReturnValue:
+    """A finished game's position after ``move`` moves as a PNG (a graph note's picture)."""
+    return move_picture(get_service(), game_id, request.args)
 
 
 @bp.post("/import/study")

@@ -23,6 +23,7 @@ from app.fields import shown
 from app.graphs.routes import WEB_MAX_CELLS, WEB_MAX_TEXT, Origin, position_page
 from app.heavy import off_loop
 from app.ledger.notes import explained_cell
+from app.play.loaded import LoadedGame
 from app.play.replay import VERBS
 from app.play.service import GameService
 from app.teach.query import ANALYSE_MAX_CELLS, analyse_url
@@ -50,17 +51,24 @@ def move_arg(args: Mapping[str, str], field: str, total: int, low: int = 0) -> i
     return int(text)
 
 
-def game_study(games: GameService, game_id: str, args: Mapping[str, str]) -> ResponseReturnValue:
-    """``GET /g/<id>/study?move=N&cell=ID``: the position after ``N`` moves of a finished
-    game (0: before the first), ``cell`` (an id on a graph, ``R,C`` on a grid) chosen."""
+def finished_move(
+    games: GameService, game_id: str, args: Mapping[str, str]
+) -> tuple[LoadedGame, int]:
+    """A finished game and the move number ``move`` of its (409 while it runs: its positions
+    open when it ends; 400 naming ``move`` when it is not one of the game's)."""
     loaded = games.load(game_id)
     if loaded.status is Status.PLAYING:
         raise Conflict(
             f"game {game_id} is still being played: its positions open on the analysis board "
             "when it ends"
         )
-    total = loaded.moves
-    n = move_arg(args, "move", total)
+    return loaded, move_arg(args, "move", loaded.moves)
+
+
+def game_study(games: GameService, game_id: str, args: Mapping[str, str]) -> ResponseReturnValue:
+    """``GET /g/<id>/study?move=N&cell=ID``: the position after ``N`` moves of a finished
+    game (0: before the first), ``cell`` (an id on a graph, ``R,C`` on a grid) chosen."""
+    loaded, n = finished_move(games, game_id, args)
     params = loaded.params
     count = params.rules.count
     cell = args.get("cell") or None
@@ -71,7 +79,8 @@ def game_study(games: GameService, game_id: str, args: Mapping[str, str]) -> Res
         return redirect(analyse_url(position.line, count, cell=cell), 303)
     back = url_for("play.replay", game_id=game_id, n=n)
     text = _where(position.board, loaded.game.moves, n, "this game")
-    return position_page(position, count, cell, Origin(text, back, "Back to the replay"))
+    origin = Origin(text, back, "Back to the replay")
+    return position_page(position, count, cell, origin, params.graph)
 
 
 def _where(board: Board, moves: tuple[Move, ...], n: int, what: str) -> str:
@@ -136,4 +145,5 @@ def import_study(form: Mapping[str, str]) -> ResponseReturnValue:
         return redirect(analyse_url(position.line, count, cell=cell), 303)
     where = _where(board, moves, n, name)
     back = url_for("teach.analyse") + "#import-file"
-    return position_page(position, count, cell, Origin(where, back, "Import another file"))
+    origin = Origin(where, back, "Import another file")
+    return position_page(position, count, cell, origin, params.graph)

@@ -15,36 +15,18 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from devil.analysis import Verdict
+from app.graphs.routes import tiling_form
 from devil.game import Game
-from devil.graphs.fileformat import from_json
+from devil.game.graph_params import GraphSpec
+from devil.graphs.fileformat import from_json, write_graph
+from devil.graphs.positions import blank
+from devil.graphs.tilings import tiling_board
 from devil.ledger.replays.movelist import read_movelist
-from devil.solver import classify
+from tests.helpers.graph_games import lost_cube, reveal
 from tests.helpers.web import Api, csrf
 
 WHY = re.compile(r'class="why" href="([^"]+)"')
 TEXTAREA = re.compile(r'<textarea id="graph-text" name="graph"[^>]*>(.*?)</textarea>', re.S)
-
-
-def _move(client: FlaskClient, game: dict[str, Any], cell: str) -> dict[str, Any]:
-    headers = {"Authorization": f"Bearer {game['token']}"}
-    answer = client.post(f"/api/games/{game['id']}/reveal", json={"cell": cell}, headers=headers)
-    out: dict[str, Any] = answer.get_json()
-    return out
-
-
-def lost_cube(client: FlaskClient) -> tuple[dict[str, Any], str]:
-    """A cube game lost on its second move: the game and the cell it was lost on."""
-    answer = client.post("/api/games", json={"tiling": "cube", "preset": "beginner", "seed": 1})
-    game: dict[str, Any] = answer.get_json()
-    _move(client, game, game["state"]["cells"][0]["id"])
-    position = from_json(client.get(f"/api/games/{game['id']}/graph").get_json())
-    layout = position.board.graph
-    assert layout is not None
-    # a cell the public position does not prove safe: the devil makes it a mine
-    risky = next(c for c, v in classify(position).verdicts.items() if v is not Verdict.SAFE)
-    assert _move(client, game, layout.id(risky))["status"] == "lost"
-    return game, layout.id(risky)
 
 
 def shown_position(body: str) -> Any:
@@ -93,23 +75,29 @@ BAD_QUERIES = [
     ("?move=3", "from 0 to 2, not '3'"),
     ("?move=-1", "not '-1'"),
     ("?move=1e3", "not '1e3'"),
+    ("?move=two", "not 'two'"),
     ("?move=" + "9" * 400, "move must be"),
     ("?move=1&cell=nowhere", "no cell has the id 'nowhere'"),
 ]
 
 
 def test_a_bad_study_request_is_a_400_naming_the_field(client: FlaskClient) -> None:
+    """The study and the move's picture (``/g/<id>/picture.png``) read the move alike."""
     game, _ = lost_cube(client)
-    for query, says in BAD_QUERIES:
-        answer = client.get(f"/g/{game['id']}/study{query}")
-        assert answer.status_code == 400, query
-        assert says in html.unescape(answer.get_data(as_text=True)), query
+    for route in ("study", "picture.png"):
+        for query, says in BAD_QUERIES:
+            if route == "picture.png" and "cell=" in query:
+                continue  # a picture chooses no cell
+            answer = client.get(f"/g/{game['id']}/{route}{query}")
+            assert answer.status_code == 400, (route, query)
+            assert says in html.unescape(answer.get_data(as_text=True)), (route, query)
+        assert client.get(f"/g/no-such-game/{route}?move=1").status_code == 404
 
 
 def test_a_running_games_positions_stay_closed(client: FlaskClient, api: Api) -> None:
     answer = client.post("/api/games", json={"tiling": "cube", "preset": "beginner", "seed": 2})
     game: dict[str, Any] = answer.get_json()
-    _move(client, game, game["state"]["cells"][0]["id"])
+    reveal(client, game, game["state"]["cells"][0]["id"])
     refused = client.get(f"/g/{game['id']}/study?move=1")
     assert refused.status_code == 409 and "still being played" in refused.get_data(as_text=True)
     # a grid game's study is the grid analysis board's link
@@ -152,3 +140,29 @@ def test_each_imported_graph_move_opens_the_position_before_it(client: FlaskClie
     for bad, says in bad_posts:
         refused = client.post(form.group(1), data={**fields, **bad})
         assert refused.status_code == 400 and says in html.unescape(refused.get_data(as_text=True))
+
+
+SELECTED = re.compile(r'<option value="([^"]+)" data-about="[^"]*" selected>')
+
+
+def test_the_tiling_form_starts_on_the_studied_games_tiling(client: FlaskClient) -> None:
+    """Studying a cube game, "a built-in tiling" starts on the cube (it said Penrose)."""
+    game, _ = lost_cube(client)
+    body = client.get(f"/g/{game['id']}/study?move=1").get_data(as_text=True)
+    assert SELECTED.findall(body) == ["cube"]
+    assert "<option selected>beginner</option>" in body
+    assert 'name="size" value=""' in body
+    # the analysis board on its own still starts on Penrose
+    assert SELECTED.findall(client.get("/analyse/graph").get_data(as_text=True)) == ["penrose"]
+
+
+def test_the_tiling_form_keeps_a_custom_size_and_sides() -> None:
+    assert tiling_form(GraphSpec("triangle", (16, 16))) == {
+        "tiling": "triangle", "preset": "intermediate", "sides": False
+    }  # fmt: skip
+    assert tiling_form(GraphSpec("triangle", (5, 7), sides=True)) == {
+        "tiling": "triangle", "size": "5x7", "sides": True
+    }  # fmt: skip
+    assert tiling_form(None) == {}
+    custom = GraphSpec(file=write_graph(blank(tiling_board("hex", (3, 3)), 2)))
+    assert tiling_form(custom) == {}, "a custom board: the form's own default"

@@ -131,6 +131,17 @@ def test_replay_notes_say_what_each_move_was_and_link_why(api: Api, client: Flas
     assert "safe by the rules (the first click)" in first.get_data(as_text=True)
 
 
+def test_a_grid_games_picture_is_the_grid_notes_picture(api: Api, client: FlaskClient) -> None:
+    game, _ = won_game(api)
+    note = client.get(f"/g/{game['id']}/replay/2").get_data(as_text=True)
+    link = re.search(r'class="picture" href="([^"]+)"', note)
+    assert link
+    moved = client.get(f"/g/{game['id']}/picture.png?move=2")
+    assert moved.status_code == 303
+    assert moved.headers["Location"] == link.group(1).replace("&amp;", "&")
+    assert client.get(moved.headers["Location"]).data.startswith(b"\x89PNG\r\n\x1a\n")
+
+
 def test_running_games_have_no_notes(api: Api, client: FlaskClient) -> None:
     game = api.create(**SMALL)
     api.move(game, "reveal", 0, 0)

@@ -316,6 +316,111 @@ def test_a_finger_opens_a_thin_rhomb_in_one_tap(
     context.close()
 
 
+TYPICAL_CELL_JS = """() => {
+  const cells = Array.from(document.querySelectorAll('#board svg.graph-game g[data-cell]'));
+  const widths = cells.map(g => window.MineDevilNarrowest(g)).sort((a, b) => a - b);
+  return widths[Math.floor(widths.length / 2)];
+}"""
+
+FRAME_JS = """() => { const f = document.querySelector('#board').closest('.scroller');
+  return { left: f.scrollLeft, top: f.scrollTop }; }"""
+
+
+IN_VIEW_JS = """(ids) => {
+  const f = document.querySelector('#board').closest('.scroller'), box = f.getBoundingClientRect();
+  const cell = id => document.querySelector(`svg.graph-game g[data-cell="${id}"]`);
+  const seen = id => { const r = cell(id).getBoundingClientRect();
+    return r.left > box.left + 6 && r.right < box.right - 6 && r.top > box.top + 6 &&
+      r.bottom < box.bottom - 6 && r.bottom < window.innerHeight - 6 && r.top > 6; };
+  const id = ids.find(seen);
+  if (id) return id;
+  const r = cell(ids[0]).getBoundingClientRect();  // none in sight: the frame pans to one
+  f.scrollLeft += r.left + r.width / 2 - (box.left + box.width / 2);
+  f.scrollTop += r.top + r.height / 2 - (box.top + box.height / 2);
+  cell(ids[0]).scrollIntoView({ block: 'center', inline: 'nearest' });
+  return ids[0];
+}"""
+
+
+def test_a_fitting_board_zooms_in_and_pans_on_a_phone(
+    browser: Browser, live_server: str, shots: Path
+) -> None:
+    """Intermediate Penrose (250 cells) fits a phone, its typical cell about 20 px: the zoom
+    bar's + makes it bigger (by touch, mouse or keyboard), the board then pans in its own
+    frame (never the page), a move keeps the view where the player left it, Reset fits it
+    again, and the level is remembered. Screenshots of the zoomed board: phone and desktop,
+    light and dark."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    game_id = _start(page, live_server, "penrose", 11, "intermediate")
+    bar = page.get_by_role("group", name="Zoom the board")
+    level = bar.locator("[data-graph-zoom-level]")
+    expect(level).to_have_text("100%")
+    expect(bar.locator(".hint")).to_be_hidden()
+    assert _phone_fit(page) == {"page": 390, "sideways": 0, "board": 366}
+    fitted = page.evaluate(TYPICAL_CELL_JS)
+    assert 17 < fitted < 24, fitted
+    # zooming out of a board that fits does nothing: 100% is the least (and it says so)
+    zoom_out = bar.get_by_role("button", name="Zoom out")
+    expect(zoom_out).to_have_attribute("aria-disabled", "true")
+    zoom_out.tap(force=True)  # a player may still tap it
+    expect(level).to_have_text("100%")
+    act(page, lambda: page.locator('svg.graph-game g[tabindex="0"]').tap())  # the first click
+    bar.get_by_role("button", name="Zoom in").tap()
+    bar.get_by_role("button", name="Zoom in").tap()
+    expect(level).to_have_text("156%")
+    expect(zoom_out).to_have_attribute("aria-disabled", "false")
+    expect(page.locator("#board svg.graph-game")).to_have_class(re.compile(r"\bzoomed\b"))
+    fit = _phone_fit(page)
+    assert fit["page"] == 390, "the page itself never scrolls sideways"
+    assert 560 <= fit["board"] <= 580 and fit["sideways"] > 150, fit
+    assert page.evaluate(TYPICAL_CELL_JS) > 1.5 * fitted
+    expect(bar.locator(".hint")).to_be_visible()
+    # the zoom kept the middle of the board in the middle of the frame
+    view = page.evaluate(FRAME_JS)
+    assert view["left"] > 50, view
+    page.screenshot(path=str(shots / "graph-game-penrose-zoomed-phone-light.png"))
+    # a tap opens a cell, and the answer (the whole game swapped) keeps the view
+    safe, _ = _proved(live_server, game_id)
+    target = page.locator(f'svg.graph-game g[data-cell="{page.evaluate(IN_VIEW_JS, safe)}"]')
+    before = page.evaluate(FRAME_JS)
+    moves = page.locator("#status").get_attribute("data-moves")
+    act(page, lambda: target.tap())
+    expect(page.locator("#status")).not_to_have_attribute("data-moves", str(moves))
+    expect(page.locator("#board svg.graph-game")).to_have_class(re.compile(r"\bzoomed\b"))
+    assert page.evaluate(FRAME_JS) == before, "the view jumped after a move"
+    # remembered: a reload keeps 156%
+    page.reload()
+    expect(level).to_have_text("156%")
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(shots / "graph-game-penrose-zoomed-phone-dark.png"))
+    # the keyboard: Tab to Reset, Enter: fitted again
+    reset = bar.get_by_role("button", name="Reset zoom: fit the screen")
+    reset.focus()
+    page.keyboard.press("Enter")
+    expect(level).to_have_text("100%")
+    expect(page.locator("#board svg.graph-game")).not_to_have_class(re.compile(r"\bzoomed\b"))
+    assert _phone_fit(page) == {"page": 390, "sideways": 0, "board": 366}
+    context.close()
+    # a desktop and a mouse: the same bar
+    desk = browser.new_context(viewport=DESKTOP)
+    page = desk.new_page()
+    page.goto(f"{live_server}/g/{game_id}")
+    bar = page.get_by_role("group", name="Zoom the board")
+    board = page.locator("#board svg.graph-game")
+    width = board.bounding_box()["width"]  # type: ignore[index]
+    bar.get_by_role("button", name="Zoom in").click()
+    expect(bar.locator("[data-graph-zoom-level]")).to_have_text("125%")
+    assert board.bounding_box()["width"] > 1.2 * width  # type: ignore[index]
+    assert page.evaluate("() => document.documentElement.scrollWidth") == DESKTOP["width"]
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=str(shots / f"graph-game-penrose-zoomed-desktop-{scheme}.png"))
+    problems = audit(page, "a zoomed Penrose game")
+    assert not problems, problems
+    desk.close()
+
+
 PHONE_FIT_JS = """() => {
   const frame = document.querySelector('#board').closest('.scroller');
   return { page: document.documentElement.scrollWidth,
