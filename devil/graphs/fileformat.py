@@ -62,14 +62,17 @@ class GraphFileError(ValueError):
 def looks_like_graph(text: str | bytes) -> bool:
     """True when ``text`` is a JSON object that declares itself a graph-board file.
 
-    Cheap: looks only at the start for the format's name, then parses to be sure (with
-    msgspec when installed, whose decoding ``read_graph`` of the same text then reuses;
-    else ``json``).
+    Cheap: looks for an object's opening brace and the format's name anywhere in the text
+    (a writer that sorts its keys puts ``"format"`` after ``"cells"`` and ``"edges"``, as
+    the web API's ``/api/games/<id>/graph`` does), then parses to be sure (with msgspec
+    when installed, whose decoding ``read_graph`` of the same text then reuses; else
+    ``json``).
     """
     head = text[:4096]
     if isinstance(head, bytes):
         head = head.decode("utf-8", "replace")
-    if not head.lstrip().startswith("{") or FORMAT not in head:
+    name: str | bytes = FORMAT.encode() if isinstance(text, bytes) else FORMAT
+    if not head.lstrip().startswith("{") or name not in text:
         return False
     try:
         with _no_cycle_collection():  # format_of decodes the whole file when it can
