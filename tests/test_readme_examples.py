@@ -68,4 +68,3 @@ def test_the_graph_board_examples_run_in_order(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "cell k37: safe" in result.stdout and "proof: safe" in result.stdout
-

@@ -71,8 +71,8 @@ def looks_like_graph(text: str | bytes) -> bool:
     head = text[:4096]
     if isinstance(head, bytes):
         head = head.decode("utf-8", "replace")
-    name: str | bytes = FORMAT.encode() if isinstance(text, bytes) else FORMAT
-    if not head.lstrip().startswith("{") or name not in text:
+    named = FORMAT.encode() in text if isinstance(text, bytes) else FORMAT in text
+    if not head.lstrip().startswith("{") or not named:
         return False
     try:
         with _no_cycle_collection():  # format_of decodes the whole file when it can
