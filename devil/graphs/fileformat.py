@@ -71,8 +71,9 @@ def looks_like_graph(text: str | bytes) -> bool:
     head = text[:4096]
     if isinstance(head, bytes):
         head = head.decode("utf-8", "replace")
-    named = FORMAT.encode() in text if isinstance(text, bytes) else FORMAT in text
-    if not head.lstrip().startswith("{") or not named:
+    if not head.lstrip().startswith("{"):
+        return False  # a grid's text: no search through it
+    if not (FORMAT.encode() in text if isinstance(text, bytes) else FORMAT in text):
         return False
     try:
         with _no_cycle_collection():  # format_of decodes the whole file when it can
