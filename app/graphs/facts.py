@@ -53,19 +53,22 @@ def graph_facts(
     stopped: list[str] = []
     if count is Count.COUNTED and position.mines is None:
         return GraphFacts({}, {}, Count.CLASSIC, "The counted rule needs the board's mines total.")
+    verdicts: dict[Cell, Verdict] = {}
+    probs: dict[Cell, float] = {}
     try:
         classification = solver.classify(position, count, budget=left())
         verdicts = dict(classification.verdicts)
         if classification.reason:
             stopped.append(f"verdicts: {classification.reason}")
-        probs: dict[Cell, float] = {}
         if not meter.exceeded:
             probabilities = solver.probabilities(position, count, budget=left())
             probs = {c: float(p) for c, p in probabilities.items()}
             if probabilities.reason:
                 stopped.append(f"probabilities: {probabilities.reason}")
-    except InconsistentPosition as exc:
-        return GraphFacts({}, {}, count, f"No layout of mines fits this board: {exc}.")
+    except InconsistentPosition as exc:  # the verdicts stand when only the probabilities
+        # failed (the classic rule's density of a total above the cells), as on the grid board
+        what = "No probabilities" if verdicts else "No layout of mines fits this board"
+        return GraphFacts(verdicts, {}, count, f"{what}: {exc}.")
     steps: tuple[str, ...] = ()
     level = 0
     numbers: tuple[Cell, ...] = ()

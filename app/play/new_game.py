@@ -101,8 +101,8 @@ def _graph_form(form: Mapping[str, str], data: dict[str, Any], preset: str) -> G
             raise InputError("graph", f"graph: the board file is not JSON: {exc}") from None
         except RecursionError:
             raise InputError("graph", f"graph: the board file {TOO_DEEP}") from None
-        if (form.get("mines") or "").strip():
-            data["mines"] = form["mines"]
+        if preset == "custom" and (form.get("mines") or "").strip():
+            data["mines"] = form["mines"]  # shown only under Custom: else the file's total
         return parse_params(data)
     data["tiling"] = (form.get("topology") or "").strip().lower()
     data["sides"] = "on" if form.get("sides") == "on" else "off"

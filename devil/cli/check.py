@@ -42,7 +42,13 @@ from devil.cli.reading import UsageError, read_text
 from devil.cli.sections import SECTIONS, UNDECIDED, Report, render_json, render_text
 from devil.errors import BudgetExceeded, InconsistentPosition
 from devil.formats import FORMATS, MAX_DIGITS, FormatReport, Reading, non_ascii_digit, read
-from devil.graphs.fileformat import ANY_COORDINATE, GraphFileError, looks_like_graph, read_graph
+from devil.graphs.fileformat import (
+    ANY_COORDINATE,
+    FORMAT,
+    GraphFileError,
+    looks_like_graph,
+    read_graph,
+)
 from devil.position import Position, PositionError
 from devil.rules import Count
 
@@ -228,6 +234,8 @@ def _load(args: argparse.Namespace) -> Reading:
     if args.input_format == "graph" or (args.input_format == "auto" and looks_like_graph(text)):
         return _load_graph(args, name, text)
     if args.input_format == "auto" and text.lstrip().startswith("{"):
+        if FORMAT in text:  # names the format but is not such an object: the reader says why
+            return _load_graph(args, name, text)  # (not JSON at line 3, a wrong "format")
         # no grid format starts with "{": a graph-board file that does not say what it is
         raise UsageError(
             f'{name}: a JSON object without "format": "mine-devil-graph" at its top: '
@@ -248,7 +256,9 @@ def _load_graph(args: argparse.Namespace, name: str, text: str) -> Reading:
     try:
         # devil-check never draws the board: any finite coordinate is read (as a stored
         # game's board is); the web's +-1e9 bound is for boards it draws
-        position = read_graph(text, max_coordinate=ANY_COORDINATE)
+        position = read_graph(
+            text, max_coordinate=ANY_COORDINATE, undeclared=args.input_format == "graph"
+        )
     except GraphFileError as exc:
         raise UsageError(f"{name}: {exc}") from None
     total_from = None

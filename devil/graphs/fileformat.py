@@ -62,14 +62,18 @@ class GraphFileError(ValueError):
 def looks_like_graph(text: str | bytes) -> bool:
     """True when ``text`` is a JSON object that declares itself a graph-board file.
 
-    Cheap: looks only at the start for the format's name, then parses to be sure (with
-    msgspec when installed, whose decoding ``read_graph`` of the same text then reuses;
-    else ``json``).
+    Cheap: looks for an object's opening brace and the format's name anywhere in the text
+    (a writer that sorts its keys puts ``"format"`` after ``"cells"`` and ``"edges"``, as
+    the web API's ``/api/games/<id>/graph`` does), then parses to be sure (with msgspec
+    when installed, whose decoding ``read_graph`` of the same text then reuses; else
+    ``json``).
     """
     head = text[:4096]
     if isinstance(head, bytes):
         head = head.decode("utf-8", "replace")
-    if not head.lstrip().startswith("{") or FORMAT not in head:
+    if not head.lstrip().startswith("{"):
+        return False  # a grid's text: no search through it
+    if not (FORMAT.encode() in text if isinstance(text, bytes) else FORMAT in text):
         return False
     try:
         with _no_cycle_collection():  # format_of decodes the whole file when it can
@@ -90,11 +94,15 @@ def read_graph(
     max_cells: int = MAX_CELLS,
     max_edges: int = MAX_EDGES,
     max_coordinate: float = MAX_COORDINATE,
+    *,
+    undeclared: bool = False,
 ) -> Position:
     """The position a graph-board file describes (its board is a graph board); at most
     ``max_cells`` cells and ``max_edges`` pairs (the web's bounds are smaller), drawn with
     coordinates at most ``max_coordinate`` from 0 (a stored game's board, written before
-    that bound, passes ``ANY_COORDINATE``)."""
+    that bound, passes ``ANY_COORDINATE``). ``undeclared``: the reader was told the text
+    is a graph board (``devil-check --input-format graph``), so an object without a
+    ``"format"`` member is read as one."""
     if len(text) > MAX_BYTES:
         raise GraphFileError(
             "", f"the file has {len(text):,} bytes; the largest read is {MAX_BYTES:,}"
@@ -123,7 +131,7 @@ def read_graph(
             raise GraphFileError("", f"not JSON: {err}") from None
         except RecursionError:
             raise GraphFileError("", TOO_DEEP) from None
-        return from_json(data, max_cells, max_edges, max_coordinate)
+        return from_json(data, max_cells, max_edges, max_coordinate, undeclared=undeclared)
 
 
 @contextmanager
@@ -144,11 +152,13 @@ def from_json(
     max_cells: int = MAX_CELLS,
     max_edges: int = MAX_EDGES,
     max_coordinate: float = MAX_COORDINATE,
+    *,
+    undeclared: bool = False,
 ) -> Position:
     """``read_graph`` on already-parsed JSON (the web API's request body)."""
     if not isinstance(data, dict):
         raise GraphFileError("", "a graph board is a JSON object")
-    if data.get("format") != FORMAT:
+    if data.get("format") != FORMAT and not (undeclared and "format" not in data):
         raise GraphFileError("format", f"must be {FORMAT!r}")
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
         raise GraphFileError("version", f"must be {VERSION} (the version this reader knows)")

@@ -292,6 +292,21 @@ def test_the_form_refuses_a_board_nested_too_deep(client: FlaskClient) -> None:
     assert "nest too deep" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(("preset", "mines"), [("beginner", 3), ("custom", 4)])
+def test_a_pasted_board_takes_the_mines_field_only_under_custom(
+    client: FlaskClient, preset: str, mines: int
+) -> None:
+    """The form's Mines box (10, shown only under Custom) overrode a pasted board's total
+    under every preset: an 18-cell board on Beginner was "10 mines do not fit"."""
+    board = {**_board_of([{"id": f"c{i}", "state": "."} for i in range(18)]), "mines": 3}
+    form = {"preset": preset, "mines": "4" if preset == "custom" else "10",
+            "graph": json.dumps(board), "csrf_token": csrf(client)}  # fmt: skip
+    response = client.post("/new", data=form)
+    assert response.status_code == 303, html.unescape(response.get_data(as_text=True))
+    game_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    assert client.get(f"/api/games/{game_id}").get_json()["mines"] == mines
+
+
 def test_moves_name_cells_by_id_on_graphs_and_by_row_col_on_grids(client: FlaskClient) -> None:
     game = create(client, tiling="triangle", preset="beginner", seed=3)
     for body, field in (

@@ -81,6 +81,24 @@ def test_an_impossible_number_is_a_400_naming_the_cell(client: FlaskClient) -> N
     assert "the 2 at cell x has only 1 neighbour" in response.get_data(as_text=True)
 
 
+def test_the_issue_example_keeps_its_colours_under_the_classic_rule(client: FlaskClient) -> None:
+    """Its total (12 mines on 3 cells) only breaks the classic rule's probabilities (the
+    density): the page said "No layout of mines fits" and coloured nothing, where
+    ``devil-check`` and the grid board show the verdicts (t0 and t2 are mines)."""
+    example = {
+        "format": "mine-devil-graph", "version": 1,
+        "cells": [{"id": "t0", "state": ".", "polygon": [[0, 0], [1, 0], [0.5, 0.866]]},
+                  {"id": "t1", "state": 2}, {"id": "t2", "state": "F"}],
+        "edges": [["t0", "t1"], ["t1", "t2"]], "mines": 12,
+    }  # fmt: skip
+    response = client.post("/analyse/graph", data={"graph": json.dumps(example)})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200
+    shown = drawn_classes(body)
+    assert "mine" in shown["t0"] and "mine" in shown["t2"]
+    assert "No probabilities: the 12 mines do not fit in the 3 cells" in body
+
+
 def test_bad_queries_are_400s(client: FlaskClient) -> None:
     assert client.get("/analyse/graph?tiling=heptagon").status_code == 400
     assert client.get("/analyse/graph?tiling=square&size=200x200").status_code == 400

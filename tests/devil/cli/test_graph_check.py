@@ -134,6 +134,32 @@ def test_a_json_object_that_is_not_a_graph_file_says_so(
     assert 'a JSON object without "format": "mine-devil-graph"' in err
 
 
+def test_input_format_graph_reads_an_object_without_its_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The message for such a file says "or read the file as a graph board with
+    --input-format graph", which answered "format: must be 'mine-devil-graph'"."""
+    board = {k: v for k, v in BOARD.items() if k != "format"}
+    code, _, err = _run(tmp_path, capsys, board)
+    assert code == 2 and "--input-format graph" in err
+    code, out, _ = _run(tmp_path, capsys, board, "--input-format", "graph")
+    assert code == 0
+    assert "12 covered: 0 safe, 10 mine, 2 either" in out
+    code, _, err = _run(tmp_path, capsys, {**BOARD, "format": "x"}, "--input-format", "graph")
+    assert code == 2 and "format: must be 'mine-devil-graph'" in err
+
+
+def test_a_broken_graph_file_says_where_it_breaks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file cut short was "a JSON object without "format": ..." though it has one."""
+    text = json.dumps(BOARD, indent=1)
+    code, _, err = _run(tmp_path, capsys, text[: text.index('"edges"')])
+    assert code == 2
+    assert "board.json: not JSON: " in err and "line " in err
+    assert "without" not in err
+
+
 @pytest.mark.parametrize("input_format", ["auto", "graph"])
 def test_hostile_files_exit_2_not_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], input_format: str

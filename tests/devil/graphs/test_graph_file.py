@@ -75,6 +75,19 @@ def test_the_issue_example_reads() -> None:
     assert not looks_like_graph("..1\n.2.\n")
 
 
+def test_a_file_whose_format_comes_last_is_detected() -> None:
+    """The web API's ``/api/games/<id>/graph`` sorts its keys: ``"format"`` comes after
+    ``"cells"`` and ``"edges"``, past the first 4 KiB of a beginner board's file, and
+    ``devil-check`` refused the file it was given ("a JSON object without ...")."""
+    board = tiling_board("penrose", (80,), False)
+    text = json.dumps(to_json(midgame(board, 10, seed=3)), sort_keys=True)
+    assert text.index('"format"') > 4096
+    for given in (text, text.encode()):
+        assert looks_like_graph(given)
+    assert not looks_like_graph('{"cells": [], "format": "mine-devil-grid"}')
+    assert not looks_like_graph('["mine-devil-graph"]')
+
+
 @pytest.mark.parametrize("name", sorted(TILINGS))
 def test_every_tiling_round_trips(name: str) -> None:
     preset = tiling(name).presets[0]
