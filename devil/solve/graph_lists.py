@@ -187,10 +187,12 @@ def pair_ends(
         return ([], []) if _skip(text, i + 1, end) == end else None
     a: i64 = -1
     rank: i64 = 0
-    group: list[object] = []  # the second cells of this first cell's pairs
-    last: list[object] = []  # ... of the previous first cell, last_a
+    # The second cells of this first cell's pairs are seconds[group:], those of the
+    # previous first cell (last_a) seconds[last:group], of the one before seconds[older:last].
+    group: i64 = 0
+    last: i64 = 0
     last_a: i64 = 0
-    older: list[object] = []  # ... of the one before, older_a
+    older: i64 = 0
     older_a: i64 = 0
     while True:
         if i >= end or text[i] != _OPEN or count == bound:
@@ -203,7 +205,7 @@ def pair_ends(
             rank += 1
         else:
             older, older_a, last, last_a = last, last_a, group, a
-            group = []
+            group = count
             rank = 0
             if a + 1 < n and _names(text, i, end, names[a + 1]):
                 a += 1
@@ -219,12 +221,12 @@ def pair_ends(
         if i < 0:
             return None
         b: i64 = -1
-        if rank < len(last):
-            guess: i64 = cast(int, last[rank]) + a - last_a
+        if last + rank < group:
+            guess: i64 = cast(int, seconds[last + rank]) + a - last_a
             if 0 <= guess < n and _names(text, i, end, names[guess]):
                 b = guess
-        if b < 0 and rank < len(older):
-            guess = cast(int, older[rank]) + a - older_a
+        if b < 0 and older + rank < last:
+            guess = cast(int, seconds[older + rank]) + a - older_a
             if 0 <= guess < n and _names(text, i, end, names[guess]):
                 b = guess
         if b >= 0:
@@ -235,10 +237,8 @@ def pair_ends(
                 return None
         if a == b:
             return None
-        cell = nums[b]
-        group.append(cell)
         firsts.append(nums[a])
-        seconds.append(cell)
+        seconds.append(nums[b])
         count += 1
         i = _after(text, i + 1, end, _CLOSE)
         if i < 0:
@@ -339,6 +339,7 @@ def polygon_text_placement(
     xs: list[float] = []
     ys: list[float] = []
     heights: list[float] = []
+    powers = _POWERS_OF_TEN
     end: i64 = len(text)
     i = _skip(text, 0, end)
     if i >= end or text[i] != _OPEN:
@@ -354,20 +355,7 @@ def polygon_text_placement(
         top = 0.0
         bottom = 0.0
         while True:
-            if i >= end or text[i] != _OPEN:
-                return None
-            i = _skip(text, i + 1, end)
-            x, i = _number(text, i, end)
-            if i < 0:
-                return None
-            i = _after(text, i, end, _COMMA)
-            if i < 0:
-                return None
-            i = _skip(text, i + 1, end)
-            y, i = _number(text, i, end)
-            if i < 0:
-                return None
-            i = _after(text, i, end, _CLOSE)
+            x, y, i = _point(text, i, end, powers)
             if i < 0 or not (-limit <= x <= limit and -limit <= y <= limit):
                 return None
             sx += x
@@ -380,62 +368,89 @@ def polygon_text_placement(
             elif y < top:
                 top = y
             size += 1
-            i = _skip(text, i + 1, end)
-            if i < end and text[i] == _COMMA:
-                i = _skip(text, i + 1, end)
-            elif i < end and text[i] == _CLOSE:
-                break
-            else:
+            i, closed = _next_item(text, i + 1, end)
+            if i < 0:
                 return None
+            if closed:
+                break
         if size < 3 or size > most_corners:
             return None
         xs.append(sx / float(size))  # as sx / len(polygon): the count is exact
         ys.append(sy / float(size))
         heights.append(bottom - top)
-        i = _skip(text, i + 1, end)
-        if i < end and text[i] == _COMMA:
-            i = _skip(text, i + 1, end)
-        elif i < end and text[i] == _CLOSE:
-            break
-        else:
+        i, closed = _next_item(text, i + 1, end)
+        if i < 0:
             return None
+        if closed:
+            break
     if _skip(text, i + 1, end) != end:
         return None
     return xs, ys, heights
 
 
-def _number(text: bytes, i: i64, end: i64) -> tuple[float, i64]:
+def _point(text: bytes, i: i64, end: i64, powers: tuple[float, ...]) -> tuple[float, float, i64]:
+    """The point ``[x, y]`` at ``text[i]`` (numbers read by ``_number``) and the index of
+    its closing bracket; ``(0.0, 0.0, -1)`` for anything else."""
+    if i >= end or text[i] != _OPEN:
+        return 0.0, 0.0, -1
+    x, i = _number(text, _skip(text, i + 1, end), end, powers)
+    if i >= 0:
+        i = _after(text, i, end, _COMMA)
+    if i < 0:
+        return 0.0, 0.0, -1
+    y, i = _number(text, _skip(text, i + 1, end), end, powers)
+    if i >= 0:
+        i = _after(text, i, end, _CLOSE)
+    return x, y, i
+
+
+def _next_item(text: bytes, i: i64, end: i64) -> tuple[i64, bool]:
+    """After an item of a list, from ``text[i]``: the index of the next item and False
+    (a comma came), or of the list's closing bracket and True; ``(-1, False)`` else."""
+    i = _skip(text, i, end)
+    if i < end and text[i] == _COMMA:
+        return _skip(text, i + 1, end), False
+    if i < end and text[i] == _CLOSE:
+        return i, True
+    return -1, False
+
+
+def _number(text: bytes, i: i64, end: i64, powers: tuple[float, ...]) -> tuple[float, i64]:
     """The JSON number with a fraction or an exponent at ``text[i]`` as ``float`` reads
-    it, and the index after it; ``(0.0, -1)`` for anything else (an integer too)."""
+    it, and the index after it; ``(0.0, -1)`` for anything else (an integer too).
+    ``powers`` are ``_POWERS_OF_TEN`` (an argument: a global is looked up in a dict)."""
     start = i
-    negative = False
-    if i < end and text[i] == _MINUS:
-        negative = True
+    negative = i < end and text[i] == _MINUS
+    if negative:
         i += 1
     mantissa: i64 = 0
     exact = True
     scale: i64 = 0  # the power of ten of the mantissa's last digit
-    if i < end and text[i] == _ZERO:
+    digit = _digit(text, i, end)
+    if digit == 0:
         i += 1
-    elif i < end and _ZERO < text[i] <= _NINE:
-        while i < end and _ZERO <= text[i] <= _NINE:
+    elif digit > 0:
+        while digit >= 0:
             if exact:
-                mantissa = mantissa * 10 + (text[i] - _ZERO)
+                mantissa = mantissa * 10 + digit
                 exact = mantissa <= _EXACT_MANTISSA
             i += 1
+            digit = _digit(text, i, end)
     else:
         return 0.0, -1
     fraction = i < end and text[i] == _DOT
     if fraction:
         i += 1
-        if not (i < end and _ZERO <= text[i] <= _NINE):
+        digit = _digit(text, i, end)
+        if digit < 0:
             return 0.0, -1
-        while i < end and _ZERO <= text[i] <= _NINE:
+        while digit >= 0:
             if exact:
-                mantissa = mantissa * 10 + (text[i] - _ZERO)
+                mantissa = mantissa * 10 + digit
                 exact = mantissa <= _EXACT_MANTISSA
                 scale -= 1
             i += 1
+            digit = _digit(text, i, end)
     exponent = i < end and (text[i] == _E or text[i] == _BIG_E)
     if exponent:
         i += 1
@@ -444,20 +459,31 @@ def _number(text: bytes, i: i64, end: i64) -> tuple[float, i64]:
             if text[i] == _MINUS:
                 sign = -1
             i += 1
-        if not (i < end and _ZERO <= text[i] <= _NINE):
+        digit = _digit(text, i, end)
+        if digit < 0:
             return 0.0, -1
         power: i64 = 0
-        while i < end and _ZERO <= text[i] <= _NINE:
+        while digit >= 0:
             if power < 10_000:
-                power = power * 10 + (text[i] - _ZERO)
+                power = power * 10 + digit
             i += 1
+            digit = _digit(text, i, end)
         scale += sign * power
     if not (fraction or exponent):
         return 0.0, -1
     if not exact or scale < -22 or scale > 22:  # float reads it (correctly rounded)
         return float(text[start:i]), i
     value = float(mantissa)
-    value = value / _POWERS_OF_TEN[-scale] if scale < 0 else value * _POWERS_OF_TEN[scale]
+    value = value / powers[-scale] if scale < 0 else value * powers[scale]
     if negative:
         value = -value
     return value, i
+
+
+def _digit(text: bytes, i: i64, end: i64) -> i64:
+    """The decimal digit at ``text[i]``; -1 for any other byte and past the end."""
+    if i < end:
+        c: i64 = text[i]
+        if _ZERO <= c <= _NINE:
+            return c - _ZERO
+    return -1
