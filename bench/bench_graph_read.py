@@ -82,7 +82,9 @@ def main() -> None:
     args = parser.parse_args()
     decoder = "msgspec" if _fast.available() else "json (install the fast extra for msgspec)"
     if _fast.available():
-        decoder += ", edges " + ("read from their text" if _fast.EDGES_AS_TEXT else "decoded")
+        decoder += ", edges and polygons " + (
+            "read from their text" if _fast.READ_AS_TEXT else "decoded"
+        )
     print(f"engine: {native.ENGINE} ({native.REASON}); graph files: {decoder}")
     print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), flush=True)
     if args.files:

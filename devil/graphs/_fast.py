@@ -16,7 +16,10 @@ their JSON text by msgspec and read by the compiled ``pair_ends`` without a stri
 it does not read (escapes, an unknown id) is decoded by msgspec and looked up as before.
 The polygons are drawing only: they are checked and reduced to what the layout needs
 (``Placement``) here, and kept as their JSON text (``Drawing``), decoded again only when
-the board is drawn or written.
+the board is drawn or written. Compiled, the placement is read from that text by
+``polygon_text_placement`` (no tuple per corner nor float per number: a 100,000-triangle
+file made a million of them); text it does not read (an integer coordinate, a cell
+without a polygon...) is decoded by msgspec and placed as before.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from devil.graphs.cells import (
     Point3,
     placement,
 )
-from devil.solve.graph_lists import pair_ends
+from devil.solve.graph_lists import pair_ends, polygon_text_placement
 
 # Typed both with and without the optional msgspec installed (hence "unused-ignore").
 try:
@@ -47,9 +50,10 @@ except ImportError:  # pragma: no cover - the fast extra is not installed
     msgspec = None  # type: ignore[assignment, unused-ignore]
 
 MAX_LABEL = 80
-EDGES_AS_TEXT = native.ENGINE == "compiled"
-"""Read the edges with ``pair_ends`` (a loop per byte: fast only compiled), else decode
-them with msgspec and look the ids up."""
+READ_AS_TEXT = native.ENGINE == "compiled"
+"""Read the edges with ``pair_ends`` and the polygons' placement with
+``polygon_text_placement`` from their text (loops per byte: fast only compiled), else
+decode them with msgspec."""
 MAX_CORNERS = 64
 _STATES = frozenset({".", "F"})
 _MAX_INT = int(MAX_COORDINATE)
@@ -195,21 +199,15 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
     solid_raw = list(map(_SOLID, raw))
     # A flat board's cells all have the shared default: no text to join and decode.
     solid_text = None if solid_raw.count(_NULL) == n else _joined(solid_raw)
-    try:
-        polygons = _POLYGONS.decode(polygon_text)
-        solids = [None] * n if solid_text is None else _SOLIDS.decode(solid_text)
-    except msgspec.ValidationError:
-        return None
-    if not (_corners_ok(polygons) and _corners_ok(solids)):
-        return None
-    has_solids = solids.count(None) != n
     at = list(map(_AT, raw))
     fmt, version, mines, edges = data.format, data.version, data.mines, data.edges
     del data, raw
-    where = placement(polygons, at)
-    del polygons, solids
+    drawn = _drawn(polygon_text, solid_text, at)
+    if drawn is None:
+        return None
+    where, has_solids = drawn
     ends = None
-    if EDGES_AS_TEXT:
+    if READ_AS_TEXT:
         ends = pair_ends(bytes(edges), list(map(str.encode, ids)), index, max_edges)
     if ends is None:
         try:
@@ -222,6 +220,34 @@ def decode(text: str | bytes, max_cells: int, max_edges: int) -> Parts | None:
         del pairs  # a million small objects: freed before the layout makes its own
     drawing = Drawing(ids, labels, polygon_text, at, solid_text if has_solids else None)
     return Parts(fmt, version, ids, labels, states, ends, mines, where, drawing)
+
+
+def _drawn(
+    polygon_text: bytes, solid_text: bytes | None, at: list[Point | None]
+) -> tuple[Placement | None, bool] | None:
+    """The placement of the cells' drawing and whether a cell has a ``polygon3d``; None
+    when a drawing member is malformed. A board of polygons only (no ``at``) is placed
+    from the polygons' text, without an object per corner, when the text allows."""
+    n = len(at)
+    try:
+        solids = [None] * n if solid_text is None else _SOLIDS.decode(solid_text)
+    except msgspec.ValidationError:
+        return None
+    if not _corners_ok(solids):
+        return None
+    has_solids = solids.count(None) != n
+    del solids
+    if READ_AS_TEXT and at.count(None) == n:
+        computed = polygon_text_placement(polygon_text, MAX_COORDINATE, MAX_CORNERS)
+        if computed is not None:
+            return Placement(*computed), has_solids
+    try:
+        polygons: list[tuple[Point, ...] | None] = _POLYGONS.decode(polygon_text)
+    except msgspec.ValidationError:
+        return None
+    if not _corners_ok(polygons):
+        return None
+    return placement(polygons, at), has_solids
 
 
 def ends_of(ids: Sequence[object], index: dict[str, int]) -> tuple[list[int], list[int]] | None:

@@ -20,7 +20,6 @@ reads ``GraphLayout.adjacency``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain, groupby, repeat
@@ -30,7 +29,7 @@ from operator import add, sub, truediv
 from devil.board import Board, Cell, Topology
 from devil.graphs.cells import CellGraph
 from devil.graphs.ids import shown_id
-from devil.solve.graph_lists import levels, neighbour_lists, placed
+from devil.solve.graph_lists import Lists, levels, neighbour_lists, placed
 
 _MAX_SPREAD = 4
 """A levels layout may use at most this many slots per cell (else one row)."""
@@ -184,7 +183,7 @@ def _bands_by_drawing(xs: list[float], ys: list[float]) -> list[list[int]]:
     ]
 
 
-def cuthill_mckee(neighbours: Sequence[Sequence[int]]) -> list[list[int]]:
+def cuthill_mckee(neighbours: Lists) -> list[list[int]]:
     """The breadth-first levels of every piece in turn, each walk started from a cell of
     least degree (a cheap Cuthill-McKee), the levels and their contents reversed.
 

@@ -37,7 +37,8 @@ EXAMPLE: dict[str, Any] = {
 @pytest.fixture(autouse=True, params=["fast", "text", "plain"])
 def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Every test three times: through msgspec's fast path (when installed), with the edges
-    read from their text (``pair_ends``, the compiled engine's way) or decoded by msgspec,
+    and polygons read from their text (``pair_ends``, ``polygon_text_placement``: the
+    compiled engine's way) or decoded by msgspec,
     and the plain json path; all must accept the same files, build the same boards and name
     the same errors."""
     if request.param == "plain":
@@ -45,7 +46,7 @@ def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     elif not _fast.available():
         pytest.skip("msgspec is not installed (the fast extra)")
     else:
-        monkeypatch.setattr(_fast, "EDGES_AS_TEXT", request.param == "text")
+        monkeypatch.setattr(_fast, "READ_AS_TEXT", request.param == "text")
     return str(request.param)
 
 

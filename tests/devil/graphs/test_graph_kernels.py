@@ -1,5 +1,6 @@
 """The graph reader's compiled kernels against the plain Python they replace: the edges
-read from their text (``pair_ends``), repeated pairs, polygon centres and heights."""
+read from their text (``pair_ends``), repeated pairs, polygon centres and heights (also
+read from the polygons' text)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from devil.solve.graph_lists import (
     names_twice,
     pair_ends,
     polygon_placement,
+    polygon_text_placement,
 )
 
 
@@ -86,7 +88,7 @@ def test_names_twice_finds_a_list_naming_an_item_twice(seed: int) -> None:
     if seed % 3 == 0:
         k = rng.randrange(n)
         lists[k] = lists[k] + lists[k][:1]
-    assert names_twice(lists) == any(len(set(near)) != len(near) for near in lists)
+    assert names_twice(tuple(lists)) == any(len(set(near)) != len(near) for near in lists)
 
 
 def test_polygon_placement_is_sum_max_and_min() -> None:
@@ -141,4 +143,42 @@ def test_levels_walk_as_sets_and_dicts_did(seed: int) -> None:
     neighbours = [tuple(x) for x in near]
     starts = list(range(n))
     rng.shuffle(starts)
-    assert levels(neighbours, starts) == _levels_by_sets(neighbours, starts)
+    assert levels(tuple(neighbours), starts) == _levels_by_sets(neighbours, starts)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_polygon_text_placement_is_polygon_placement_of_the_decoded_text(seed: int) -> None:
+    rng = random.Random(seed)
+    xs = [rng.uniform(-1e9, 1e9), round(rng.uniform(-9, 9), 3), 1e-7, -0.0]
+    ys = [0.866, rng.uniform(-1, 1), 5e-324, 123456.789e-3, 0.30000000000000004]
+    polygons = [
+        [[rng.choice(xs), rng.choice(ys)] for _ in range(rng.randint(3, 9))] for _ in range(30)
+    ]
+    expected = polygon_placement(json.loads(json.dumps(polygons)))
+    for text in (
+        json.dumps(polygons),
+        json.dumps(polygons, indent=rng.randint(0, 2)),
+        json.dumps(polygons, separators=(",", ":")).replace(",", " ,\t\r\n "),
+    ):
+        got = polygon_text_placement(text.encode(), 1e9, 64)
+        assert repr(got) == repr(expected)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[[[0, 0.5], [1.0, 0.5], [0.5, 1.0]]]",  # an integer: json keeps it an int
+        "[null, [[0.0, 0.5], [1.0, 0.5], [0.5, 1.0]]]",  # a cell without a polygon
+        "[[[0.0, 0.5], [1.0, 0.5]]]",  # two corners
+        "[[[0.0, 0.5], [1.0, 0.5], [0.5, 2e9]]]",  # beyond the bound
+        "[[[0.0, 0.5], [1.0, 0.5], [0.5, 1.0, 2.0]]]",
+        "[[[0.0, 0.5], [1.0, 0.5], [0.5, true]]]",
+        "[[[0.0, 0.5], [1.0, 0.5], [0.5, 1.0]],]",
+        "[[[0.0, 0.5], [1.0, 0.5], [0.5, 1.0]]] x",
+        "[[[0.0, 0.5], [1.0, 0.5], [0.5, 1.]]]",
+        "[[[0.0, 0.5], [1.0, 0.5], [0.5, 1e]]]",
+        "[[[0.0, 0.5], [1.0, 0.5], [0.5, 01.0]]]",
+    ],
+)
+def test_polygon_text_placement_leaves_anything_else_to_the_json_decoder(text: str) -> None:
+    assert polygon_text_placement(text.encode(), 1e9, 64) is None
