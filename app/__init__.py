@@ -73,13 +73,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(graphs)
     ledger_setup.init_app(app)
     from app.gate import ClientGate, gevent_timeouts
+    from app.pace import ViewPace, view_pace
 
+    timeouts = gevent_timeouts()  # None: no gevent, nothing may wait cheaply
     app.wsgi_app = ClientGate(  # type: ignore[method-assign]  # inside the proxy fix
         app.wsgi_app,
         options.client_requests,
         options.body_seconds,
-        gevent_timeouts(),
+        timeouts,
     )
+    if options.ratelimit_enabled:  # in front of the gate: a waiting view is not in the app
+        pace = view_pace(options, waits=timeouts is not None)
+        app.wsgi_app = ViewPace(app.wsgi_app, pace)  # type: ignore[method-assign]
     security.init_app(app)  # after the blueprints: wraps the rate-limited views
     world.exempt_from_csrf(app)
     layout.init_app(app)
