@@ -18,6 +18,8 @@ requests would wait longer than ``wait_seconds``. Without gevent (``flask run``,
 threads) a wait would hold a thread, so over-rate views are refused at once instead.
 
 Keys: ``REMOTE_ADDR`` inside the proxy fix, as the rate limits and ``app.gate`` key clients.
+Inside the gate: a waiting view is one of the client's ``CLIENT_REQUESTS`` in progress, and
+a refusal is held like every 429 of the app (``app.hold``).
 Memory: at most ``CLIENTS`` buckets per process, the least recently seen forgotten first (a
 forgotten client starts again with a full bucket).
 

@@ -73,6 +73,10 @@ class Settings:
     view_wait_seconds: float = 1.0
     """``MINE_DEVIL_RATELIMIT_VIEWS_WAIT``: the longest a view waits for its turn (under
     gevent; elsewhere it does not wait): beyond, 429."""
+    refusal_hold_seconds: float = 1.0
+    """``MINE_DEVIL_RATELIMIT_HOLD``: every 429 of the app waits this long (at most its
+    ``Retry-After``) before it is sent, under gevent (``app.hold``): a refused client cannot
+    ask again at once."""
 
     # -- live streams ---------------------------------------------------------------------
     live_max_seconds: float = 300.0

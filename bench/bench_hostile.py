@@ -594,7 +594,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"attack {attack + 1}: clicks {len(tally.clicks)}, click p99 {tally.p99() * 1000:.0f}"
             f" ms, in the app median / p99 / worst {spread(tally.click_app)} ms, server CPU "
-            f"{tally.server_cpu:.1f} s, load {tally.load[0]:.1f} -> {tally.load[1]:.1f}",
+            f"{tally.server_cpu:.1f} s, load {tally.load[0]:.1f} -> {tally.load[1]:.1f}, "
+            f"attacker pages {dict(sorted(tally.attacker.get('page', {}).items()))}",
             flush=True,
         )
     if args.attacks:

@@ -7,12 +7,15 @@ rate one request at a time) are never refused."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
 from flask import Flask
 
+from app.gate import ClientGate
+from app.hold import HeldRefusals
 from app.pace import Bucket, Pace, ViewPace, paced
 
 
@@ -53,7 +56,7 @@ def get(
 ) -> tuple[str, dict[str, str], bytes]:
     seen: dict[str, Any] = {}
 
-    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
         seen["status"], seen["headers"] = status, dict(headers)
 
     environ = {"REMOTE_ADDR": client, "PATH_INFO": path, "REQUEST_METHOD": method}
@@ -233,3 +236,29 @@ def test_the_app_paces_views_when_rate_limits_are_on(make_app: Callable[..., Fla
 def test_no_pace_when_rate_limits_are_off(make_app: Callable[..., Flask]) -> None:
     client = make_app(RATELIMIT_ENABLED=False, VIEW_BURST=1).test_client()
     assert [client.get("/healthz").status_code for _ in range(3)] == [200] * 3
+
+
+def test_under_gevent_the_pace_refusal_is_held_and_waiting_views_are_in_progress(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stack as a gevent worker builds it: the gate, then the held refusals, then the
+    pace (so a waiting view and a held 429 count as requests in progress)."""
+    import app.gate
+
+    monkeypatch.setattr(app.gate, "gevent_timeouts", lambda: object())
+    built = make_app(
+        RATELIMIT_ENABLED=True,
+        VIEW_RATE_LIMIT="1/minute",
+        VIEW_BURST=2,
+        VIEW_WAIT_SECONDS=0,
+        REFUSAL_HOLD_SECONDS=0.2,
+        CLIENT_REQUESTS=1,
+    )
+    gate = built.wsgi_app.app  # type: ignore[attr-defined]  # inside RetryAfterFloor
+    assert isinstance(gate, ClientGate) and isinstance(gate.app, HeldRefusals)
+    assert isinstance(gate.app.app, ViewPace)
+    client = built.test_client()
+    assert [client.get("/healthz").status_code for _ in range(2)] == [200, 200]
+    started = time.monotonic()
+    refused = client.get("/healthz")
+    assert refused.status_code == 429 and time.monotonic() - started >= 0.2
