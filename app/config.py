@@ -12,13 +12,13 @@ Environment variables (all optional):
 ``MINE_DEVIL_RATELIMIT``        ``0`` switches rate limiting off (benchmarks)
 ``MINE_DEVIL_RATELIMIT_MOVES``  limit per client on moves (default ``30 per second;600 per minute``)
 ``MINE_DEVIL_RATELIMIT_CREATE`` limit per client on new games (default ``60 per minute``)
-``MINE_DEVIL_RATELIMIT_VIEWS``   page views (``GET``, Devil World's API apart) per client, per
+``MINE_DEVIL_RATELIMIT_VIEWS``  page views (``GET``, Devil World's API apart) per client, per
                                 process, paced before Flask (default ``30 per second``; see
                                 ``app/pace.py``): over it a view waits up to
                                 ``MINE_DEVIL_RATELIMIT_VIEWS_WAIT`` seconds (default 1), then
                                 gets 429; ``MINE_DEVIL_RATELIMIT_VIEWS_BURST`` (default 60) may
                                 come at once
-``MINE_DEVIL_RATELIMIT_HOLD``    seconds a 429 of the app waits before it is sent (default 1,
+``MINE_DEVIL_RATELIMIT_HOLD``   seconds a 429 of the app waits before it is sent (default 1,
                                 never past its ``Retry-After``; see ``app/hold.py``)
 ``MINE_DEVIL_RATELIMIT_STORAGE`` where limits count (default ``sqlite:///<data>/ratelimits.sqlite3``,
                                 shared by the host's workers; ``redis://host:port/0`` for several
