@@ -23,14 +23,16 @@ a refusal is held like every 429 of the app (``app.hold``).
 Memory: at most ``CLIENTS`` buckets per process, the least recently seen forgotten first (a
 forgotten client starts again with a full bucket).
 
-Paced: every ``GET`` and ``HEAD`` except Devil World's API (``/api/worlds/``), whose views
-are metered by size in its own limit (``WORLD_VIEW_RATE_LIMIT``). Moves and new games are
-not paced here: their Flask-Limiter limits, shared by the host's workers, are the truth.
+Paced: every ``GET`` and ``HEAD`` except Devil World's team views, streams, maps and
+time-lapses (``METERED``), which its own limit meters by size (``WORLD_VIEW_RATE_LIMIT``).
+Moves and new games are not paced here: their Flask-Limiter limits, shared by the host's
+workers, are the truth.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -49,8 +51,8 @@ if TYPE_CHECKING:
 
 CLIENTS = 10_000
 """Buckets kept per process (about 100 bytes each)."""
-UNPACED_PREFIXES = ("/api/worlds/",)
-"""Paths whose views have a limit of their own."""
+METERED = re.compile(r"/api/worlds/[^/]+/teams/[^/]+/(?:view|events|map|timelapse)")
+"""Paths whose views have a limit of their own, by size (``app.world.limits``)."""
 
 
 @dataclass(frozen=True)
@@ -122,10 +124,10 @@ def view_pace(options: Settings, waits: bool) -> Pace:
 
 
 def paced(environ: WSGIEnvironment) -> bool:
-    """A view this layer paces: ``GET`` or ``HEAD`` outside ``UNPACED_PREFIXES``."""
+    """A view this layer paces: ``GET`` or ``HEAD``, not ``METERED``."""
     if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
         return False
-    return not str(environ.get("PATH_INFO", "")).startswith(UNPACED_PREFIXES)
+    return METERED.fullmatch(str(environ.get("PATH_INFO", ""))) is None
 
 
 class ViewPace:

@@ -169,7 +169,11 @@ def test_clients_are_paced_apart() -> None:
         ("GET", "/static/game.js", True),
         ("POST", "/g/abc/move", False),  # moves: Flask-Limiter's move limit
         ("POST", "/api/games", False),
+        ("GET", "/api/worlds/w/scoreboard", True),
         ("GET", "/api/worlds/w/teams/t/view", False),  # metered by size in its own limit
+        ("GET", "/api/worlds/w/teams/t/events", False),
+        ("GET", "/api/worlds/w/teams/t/map", False),
+        ("GET", "/api/worlds/w/teams/t/timelapse", False),
     ],
 )
 def test_what_is_paced(method: str, path: str, is_paced: bool) -> None:
