@@ -12,9 +12,9 @@ Environment variables (all optional):
 ``MINE_DEVIL_RATELIMIT``        ``0`` switches rate limiting off (benchmarks)
 ``MINE_DEVIL_RATELIMIT_MOVES``  limit per client on moves (default ``30 per second;600 per minute``)
 ``MINE_DEVIL_RATELIMIT_CREATE`` limit per client on new games (default ``60 per minute``)
-``MINE_DEVIL_RATELIMIT_VIEWS``  page views (``GET``, Devil World's metered views apart) per client, per
-                                process, paced before Flask (default ``30 per second``; see
-                                ``app/pace.py``): over it a view waits up to
+``MINE_DEVIL_RATELIMIT_VIEWS``  page views (``GET``, Devil World's metered views apart) per
+                                client, per process, paced before Flask (default ``30 per
+                                second``; see ``app/pace.py``): over it a view waits up to
                                 ``MINE_DEVIL_RATELIMIT_VIEWS_WAIT`` seconds (default 1), then
                                 gets 429; ``MINE_DEVIL_RATELIMIT_VIEWS_BURST`` (default 60) may
                                 come at once
