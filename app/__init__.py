@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, jsonify
 from flask.typing import ResponseReturnValue
 
 from app import config
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIApplication
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -73,12 +76,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(graphs)
     ledger_setup.init_app(app)
     from app.gate import ClientGate, gevent_timeouts
+    from app.hold import HeldRefusals
+    from app.pace import ViewPace, view_pace
 
+    timeouts = gevent_timeouts()  # None: no gevent, nothing may wait cheaply
+    paced: WSGIApplication = app.wsgi_app
+    if options.ratelimit_enabled:  # inside the gate: waiting views and 429s count there
+        paced = ViewPace(paced, view_pace(options, waits=timeouts is not None))
+        if timeouts is not None:
+            paced = HeldRefusals(paced, options.refusal_hold_seconds)
     app.wsgi_app = ClientGate(  # type: ignore[method-assign]  # inside the proxy fix
-        app.wsgi_app,
+        paced,
         options.client_requests,
         options.body_seconds,
-        gevent_timeouts(),
+        timeouts,
     )
     security.init_app(app)  # after the blueprints: wraps the rate-limited views
     world.exempt_from_csrf(app)

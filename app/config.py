@@ -12,6 +12,14 @@ Environment variables (all optional):
 ``MINE_DEVIL_RATELIMIT``        ``0`` switches rate limiting off (benchmarks)
 ``MINE_DEVIL_RATELIMIT_MOVES``  limit per client on moves (default ``30 per second;600 per minute``)
 ``MINE_DEVIL_RATELIMIT_CREATE`` limit per client on new games (default ``60 per minute``)
+``MINE_DEVIL_RATELIMIT_VIEWS``  page views (``GET``, Devil World's metered views apart) per
+                                client, per process, paced before Flask (default ``30 per
+                                second``; see ``app/pace.py``): over it a view waits up to
+                                ``MINE_DEVIL_RATELIMIT_VIEWS_WAIT`` seconds (default 1), then
+                                gets 429; ``MINE_DEVIL_RATELIMIT_VIEWS_BURST`` (default 60) may
+                                come at once
+``MINE_DEVIL_RATELIMIT_HOLD``   seconds a 429 of the app waits before it is sent (default 1,
+                                never past its ``Retry-After``; see ``app/hold.py``)
 ``MINE_DEVIL_RATELIMIT_STORAGE`` where limits count (default ``sqlite:///<data>/ratelimits.sqlite3``,
                                 shared by the host's workers; ``redis://host:port/0`` for several
                                 hosts; ``memory://`` per process): see ``app/limitstore.py``
@@ -140,6 +148,10 @@ def defaults(
         "RATELIMIT_HEADERS_ENABLED": True,
         "MOVE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_MOVES") or "30 per second;600 per minute",
         "CREATE_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_CREATE") or "60 per minute",
+        "VIEW_RATE_LIMIT": env.get("MINE_DEVIL_RATELIMIT_VIEWS") or "30 per second",
+        "VIEW_BURST": int(env.get("MINE_DEVIL_RATELIMIT_VIEWS_BURST") or 60),
+        "VIEW_WAIT_SECONDS": float(env.get("MINE_DEVIL_RATELIMIT_VIEWS_WAIT") or 1.0),
+        "REFUSAL_HOLD_SECONDS": float(env.get("MINE_DEVIL_RATELIMIT_HOLD") or 1.0),
         "METRICS_TOKEN": env.get("MINE_DEVIL_METRICS_TOKEN") or "",
         "PROXY_HOPS": int(env.get("MINE_DEVIL_PROXY_HOPS") or 0),
         "CLIENT_REQUESTS": int(env.get("MINE_DEVIL_CLIENT_REQUESTS") or 128),

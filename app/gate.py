@@ -193,7 +193,11 @@ class ClientGate:
         if not admitted:
             metrics.rate_limited("client-requests")
             stop_reading(environ)
-            return self._refuse(environ, start_response)
+            message = (
+                f"this client already has {self.limit} requests in progress here: "
+                "finish or close some, then retry"
+            )
+            return refuse(environ, start_response, message)
         if self.timeouts is not None and "wsgi.input" in environ:
             deadline = time.monotonic() + self.body_seconds
             environ["wsgi.input"] = DeadlineInput(
@@ -212,19 +216,24 @@ class ClientGate:
             else:
                 self._inflight.pop(client, None)
 
-    def _refuse(self, environ: WSGIEnvironment, start_response: StartResponse) -> list[bytes]:
-        message = (
-            f"this client already has {self.limit} requests in progress here: "
-            "finish or close some, then retry"
-        )
-        if str(environ.get("PATH_INFO", "")).startswith("/api"):
-            body = json.dumps({"error": message}).encode()
-            kind = "application/json"
-        else:
-            body = (message + "\n").encode()
-            kind = "text/plain; charset=utf-8"
-        start_response(
-            "429 TOO MANY REQUESTS",
-            [("Content-Type", kind), ("Content-Length", str(len(body))), ("Retry-After", "1")],
-        )
-        return [body]
+
+def refuse(
+    environ: WSGIEnvironment, start_response: StartResponse, message: str, retry_after: int = 1
+) -> list[bytes]:
+    """Answer 429 with ``Retry-After`` before Flask sees the request: ``message`` as JSON
+    (``{"error": ...}``) under ``/api``, as plain text elsewhere."""
+    if str(environ.get("PATH_INFO", "")).startswith("/api"):
+        body = json.dumps({"error": message}).encode()
+        kind = "application/json"
+    else:
+        body = (message + "\n").encode()
+        kind = "text/plain; charset=utf-8"
+    start_response(
+        "429 TOO MANY REQUESTS",
+        [
+            ("Content-Type", kind),
+            ("Content-Length", str(len(body))),
+            ("Retry-After", str(max(1, retry_after))),
+        ],
+    )
+    return [body]

@@ -29,7 +29,8 @@ The metrics (names carry their unit; labels take few values):
 ``mine_devil_rate_limited_total{reason}``              429s: ``move``, ``create``,
                                                        ``world-player``, ``world-team``,
                                                        ``world-drop``, ``streams``, ``busy``,
-                                                       ``overloaded``, ``client-requests``
+                                                       ``overloaded``, ``client-requests``,
+                                                       ``views``
 ``mine_devil_streams_open{feed}``                      live event streams open (``game``,
                                                        ``world``), summed over live workers
 ``mine_devil_db_connections_in_use``                   database connections checked out of the

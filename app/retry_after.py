@@ -37,11 +37,23 @@ class RetryAfterFloor:
 
 def retry_after_floor(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """``headers`` with one ``Retry-After`` of at least 1 (an HTTP date is kept)."""
-    values = [v for k, v in headers if k.lower() == "retry-after"]
     kept = [(k, v) for k, v in headers if k.lower() != "retry-after"]
-    value = values[-1].strip() if values else ""
-    if re.fullmatch(r"-?[0-9]+", value, re.ASCII):
-        value = str(max(1, int(value)))
+    value = retry_after_value(headers)
+    seconds = retry_after_seconds(headers)
+    if seconds is not None:
+        value = str(max(1, seconds))
     elif not value:
         value = "1"
     return [*kept, ("Retry-After", value)]
+
+
+def retry_after_value(headers: list[tuple[str, str]]) -> str:
+    """The last ``Retry-After`` of ``headers``, stripped ("" when there is none)."""
+    values = [v for k, v in headers if k.lower() == "retry-after"]
+    return values[-1].strip() if values else ""
+
+
+def retry_after_seconds(headers: list[tuple[str, str]]) -> int | None:
+    """``Retry-After`` in whole seconds; None when there is none or it is an HTTP date."""
+    value = retry_after_value(headers)
+    return int(value) if re.fullmatch(r"-?[0-9]+", value, re.ASCII) else None

@@ -64,6 +64,19 @@ class Settings:
     (``app.gate``)."""
     body_seconds: float = 10.0
     """Seconds a request's whole body may take to arrive (``app.gate``, under gevent)."""
+    view_rate_limit: str = "30 per second"
+    """``MINE_DEVIL_RATELIMIT_VIEWS``: page views (``GET``) per client, per process, paced in
+    front of Flask (``app.pace``); a view over it waits its turn, then gets a 429."""
+    view_burst: int = 60
+    """``MINE_DEVIL_RATELIMIT_VIEWS_BURST``: views a client may ask for at once (a page and
+    its scripts, styles and fragments) before they are paced."""
+    view_wait_seconds: float = 1.0
+    """``MINE_DEVIL_RATELIMIT_VIEWS_WAIT``: the longest a view waits for its turn (under
+    gevent; elsewhere it does not wait): beyond, 429."""
+    refusal_hold_seconds: float = 1.0
+    """``MINE_DEVIL_RATELIMIT_HOLD``: every 429 of the app waits this long (at most its
+    ``Retry-After``) before it is sent, under gevent (``app.hold``): a refused client cannot
+    ask again at once."""
 
     # -- live streams ---------------------------------------------------------------------
     live_max_seconds: float = 300.0

@@ -89,6 +89,9 @@ class Tally:
     peak_rss_mb: float = 0.0
     server_cpu: float = 0.0
     """CPU seconds of the server's processes during the run."""
+    worker_cpu: float = 0.0
+    """... of which its gunicorn workers' (the rest: the master and the engine children,
+    which run analyses niced)."""
     player_cpu: float = 0.0
     """CPU seconds of the player's process (this one) during the run."""
     load: tuple[float, float] = (0.0, 0.0)
@@ -410,6 +413,7 @@ def hostile_run(
     load = os.getloadavg()[0]
     cpu = process_cpu_seconds()
     server_cpu = 0.0 if group is None else group_cpu_seconds(group)
+    worker_cpu = 0.0 if group is None else group_cpu_seconds(group, parent=group)
     for helper in helpers:
         helper.start()
     try:
@@ -418,6 +422,7 @@ def hostile_run(
         tally.player_cpu = process_cpu_seconds() - cpu
         if group is not None:
             tally.server_cpu = group_cpu_seconds(group) - server_cpu
+            tally.worker_cpu = group_cpu_seconds(group, parent=group) - worker_cpu
         for _ in helpers:
             merge(tally, results.get(timeout=seconds + 60))
         for helper in helpers:
@@ -549,7 +554,8 @@ def table(tally: Tally, seconds: float, streams: int) -> str:
         f"| 5xx answers (anyone) | {tally.server_errors} |",
         f"| worst latency of any request | {tally.worst * ms:.1f} ms |",
         f"| peak server RSS (all processes) | {tally.peak_rss_mb:.0f} MB |",
-        f"| CPU: server / player's process | {tally.server_cpu:.1f} / {tally.player_cpu:.1f} s |",
+        f"| CPU: server (its workers) / player's process | {tally.server_cpu:.1f} "
+        f"({tally.worker_cpu:.1f}) / {tally.player_cpu:.1f} s |",
         f"| load average at the start / end | {tally.load[0]:.1f} / {tally.load[1]:.1f} |",
     ]
     for kind, statuses in sorted(tally.attacker.items()):
@@ -594,7 +600,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"attack {attack + 1}: clicks {len(tally.clicks)}, click p99 {tally.p99() * 1000:.0f}"
             f" ms, in the app median / p99 / worst {spread(tally.click_app)} ms, server CPU "
-            f"{tally.server_cpu:.1f} s, load {tally.load[0]:.1f} -> {tally.load[1]:.1f}",
+            f"{tally.server_cpu:.1f} s (workers {tally.worker_cpu:.1f} s), load "
+            f"{tally.load[0]:.1f} -> {tally.load[1]:.1f}, "
+            f"attacker pages {dict(sorted(tally.attacker.get('page', {}).items()))}",
             flush=True,
         )
     if args.attacks:

@@ -227,8 +227,9 @@ def running_server(
                     )
 
 
-def group_cpu_seconds(group: int) -> float:
-    """User + system CPU seconds of the live processes in a process group (Linux /proc)."""
+def group_cpu_seconds(group: int, parent: int | None = None) -> float:
+    """User + system CPU seconds of the live processes in a process group (Linux /proc);
+    with ``parent``, only of its children in the group (a gunicorn master's workers)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -236,7 +237,8 @@ def group_cpu_seconds(group: int) -> float:
             fields = stat.read_text().rpartition(")")[2].split()
         except OSError:
             continue  # the process ended meanwhile
-        if int(fields[2]) == group:  # fields after "(comm)": state, ppid, pgrp, ...
+        ppid, pgrp = int(fields[1]), int(fields[2])  # after "(comm)": state, ppid, pgrp, ...
+        if pgrp == group and (parent is None or ppid == parent):
             total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / ticks
 

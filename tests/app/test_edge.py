@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from app.config import MAX_CONTENT_LENGTH
+from app.pace import Pace
+from app.settings import Settings
 from app.teach.query import ANALYSE_MAX_BODY
 from app.world.api import MOVES_BODY_BYTES
 from tests.helpers.servers import EDGE_CONFIG, free_port, mine_devil, nginx
@@ -163,6 +165,21 @@ def test_the_edge_takes_the_bodies_the_app_takes_and_no_larger() -> None:
         "/api/worlds/": MOVES_BODY_BYTES,
         "= /analyse": ANALYSE_MAX_BODY,
     }
+
+
+def test_the_edge_paces_views_as_the_app_does() -> None:
+    """nginx's ``limit_req`` on views is the app's view pace (``app.pace``) over the edge:
+    the same rate, the same burst at once, and as many more waiting as the app's longest wait
+    holds."""
+    text = EDGE_CONFIG.read_text()
+    rate = re.search(r"zone=mine_devil_views:\S+ rate=(\d+)r/s;", text)
+    used = re.search(r"limit_req zone=mine_devil_views burst=(\d+) delay=(\d+);", text)
+    assert rate is not None and used is not None
+    app = Settings()
+    pace = Pace.of(app.view_rate_limit, app.view_burst, app.view_wait_seconds)
+    burst, delay = int(used[1]), int(used[2])
+    assert int(rate[1]) == pace.rate and delay == pace.burst
+    assert burst - delay == pace.rate * pace.wait_seconds
 
 
 def test_a_body_over_the_limit_is_refused_at_the_edge(edge: int) -> None:
