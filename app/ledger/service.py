@@ -24,7 +24,7 @@ from app.ledger.boards import preset_of, record_board
 from app.ledger.store import LedgerRow, LedgerStore
 from app.lru import Lru
 from app.play.service import GameService
-from devil.game import Game, GameParams, Status
+from devil.game import Game, Status
 from devil.ledger.annotate import (
     ANNOTATION_VERSION,
     AnnotationTooLong,

@@ -7,8 +7,7 @@ import re
 
 from flask.testing import FlaskClient
 
-from tests.app.test_records_boards import ISOLATED
-from tests.helpers.graph_games import reveal
+from tests.helpers.graph_games import ISOLATED, reveal
 from tests.helpers.web import Api
 
 NOTE = re.compile(r'<p class="no-guess-note" role="status">([^<]*)</p>')

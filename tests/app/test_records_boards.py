@@ -20,16 +20,9 @@ from app.ledger.store import LedgerStore
 from app.store.log import MIGRATIONS, Store
 from devil.game import GameParams, GraphSpec
 from devil.rules import Mercy, Rules
-from tests.app.test_ledger import ledger_row
+from tests.helpers.graph_games import ISOLATED
+from tests.helpers.ledger import ledger_row
 from tests.helpers.web import Api
-
-ISOLATED = {
-    "format": "mine-devil-graph",
-    "version": 1,
-    "cells": [{"id": f"c{i}", "state": "."} for i in range(10)],
-    "edges": [],
-}
-"""Ten cells with no neighbours: no layout of 2 mines is clearable without guessing."""
 
 
 @pytest.mark.parametrize(
@@ -224,3 +217,4 @@ def test_stored_rows_land_in_their_boards_tables(db_url: str) -> None:
     assert boards["g-pen-250"][0] == "penrose/intermediate"
     assert _ranked(ledger, board="penrose/beginner") == ["g-pen-80"]
     assert _ranked(ledger, board="expert") == ["g-expert-2", "g-expert-1"]
+    store.dispose()

@@ -20,9 +20,9 @@ from devil.analysis import Verdict
 from devil.graphs.fileformat import read_graph
 from devil.rules import Count
 from devil.solver import classify
-from tests.app.test_records_boards import ISOLATED
 from tests.helpers.accessibility import audit
 from tests.helpers.browser import act
+from tests.helpers.graph_games import ISOLATED
 
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}

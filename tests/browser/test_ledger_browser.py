@@ -14,7 +14,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from devil.rules import Count
-from tests.app.test_ledger import ledger_row
 from tests.helpers.browser import (
     act,
     cell_selector,
@@ -25,6 +24,7 @@ from tests.helpers.browser import (
     status_text,
 )
 from tests.helpers.browser import visible as visible_position
+from tests.helpers.ledger import ledger_row
 
 pytestmark = pytest.mark.browser
 
@@ -78,9 +78,13 @@ def test_records_per_board_on_desktop_and_phone(
     desktop and on a 390 px phone (the page itself never scrolls sideways)."""
     client = live_app.test_client()
     store = live_app.extensions["mine_devil.ledger"].store
-    for preset, size, seconds in (("beginner", "penrose 80: 80 cells, 10 mines", 21.5),
-                                  ("intermediate", "penrose 250: 250 cells, 39 mines", 64.0),
-                                  ("beginner", "penrose 80: 80 cells, 10 mines", 33.0)):  # fmt: skip
+    eighty, two_fifty = "penrose 80: 80 cells, 10 mines", "penrose 250: 250 cells, 39 mines"
+    wins = (
+        ("beginner", eighty, 21.5),
+        ("intermediate", two_fifty, 64.0),
+        ("beginner", eighty, 33.0),
+    )
+    for preset, size, seconds in wins:
         game = client.post("/api/games", json={"tiling": "penrose", "preset": preset}).get_json()
         store.save(ledger_row(game["id"], seconds, preset="penrose", board=f"penrose/{preset}",
                               board_size=size))  # fmt: skip

@@ -39,9 +39,7 @@ def _backfill() -> None:
 
     conn = op.get_bind()
     rows = conn.execute(
-        sa.select(_ledger.c.game_id, _games.c.params).join(
-            _games, _games.c.id == _ledger.c.game_id
-        )
+        sa.select(_ledger.c.game_id, _games.c.params).join(_games, _games.c.id == _ledger.c.game_id)
     ).all()
     for game_id, params in rows:
         try:
@@ -56,16 +54,12 @@ def _backfill() -> None:
 
 
 def upgrade() -> None:
-    op.add_column(
-        "ledger", sa.Column("board", sa.String(64), nullable=False, server_default="")
-    )
+    op.add_column("ledger", sa.Column("board", sa.String(64), nullable=False, server_default=""))
     op.add_column(
         "ledger", sa.Column("board_size", sa.String(96), nullable=False, server_default="")
     )
     _backfill()
-    op.create_index(
-        "ix_ledger_boards", "ledger", ["status", "board", "count", "mercy", "seconds"]
-    )
+    op.create_index("ix_ledger_boards", "ledger", ["status", "board", "count", "mercy", "seconds"])
 
 
 def downgrade() -> None:

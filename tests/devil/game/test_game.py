@@ -6,10 +6,9 @@ and witnesses against the board's numbers directly; never against the solver its
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import random
 from collections.abc import Iterable
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -514,6 +513,7 @@ def test_fair_mercy_redraws_a_consistent_layout_where_the_click_is_safe(count: C
         # deterministic: the same move on the same game redraws the same layout
         assert made_game(params, position, layout).play(move) == after
 
+
 def test_a_fair_mercy_redraw_says_the_board_is_no_longer_guess_free() -> None:
     for params, position, layout, cell in stuck_positions(Count.CLASSIC, 3):
         asked = replace(params, no_guess=True)
@@ -526,9 +526,11 @@ def test_a_fair_mercy_redraw_says_the_board_is_no_longer_guess_free() -> None:
         flagged = next(c for c in after.position.covered_cells() if c != cell)
         kept = after.play(Move.flag(*params.board().coord(flagged)))
         assert kept.redrawn and kept.no_guess_note == after.no_guess_note
-        assert not made_game(params, position, layout).play(
-            Move.reveal(*params.board().coord(cell))
-        ).no_guess_note  # never asked: nothing to say
+        assert (
+            not made_game(params, position, layout)
+            .play(Move.reveal(*params.board().coord(cell)))
+            .no_guess_note
+        )  # never asked: nothing to say
 
 
 @pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
