@@ -17,7 +17,9 @@ draws layouts and witnesses), and once ended ``layout_cells``, ``witness_cells``
 ``loss_cell`` (ids) instead of rows.
 
 ``state`` is ``{"id", "width", "height", "mines", "topology", "count", "mercy",
-"no_guess", "status", "moves", "board"}``; once the game has ended it adds
+"no_guess", "no_guess_asked", "no_guess_note", "status", "moves", "board"}``
+(``no_guess_note`` says in words why a board asked to be guess-free is not promised to
+be, else it is empty); once the game has ended it adds
 ``layout`` (rows, ``*`` = mine), and when lost ``witness`` and ``loss`` [row, col].
 
 ``GET  /api/openapi.json``                 the OpenAPI 3.1 document of every ``/api`` route

@@ -180,7 +180,22 @@ STATE: JSON = {
         "topology": {"type": "string", "enum": [t.value for t in Topology]},
         "count": {"type": "string", "enum": [c.value for c in Count]},
         "mercy": {"type": "string", "enum": [m.value for m in Mercy]},
-        "no_guess": {"type": "boolean"},
+        "no_guess": {
+            "type": "boolean",
+            "description": "the board is promised clearable without guessing",
+        },
+        "no_guess_asked": {
+            "type": "boolean",
+            "description": "the game was created with no_guess: true",
+        },
+        "no_guess_note": {
+            "type": "string",
+            "description": (
+                "when no_guess_asked but not no_guess, why the board is not promised "
+                "guess-free (too big to generate, no such layout found from the first "
+                "click, or fair mercy redrew the mines); else empty"
+            ),
+        },
         "status": {"type": "string", "enum": ["playing", "won", "lost"]},
         "moves": {"type": "integer", "minimum": 0},
         "board": ROWS,

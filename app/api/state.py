@@ -66,6 +66,8 @@ def game_state(game_id: str, game: Game) -> dict[str, Any]:
         "count": params.rules.count.value,
         "mercy": params.rules.mercy.value,
         "no_guess": game.no_guess,
+        "no_guess_asked": params.no_guess,
+        "no_guess_note": game.no_guess_note,
         "status": game.status.value,
         "moves": len(game.moves),
         "board": game.position.rows(),

@@ -2,7 +2,7 @@
 
 ``GET  /api/games/<id>/annotations``   the annotation JSON (docs/annotations.md); 409 while
                                        the game runs
-``GET  /api/records?preset=&count=&mercy=&no_guess=``  won games, fastest first
+``GET  /api/records?preset=&board=&count=&mercy=&no_guess=``  won games, fastest first
 ``GET  /records``                      the records page (same filters; ``duels_page`` pages its
                                        duel history), ``POST /records/name`` sets this browser's
                                        display name
@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
@@ -33,6 +34,7 @@ from app.duel.history import duel_records, page_arg
 from app.errors import InputError
 from app.graphs.routes import WEB_MAX_TEXT
 from app.hooks import body_limit
+from app.ledger.boards import BOARD_KEY_RE
 from app.ledger.download import download
 from app.ledger.imports import imported_view
 from app.ledger.notes import move_note
@@ -109,8 +111,9 @@ FILTERS = {
 
 
 def record_filters(args: Any) -> dict[str, Any]:
-    """``preset``, ``count``, ``mercy`` (each one of its values) and ``no_guess`` (true/false),
-    all optional; InputError naming the field otherwise."""
+    """``preset``, ``count``, ``mercy`` (each one of its values), ``board`` (one records
+    table: ``penrose/expert``) and ``no_guess`` (true/false), all optional; InputError
+    naming the field otherwise."""
     out: dict[str, Any] = {}
     for field, allowed in FILTERS.items():
         value = args.get(field, "").strip().lower()
@@ -120,6 +123,15 @@ def record_filters(args: Any) -> dict[str, Any]:
                     field, f"{field} must be one of {', '.join(allowed)}, not {value!r}"
                 )
             out[field] = value
+    board = args.get("board", "").strip().lower()
+    if board:
+        if not BOARD_KEY_RE.fullmatch(board):
+            raise InputError(
+                "board",
+                "board must be a board as the records name it (penrose/expert, "
+                f"penrose/100/20, expert...), not {board[:80]!r}",
+            )
+        out["board"] = board
     no_guess = args.get("no_guess", "").strip().lower()
     if no_guess:
         if no_guess not in ("true", "false", "1", "0", "yes", "no"):
@@ -128,12 +140,15 @@ def record_filters(args: Any) -> dict[str, Any]:
     return out
 
 
-def record_json(rank: int, row: LedgerRow) -> dict[str, Any]:
+def record_json(rank: int, row: LedgerRow, board_rank: int) -> dict[str, Any]:
     return {
         "rank": rank,
+        "board_rank": board_rank,
         "game_id": row.game_id,
         "name": row.name,
         "preset": row.preset,
+        "board": row.board or row.preset,
+        "board_size": row.board_size,
         "count": row.count,
         "mercy": row.mercy,
         "no_guess": row.no_guess,
@@ -153,7 +168,28 @@ def record_json(rank: int, row: LedgerRow) -> dict[str, Any]:
 def records_api() -> ResponseReturnValue:
     filters = record_filters(request.args)
     rows = get_ledger().store.records(**filters)
-    return {"records": [record_json(i, r) for i, r in enumerate(rows, start=1)], **filters}
+    ranks = board_ranks(rows)
+    records = [record_json(i, r, b) for i, (r, b) in enumerate(zip(rows, ranks, strict=True), 1)]
+    return {"records": records, **filters}
+
+
+def board_ranks(rows: list[LedgerRow]) -> list[int]:
+    """Each row's rank among the rows of its own board (rows fastest first)."""
+    seen: Counter[str] = Counter()
+    ranks = []
+    for row in rows:
+        seen[row.board or row.preset] += 1
+        ranks.append(seen[row.board or row.preset])
+    return ranks
+
+
+def board_tables(rows: list[LedgerRow]) -> list[tuple[LedgerRow, list[LedgerRow]]]:
+    """The rows cut into one table per board (the first row, fastest, names it), the
+    tables in the order of their fastest rows."""
+    tables: dict[str, list[LedgerRow]] = {}
+    for row in rows:
+        tables.setdefault(row.board or row.preset, []).append(row)
+    return [(table[0], table) for table in tables.values()]
 
 
 @bp.get("/records")
@@ -174,7 +210,7 @@ def _records(saved: bool = False, name_error: str | None = None, typed: str | No
     return render_template(
         "records.html",
         duels=duels,
-        rows=rows,
+        tables=board_tables(rows),
         filters=filters,
         choices=FILTERS,
         name=name if typed is None else typed,

@@ -28,7 +28,10 @@ ledger = sa.Table(
     sa.Column("max_level", sa.Integer, nullable=True),
     sa.Column("owner", sa.String(64), nullable=True),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("board", sa.String(64), nullable=False, server_default=""),
+    sa.Column("board_size", sa.String(96), nullable=False, server_default=""),
     sa.Index("ix_ledger_records", "status", "preset", "count", "mercy", "seconds"),
+    sa.Index("ix_ledger_boards", "status", "board", "count", "mercy", "seconds"),
     sa.Index("ix_ledger_owner", "owner", "finished_at"),
 )
 

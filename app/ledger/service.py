@@ -20,12 +20,11 @@ from typing import Any
 
 from werkzeug.exceptions import Conflict, UnprocessableEntity
 
+from app.ledger.boards import preset_of, record_board
 from app.ledger.store import LedgerRow, LedgerStore
 from app.lru import Lru
-from app.play.params import PRESETS
 from app.play.service import GameService
-from devil.board import Topology
-from devil.game import Game, GameParams, Status
+from devil.game import Game, Status
 from devil.ledger.annotate import (
     ANNOTATION_VERSION,
     AnnotationTooLong,
@@ -52,19 +51,6 @@ MAX_SECONDS = 10.0
 
 class TooBig(UnprocessableEntity):
     """A board too big to annotate, or one whose annotation ran out of time (HTTP 422)."""
-
-
-def preset_of(params: GameParams) -> str:
-    """``beginner``/``intermediate``/``expert`` when the board is one, else ``custom``; a
-    graph game's records are kept per tiling (``penrose``, ``cube``...; ``graph`` for a
-    custom board file)."""
-    if params.graph is not None:
-        return params.graph.tiling or "graph"
-    if params.topology is Topology.SQUARE and not params.holes:
-        for name, (height, width, mines) in PRESETS.items():
-            if (params.height, params.width, params.mines) == (height, width, mines):
-                return name
-    return "custom"
 
 
 class Ledger:
@@ -178,6 +164,7 @@ class Ledger:
             raise TooBig(message) from None
         metrics = annotation.metrics
         record = self.games.record(game_id)
+        board = record_board(game.params)
         return LedgerRow(
             game_id=game_id,
             version=ANNOTATION_VERSION,
@@ -196,4 +183,6 @@ class Ledger:
             max_level=metrics.max_level,
             owner=record.owner,
             finished_at=moves[-1].at if moves else record.created_at,
+            board=board.key,
+            board_size=board.size,
         )

@@ -3,6 +3,7 @@ url prefix: full paths)."""
 
 from __future__ import annotations
 
+from app.ledger.boards import BOARD_KEY_RE
 from app.openapi import JSON, errors, json_response, path_parameter, ref
 from app.play.params import PRESETS
 from devil.graphs.tilings import TILINGS
@@ -30,10 +31,29 @@ RECORD: JSON = {
     "type": "object",
     "required": ["rank", "game_id", "preset", "count", "mercy", "finished_at"],
     "properties": {
-        "rank": INTEGER,
+        "rank": {"type": "integer", "description": "the row's place in this answer"},
+        "board_rank": {
+            "type": "integer",
+            "description": "the row's place among this answer's rows of its own board",
+        },
         "game_id": STRING,
         "name": nullable("string"),
-        "preset": STRING,
+        "preset": {
+            "type": "string",
+            "description": "a grid's preset (or custom), or a graph game's tiling (or graph)",
+        },
+        "board": {
+            "type": "string",
+            "description": (
+                "the records table the game ranks in: a grid's preset; a tiling and its preset "
+                "(penrose/expert) or its size and mines (penrose/100/20), /sides when "
+                "neighbours share a side; graph/<digest>/<mines> for a custom board file"
+            ),
+        },
+        "board_size": {
+            "type": "string",
+            "description": "the board in words: 16x30, 99 mines; penrose 480: 478 cells, 99 mines",
+        },
         "count": STRING,
         "mercy": STRING,
         "no_guess": {"type": "boolean"},
@@ -88,6 +108,13 @@ PATHS: dict[str, JSON] = {
                     [*PRESETS, "custom", *TILINGS, "graph"],
                     "the board preset, or a graph game's tiling",
                 ),
+                {
+                    "name": "board",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "pattern": BOARD_KEY_RE.pattern, "maxLength": 64},
+                    "description": "one records table: a row's board (penrose/expert)",
+                },
                 query("count", ["classic", "counted"], "the mine count rule"),
                 query("mercy", ["strict", "fair"], "the devil's mercy"),
                 query("no_guess", ["true", "false"], "no-guess boards only, or none of them"),

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from app.duel.store import racing_games
+from app.ledger.boards import board_title, table_title
 from app.ledger.schema import ledger, players
 from app.store.records import as_utc
 
@@ -40,6 +41,20 @@ class LedgerRow:
     owner: str | None
     finished_at: datetime
     name: str | None = None
+    board: str = ""
+    """The records table the game ranks in (``app.ledger.boards``)."""
+    board_size: str = ""
+    """The board in words (``16x30, 99 mines``, ``penrose 80: 79 cells, 10 mines``)."""
+
+    @property
+    def board_title(self) -> str:
+        """The board in words, with its preset's name when it has one."""
+        return board_title(self.board or self.preset, self.board_size, self.preset)
+
+    @property
+    def table_title(self) -> str:
+        """The heading of the records table this row ranks in."""
+        return table_title(self.board or self.preset, self.board_size, self.preset)
 
     @property
     def helped(self) -> bool:
@@ -93,6 +108,7 @@ class LedgerStore:
         count: str | None = None,
         mercy: str | None = None,
         no_guess: bool | None = None,
+        board: str | None = None,
         limit: int = RECORDS_LIMIT,
     ) -> list[LedgerRow]:
         """Won games, fastest first (then higher 3BV/s, then earlier), filtered; not the
@@ -104,7 +120,7 @@ class LedgerStore:
             .where(ledger.c.game_id.not_in(racing_games()))
         )
         for column, value in (("preset", preset), ("count", count), ("mercy", mercy),
-                              ("no_guess", no_guess)):  # fmt: skip
+                              ("no_guess", no_guess), ("board", board)):  # fmt: skip
             if value is not None:
                 query = query.where(ledger.c[column] == value)
         query = query.order_by(

@@ -18,6 +18,7 @@ from typing import Any
 from app.errors import InputError
 from app.fields import bounded, choice, present, true_or_false, whole_number
 from app.play.dials import game_dials
+from devil.board import Board
 from devil.game import (
     GRAPH_GAME_MAX_CELLS,
     LATEST_VERSION,
@@ -33,6 +34,13 @@ GRID_ONLY = ("width", "height", "topology", "holes")
 """Fields of a grid game that a graph game refuses (its size is ``size``)."""
 
 EXPERT_DENSITY = 99 / 480
+
+
+def density_mines(board: Board, density: float) -> int:
+    """A density's mines on ``board`` (at least 1, and room for the first click's zero):
+    what a preset, or no ``mines`` at all, gives a graph game."""
+    room = board.cell_count - keep_free(board)
+    return min(room, max(1, round(board.cell_count * density)))
 
 
 def is_graph_request(data: Mapping[str, Any]) -> bool:
@@ -99,14 +107,12 @@ def parse_graph_params(data: Mapping[str, Any]) -> GameParams:
             raise InputError(name, f"{name} is for grid boards: a graph board's size is 'size'")
     spec, density, total = _spec(data)
     board = spec.board()
-    room = board.cell_count - keep_free(board)
     if present(data, "mines"):
         mines = bounded(data["mines"], "mines", 0, 10**9)
     elif total is not None:
         mines = total
     else:
-        mines = round(board.cell_count * (density or EXPERT_DENSITY))
-        mines = min(room, max(1, mines))
+        mines = density_mines(board, density or EXPERT_DENSITY)
     rules, no_guess, seed = game_dials(data)
     try:
         return GameParams(

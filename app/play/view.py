@@ -44,6 +44,8 @@ class StatusView:
     status: str
     started_at: float | None
     ended_at: float | None
+    no_guess_note: str = ""
+    """Why a game asked to be guess-free is not promised to be (``Game.no_guess_note``)."""
 
     @property
     def seconds(self) -> int:
@@ -318,6 +320,7 @@ def game_view(loaded: LoadedGame, mover: bool, panels: bool = True) -> GameView:
         status=game.status.value,
         started_at=_timestamp(loaded.started_at),
         ended_at=None if playing else _timestamp(loaded.last_move_at),
+        no_guess_note=game.no_guess_note,
     )
     loss_where = "" if game.loss is None else position.where(game.loss)
     duel = duel_of(loaded.id, not playing)

@@ -125,6 +125,9 @@ class Game:
     revealed_count: int = 0
     flag_count: int = 0
     _memo: _Memo = field(default_factory=_Memo, compare=False, repr=False)
+    redrawn: bool = False
+    """Fair mercy redrew the layout after a guess (a redrawn layout is not checked to be
+    clearable by logic alone)."""
 
     def __repr__(self) -> str:
         p = self.params
@@ -204,6 +207,31 @@ class Game:
         if self.layout is None:
             return self.params.board().cell_count <= NO_GUESS_CELL_LIMIT
         return self.guaranteed
+
+    @property
+    def no_guess_note(self) -> str:
+        """Why a game that asked for a no-guess board does not promise one, in words (empty
+        when it does, or when it never asked): the board is too big to be generated, fair
+        mercy redrew the mines after a guess, or no layout clearable by logic alone was
+        found from the first click (on some boards none exists)."""
+        if not self.params.no_guess or self.no_guess:
+            return ""
+        cells = self.params.board().cell_count
+        if cells > NO_GUESS_CELL_LIMIT:
+            return (
+                f"Not guaranteed guess-free: no-guess boards are generated up to "
+                f"{NO_GUESS_CELL_LIMIT:,} cells and this one has {cells:,}."
+            )
+        if self.redrawn:
+            return (
+                "No longer guaranteed guess-free: fair mercy redrew the mines after a guess, "
+                "and a redrawn layout is not checked to be solvable by logic alone."
+            )
+        return (
+            "Not guaranteed guess-free: no layout solvable by logic alone was found from "
+            "the first click (some boards have none, such as cells with no neighbours), so "
+            "this board may need a guess."
+        )
 
     def changed_cells(self, previous: Game) -> frozenset[Cell]:
         """Cells whose visible state differs between ``previous`` and this game."""
@@ -295,6 +323,7 @@ class Game:
             self.revealed_count,
             self.flag_count + (1 if flag else -1),
             memo,
+            self.redrawn,
         )
 
 
@@ -310,6 +339,7 @@ class _Step:
         self.layout = game.layout
         self.counts = game._counts()
         self.guaranteed = game.guaranteed
+        self.redrawn = game.redrawn
         self.revealed = game.revealed_count
         self.status = Status.PLAYING
         self.loss: Cell | None = None
@@ -414,6 +444,7 @@ class _Step:
             self.layout = judgement.layout
             self.counts = mine_counts(self.board, judgement.layout)
             self.guaranteed = False
+            self.redrawn = True
         else:
             assert self.layout is not None
             if cell in self.layout:
@@ -449,4 +480,5 @@ class _Step:
             self.revealed,
             game.flag_count,
             memo,
+            self.redrawn,
         )

@@ -14,8 +14,8 @@ from app.play.setup import get_service
 from tests.helpers.web import SMALL, Api, oracle_verdicts, play_to_win, safe_or_any
 
 STATE_FIELDS = {
-    "id", "width", "height", "mines", "topology", "count", "mercy", "no_guess", "status",
-    "moves", "board",
+    "id", "width", "height", "mines", "topology", "count", "mercy", "no_guess",
+    "no_guess_asked", "no_guess_note", "status", "moves", "board",
 }  # fmt: skip
 
 

@@ -132,7 +132,7 @@ def test_owner_cookie_is_signed_httponly_and_samesite_lax(make_app) -> None:
 def test_init_db_command(runner: FlaskCliRunner) -> None:
     result = runner.invoke(args=["init-db"])
     assert result.exit_code == 0, result.output
-    assert "revision 0007_team_seq" in result.output  # head: .. 0006 raft keys, 0007 team seqs
+    assert "revision 0008_ledger_board" in result.output  # head: .. 0007 team seqs, 0008 boards
 
 
 def test_nothing_happens_at_import_time() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import re
 import time
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +12,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.ledger.store import LedgerRow
 from devil import oracle
 from devil.ledger.annotate import ANNOTATION_VERSION
 from devil.ledger.replays.evf import read_evf
 from devil.ledger.replays.movelist import read_movelist
 from devil.rules import Count
+from tests.helpers.ledger import ledger_row
 from tests.helpers.web import Api, csrf, oracle_verdicts, play_to_win, safe_unflagged, visible
 
 SMALL = {"width": 6, "height": 6, "mines": 4, "seed": 11}
@@ -212,18 +211,6 @@ def test_concurrent_requests_annotate_a_game_once(
         t.join(10)
     assert calls["n"] == 1
     assert len(answers) == 5 and all(a == answers[0] for a in answers)
-
-
-def ledger_row(game_id: str, seconds: float, **extra: Any) -> LedgerRow:
-    values: dict[str, Any] = {
-        "game_id": game_id, "version": ANNOTATION_VERSION, "body": {}, "status": "won",
-        "preset": "beginner", "count": "classic", "mercy": "strict", "no_guess": True,
-        "seconds": seconds, "bbbv": 20, "bbbv_per_s": 20 / seconds, "hints": 0, "bits": 0.0,
-        "guesses": 0, "max_level": 2, "owner": None,
-        "finished_at": datetime(2026, 11, 23, tzinfo=UTC) + timedelta(seconds=seconds),
-    }  # fmt: skip
-    values.update(extra)
-    return LedgerRow(**values)
 
 
 def test_records_are_the_fastest_won_games_per_rule_set(app: Flask, api: Api) -> None:

@@ -30,7 +30,7 @@ def test_migrate_creates_schema_at_head_and_is_idempotent(db_url: str) -> None:
     assert store.revision() is None
     store.migrate()
     store.migrate()
-    assert store.revision() == "0007_team_seq"  # head: 0002 world .. 0007 world log per team
+    assert store.revision() == "0008_ledger_board"  # head: .. 0007 world log per team, 0008 boards
     tables = set(sa.inspect(store.engine).get_table_names())
     assert {"games", "events", "alembic_version"} <= tables
     store.ping()

@@ -11,6 +11,7 @@ import re
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
@@ -21,6 +22,7 @@ from devil.rules import Count
 from devil.solver import classify
 from tests.helpers.accessibility import audit
 from tests.helpers.browser import act
+from tests.helpers.graph_games import ISOLATED
 
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -581,3 +583,32 @@ def test_a_big_boards_solid_fits_a_phone(page: Page, live_server: str) -> None:
     box = board.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def api_json(live_server: str, path: str, body: object, token: str | None = None) -> Any:
+    """POST ``body`` as JSON to the live server's ``path`` (with a game's token): the answer."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(
+        live_server + path, json.dumps(body).encode(), headers, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def test_an_impossible_no_guess_board_says_so_on_a_phone(
+    page: Page, live_server: str, shots: Path
+) -> None:
+    """Ten isolated cells and 2 mines, asked to be guess-free: after the first click the
+    status bar says, in words, why the board is not promised guess-free."""
+    body = {"graph": ISOLATED, "mines": 2, "no_guess": True, "seed": 3}
+    game = api_json(live_server, "/api/games", body)
+    api_json(live_server, f"/api/games/{game['id']}/reveal", {"cell": "c0"}, game["token"])
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server}/g/{game['id']}")
+    note = page.locator("#status .no-guess-note")
+    expect(note).to_contain_text("Not guaranteed guess-free: no layout solvable by logic alone")
+    expect(note).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(shots / "no-guess-note-phone.png"), full_page=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -23,6 +24,7 @@ from tests.helpers.browser import (
     status_text,
 )
 from tests.helpers.browser import visible as visible_position
+from tests.helpers.ledger import ledger_row
 
 pytestmark = pytest.mark.browser
 
@@ -67,3 +69,31 @@ def test_the_annotated_replay(page: Page, live_server: str, shots: Path) -> None
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator(".table-scroll")
     assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # it does scroll, inside
+
+
+def test_records_per_board_on_desktop_and_phone(
+    page: Page, live_app: Any, live_server: str, shots: Path
+) -> None:
+    """Penrose records at two sizes: one table each, headed by the board and its size, on a
+    desktop and on a 390 px phone (the page itself never scrolls sideways)."""
+    client = live_app.test_client()
+    store = live_app.extensions["mine_devil.ledger"].store
+    eighty, two_fifty = "penrose 80: 80 cells, 10 mines", "penrose 250: 250 cells, 39 mines"
+    wins = (
+        ("beginner", eighty, 21.5),
+        ("intermediate", two_fifty, 64.0),
+        ("beginner", eighty, 33.0),
+    )
+    for preset, size, seconds in wins:
+        game = client.post("/api/games", json={"tiling": "penrose", "preset": preset}).get_json()
+        store.save(ledger_row(game["id"], seconds, preset="penrose", board=f"penrose/{preset}",
+                              board_size=size))  # fmt: skip
+    for name, viewport in (("desktop", (1280, 900)), ("phone", (390, 844))):
+        page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        page.goto(f"{live_server}/records?preset=penrose")
+        headings = page.locator("h2.records-board")
+        expect(headings).to_have_count(2)
+        expect(headings.nth(0)).to_have_text("beginner · penrose 80: 80 cells, 10 mines")
+        expect(headings.nth(1)).to_have_text("intermediate · penrose 250: 250 cells, 39 mines")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport[0]
+        page.screenshot(path=str(shots / f"records-per-board-{name}.png"), full_page=True)

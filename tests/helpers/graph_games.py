@@ -12,6 +12,14 @@ from devil.analysis import Verdict
 from devil.graphs.fileformat import from_json
 from devil.solver import classify
 
+ISOLATED = {
+    "format": "mine-devil-graph",
+    "version": 1,
+    "cells": [{"id": f"c{i}", "state": "."} for i in range(10)],
+    "edges": [],
+}
+"""Ten cells with no neighbours: no layout of 2 mines is clearable without guessing."""
+
 
 def reveal(client: FlaskClient, game: dict[str, Any], cell: str) -> dict[str, Any]:
     """Open ``cell`` (an id) of ``game`` (as ``POST /api/games`` answered it): the state."""

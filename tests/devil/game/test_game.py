@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -511,6 +512,25 @@ def test_fair_mercy_redraws_a_consistent_layout_where_the_click_is_safe(count: C
         assert not after.guaranteed
         # deterministic: the same move on the same game redraws the same layout
         assert made_game(params, position, layout).play(move) == after
+
+
+def test_a_fair_mercy_redraw_says_the_board_is_no_longer_guess_free() -> None:
+    for params, position, layout, cell in stuck_positions(Count.CLASSIC, 3):
+        asked = replace(params, no_guess=True)
+        game = Game(asked, position, layout, guaranteed=True,
+                    revealed_count=sum(1 for _ in position.revealed_cells()))  # fmt: skip
+        assert game.no_guess and game.no_guess_note == "" and not game.redrawn
+        after = game.play(Move.reveal(*params.board().coord(cell)))
+        assert after.redrawn and not after.no_guess
+        assert after.no_guess_note.startswith("No longer guaranteed guess-free: fair mercy")
+        flagged = next(c for c in after.position.covered_cells() if c != cell)
+        kept = after.play(Move.flag(*params.board().coord(flagged)))
+        assert kept.redrawn and kept.no_guess_note == after.no_guess_note
+        assert (
+            not made_game(params, position, layout)
+            .play(Move.reveal(*params.board().coord(cell)))
+            .no_guess_note
+        )  # never asked: nothing to say
 
 
 @pytest.mark.parametrize("count", [Count.CLASSIC, Count.COUNTED])
