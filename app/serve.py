@@ -104,9 +104,13 @@ def prepare(data: str) -> Path:
     from app.config import defaults
 
     defaults()  # creates the persisted secret key before the workers race for it
+    # The migration writes no metrics: without the workers' metrics directory (which may not
+    # exist yet) a migration that imports the app's modules keeps its numbers in memory.
+    env = {key: value for key, value in os.environ.items() if key != METRICS_DIR_ENV}
     done = subprocess.run(
         [sys.executable, "-m", "app.serve", "--migrate-only", "--data", str(directory)],
         check=False,
+        env=env,
     )
     if done.returncode != 0:
         raise SystemExit(f"mine-devil: migrating the database failed (exit {done.returncode})")
