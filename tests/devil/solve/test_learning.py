@@ -195,15 +195,15 @@ def test_a_finished_solver_leaves_nothing_to_the_cycle_collector(
     reference counting (``Cdcl.__del__`` breaks the cycles), so a long-lived server does not
     hold finished searches until a collection of the oldest generation."""
     problem, _ = drawn
-    gc.disable()
+    gc.disable()  # the solver's objects stay in the youngest generation until collect(0)
     try:
-        gc.collect()
+        gc.collect(0)
         solver = Cdcl(problem, TotalWindow(0, sum(problem.sizes)))
         first = solver.solve()
         if first is not None:
             solver.set_guide(first)
             solver.solve([solver.group_literal(0, first[0] == 0)])
         del solver
-        assert gc.collect() == 0
+        assert gc.collect(0) == 0
     finally:
         gc.enable()
