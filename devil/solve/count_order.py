@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from devil.solve._dp import spans
 from devil.solve._search import GroupProblem, _bfs
 
 __all__ = ["counting_order", "estimated_states", "greedy_order"]
@@ -46,20 +47,7 @@ def estimated_states(problem: GroupProblem, order: Sequence[int]) -> float:
     the product of those ranges bounds the step's states (a float: it may be huge)."""
     sizes = problem.sizes
     cons = problem.cons
-    at = [0] * problem.n
-    for i, v in enumerate(order):
-        at[v] = i
-    last: list[int] = []
-    rest: list[int] = []
-    for vs, _ in cons:
-        most = -1
-        cells = 0
-        for v in vs:
-            if at[v] > most:
-                most = at[v]
-            cells += sizes[v]
-        last.append(most)
-        rest.append(cells)
+    last, rest = spans(problem, order)
     placed = [0] * len(cons)
     open_now: set[int] = set()
     total = 0.0
