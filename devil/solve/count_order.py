@@ -31,10 +31,10 @@ __all__ = ["counting_order", "estimated_states", "greedy_order"]
 BREADTH_STARTS = 24
 """Groups (spread evenly over the shared order) the breadth-first candidates start from."""
 
-GREEDY_STARTS = 6
+GREEDY_STARTS = 16
 """Groups (spread evenly over the shared order) the greedy candidates start from."""
 
-GREEDY_WORK = 2_000
+GREEDY_WORK = 4_000
 """Greedy candidates are at most this many divided by the piece's groups (each costs about
 the groups times the open constraints' groups): a huge lattice piece tries one."""
 
