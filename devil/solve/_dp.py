@@ -79,20 +79,7 @@ class Plan:
                 top = need
         self.bits = max(top.bit_length(), 1)
         self.mask = (1 << self.bits) - 1
-        at = [0] * self.n
-        for i, v in enumerate(self.order):
-            at[v] = i
-        last: list[int] = []
-        left: list[int] = []
-        for vs, _ in cons:  # loops, not generators (mypyc compiles loops natively)
-            most = -1
-            cells = 0
-            for v in vs:
-                if at[v] > most:
-                    most = at[v]
-                cells += sizes[v]
-            last.append(most)
-            left.append(cells)
+        last, left = spans(problem, self.order)
         slot_of = [-1] * len(cons)
         free: list[int] = []
         slots = 0
@@ -125,6 +112,26 @@ class Plan:
             free.sort(reverse=True)
             steps.append(Step(v, sizes[v], add, tuple(checks), unit))
         self.steps = steps
+
+
+def spans(problem: GroupProblem, order: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Per constraint: the step placing its last group in ``order``, and its cells."""
+    sizes = problem.sizes
+    at = [0] * problem.n
+    for i, v in enumerate(order):
+        at[v] = i
+    last: list[int] = []
+    cells_of: list[int] = []
+    for vs, _ in problem.cons:  # loops, not generators (mypyc compiles loops natively)
+        most = -1
+        cells = 0
+        for v in vs:
+            if at[v] > most:
+                most = at[v]
+            cells += sizes[v]
+        last.append(most)
+        cells_of.append(cells)
+    return last, cells_of
 
 
 def _advance(step: Step, state: int, a: int, mask: int) -> int:

@@ -19,6 +19,7 @@ from devil.solve._cdcl import Cdcl
 from devil.solve._count import PieceCounts, count_by_search
 from devil.solve._pieces import Piece
 from devil.solve._search import Backbone, GroupProblem, Search, TooHard, TotalWindow
+from devil.solve.count_order import counting_order
 
 __all__ = [
     "COUNT_LIMIT",
@@ -147,6 +148,14 @@ class Engine:
             return self._plan.open_max
         return plan_open(self.piece, self.width)
 
+    def counting_plan(self) -> _dp.Plan:
+        """The plan of the counting programme: the shared plan's order or, when it
+        estimates fewer states, another (``devil.solve.count_order``; counts do not depend
+        on the order, witnesses do, so only counting uses it)."""
+        shared = self.plan()
+        order = counting_order(self.piece.problem, shared.order)
+        return shared if order is shared.order else _dp.Plan(self.piece.problem, order)
+
     def known_backbone(self) -> Backbone | None:
         """The backbone when it was computed already, else None (costs nothing)."""
         return self._backbone
@@ -235,7 +244,7 @@ class Engine:
         every solution."""
         if self._counts is None:
             try:
-                got = _dp.counts(self.plan(), COUNT_LIMIT)
+                got = _dp.counts(self.counting_plan(), COUNT_LIMIT)
                 self._counts = PieceCounts(got.total, got.mined)
             except _dp.TooWide:
                 self._counts = count_by_search(self.piece.problem)
