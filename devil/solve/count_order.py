@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from devil.solve._dp import spans
+from devil.solve._dp import MAX_OPEN, open_most, spans
 from devil.solve._search import GroupProblem, _bfs
 
 __all__ = ["counting_order", "estimated_states", "greedy_order"]
@@ -33,6 +33,11 @@ BREADTH_STARTS = 24
 
 GREEDY_STARTS = 16
 """Groups (spread evenly over the shared order) the greedy candidates start from."""
+
+QUICK_STATES = 20_000
+"""A shared order estimated at this many states or fewer (and within ``MAX_OPEN``) is kept
+without trying others: counting in it takes milliseconds, and trying the others costs more
+than it could save (most pieces of every tiling, squares included)."""
 
 GREEDY_WORK = 4_000
 """Greedy candidates are at most this many divided by the piece's groups (each costs about
@@ -138,6 +143,8 @@ def counting_order(problem: GroupProblem, shared: Sequence[int]) -> Sequence[int
     var_cons = [list(cs) for cs in problem.var_cons]
     best: Sequence[int] = shared
     fewest = estimated_states(problem, shared)
+    if fewest <= QUICK_STATES and open_most(problem, shared) <= MAX_OPEN:
+        return shared
     candidates: list[Sequence[int]] = []
     stride = max(1, n // BREADTH_STARTS)
     for i in range(0, n, stride):
