@@ -85,7 +85,7 @@ def board_title(key: str, size: str, preset: str) -> str:
     (``expert · 16x30, 99 mines``, ``penrose 100: 98 cells, 20 mines``)."""
     parts = key.split("/")
     named = parts[0] if len(parts) == 1 else parts[1]
-    if not named.isalpha():  # a size: the words say it
+    if parts[0] == "graph" or not named.isalpha():  # a file's digest, a size: words say it
         named = ""
     return " · ".join(p for p in (named, size) if p) or preset
 

@@ -15,7 +15,7 @@ from alembic import command
 from alembic.config import Config
 from flask import Flask
 
-from app.ledger.boards import record_board
+from app.ledger.boards import board_title, record_board
 from app.ledger.store import LedgerStore
 from app.store.log import MIGRATIONS, Store
 from devil.game import GameParams, GraphSpec
@@ -52,6 +52,11 @@ def test_a_custom_graph_board_is_keyed_by_its_file() -> None:
     two = record_board(GameParams(mines=2, graph=GraphSpec.custom(other)))
     assert one.key.startswith("graph/") and one.key.endswith("/2") and one.key != two.key
     assert one.size == "custom graph: 10 cells, 2 mines"
+    # a digest that happens to be all letters is still no board's name
+    assert board_title("graph/abcdefabcd/2", one.size, "graph") == one.size
+    assert board_title("penrose/expert", "penrose 480: 480 cells, 99 mines", "penrose") == (
+        "expert · penrose 480: 480 cells, 99 mines"
+    )
 
 
 def _penrose_records(app: Flask, api: Api) -> list[str]:
