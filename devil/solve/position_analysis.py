@@ -206,11 +206,13 @@ class PositionAnalysis:
         # building a huge mask (same answer, bounded by the board)
         fits = everything & interval(m - d, min(m, everything.bit_length()))
         if not fits:
+            known = sum(self._known.values())
+            total = self.position.mines
+            assert total is not None  # the counted rule's total (``_decide_counted``)
             raise InconsistentPosition(
-                f"the {self.position.mines} mines cannot all be placed: the numbers need "
-                f"between {lowest(everything)} and {everything.bit_length() - 1} mines "
-                f"besides the {sum(self._known.values())} already decided, and there are "
-                f"{d} other covered cells"
+                f"{do_not_fit(total)}: the numbers need "
+                f"{_between(known + lowest(everything), known + everything.bit_length() - 1)}"
+                f", and {_room(d)}"
             )
         if d:
             self._deep_verdict = verdict_of(
@@ -552,3 +554,18 @@ def raise_unsatisfiable(position: Position, piece: Piece, index: int) -> None:
         if Search(sub).solve([0] * n, list(sub.sizes)) is None:
             raise InconsistentPosition.unsatisfiable(position, piece.sources[upto - 1])
     raise AssertionError("piece reported unsatisfiable but every prefix is satisfiable")
+
+
+def _between(low: int, high: int) -> str:
+    """``exactly 2 mines``, ``between 3 and 5 mines``."""
+    if low == high:
+        return f"exactly {low} mine" if low == 1 else f"exactly {low} mines"
+    return f"between {low} and {high} mines"
+
+
+def _room(deep: int) -> str:
+    """What the covered cells away from every number (``deep``) can hold besides."""
+    if deep == 0:
+        return "there is no other covered cell"
+    cells = "cell" if deep == 1 else "cells"
+    return f"the {deep} other covered {cells} can hold 0 to {deep} more"

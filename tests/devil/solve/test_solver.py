@@ -189,8 +189,17 @@ def test_contradicting_numbers_message() -> None:
 def test_numbers_fine_alone_but_not_with_the_total() -> None:
     position = Position.from_line("3..3/....;mines=2")
     assert classify(position, Count.CLASSIC).mine_cells()
-    with pytest.raises(InconsistentPosition, match="the 2 mines cannot all be placed"):
+    with pytest.raises(InconsistentPosition) as raised:
         classify(position, Count.COUNTED)
+    assert str(raised.value) == (
+        "2 mines do not fit: the numbers need exactly 6 mines, and there is no other covered cell"
+    )
+    with pytest.raises(InconsistentPosition) as raised:  # a deep cell: row 2
+        classify(Position.from_line("3..3/..../....;mines=2"), Count.COUNTED)
+    assert str(raised.value) == (
+        "2 mines do not fit: the numbers need exactly 6 mines, "
+        "and the 4 other covered cells can hold 0 to 4 more"
+    )
 
 
 def test_counted_total_too_small() -> None:
