@@ -147,7 +147,7 @@ def record_json(rank: int, row: LedgerRow, board_rank: int) -> dict[str, Any]:
         "game_id": row.game_id,
         "name": row.name,
         "preset": row.preset,
-        "board": row.board or row.preset,
+        "board": row.table,
         "board_size": row.board_size,
         "count": row.count,
         "mercy": row.mercy,
@@ -178,8 +178,8 @@ def board_ranks(rows: list[LedgerRow]) -> list[int]:
     seen: Counter[str] = Counter()
     ranks = []
     for row in rows:
-        seen[row.board or row.preset] += 1
-        ranks.append(seen[row.board or row.preset])
+        seen[row.table] += 1
+        ranks.append(seen[row.table])
     return ranks
 
 
@@ -188,7 +188,7 @@ def board_tables(rows: list[LedgerRow]) -> list[tuple[LedgerRow, list[LedgerRow]
     tables in the order of their fastest rows."""
     tables: dict[str, list[LedgerRow]] = {}
     for row in rows:
-        tables.setdefault(row.board or row.preset, []).append(row)
+        tables.setdefault(row.table, []).append(row)
     return [(table[0], table) for table in tables.values()]
 
 

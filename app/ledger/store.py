@@ -47,14 +47,20 @@ class LedgerRow:
     """The board in words (``16x30, 99 mines``, ``penrose 80: 79 cells, 10 mines``)."""
 
     @property
+    def table(self) -> str:
+        """The records table the row ranks in: its board, or its preset for a row whose
+        board could not be read (``0008_ledger_board`` left it empty)."""
+        return self.board or self.preset
+
+    @property
     def board_title(self) -> str:
         """The board in words, with its preset's name when it has one."""
-        return board_title(self.board or self.preset, self.board_size, self.preset)
+        return board_title(self.table, self.board_size, self.preset)
 
     @property
     def table_title(self) -> str:
         """The heading of the records table this row ranks in."""
-        return table_title(self.board or self.preset, self.board_size, self.preset)
+        return table_title(self.table, self.board_size, self.preset)
 
     @property
     def helped(self) -> bool:
