@@ -39,7 +39,7 @@ def retry_after_floor(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """``headers`` with one ``Retry-After`` of at least 1 (an HTTP date is kept)."""
     kept = [(k, v) for k, v in headers if k.lower() != "retry-after"]
     value = retry_after_value(headers)
-    seconds = retry_after_seconds(headers)
+    seconds = _whole_seconds(value)
     if seconds is not None:
         value = str(max(1, seconds))
     elif not value:
@@ -55,5 +55,8 @@ def retry_after_value(headers: list[tuple[str, str]]) -> str:
 
 def retry_after_seconds(headers: list[tuple[str, str]]) -> int | None:
     """``Retry-After`` in whole seconds; None when there is none or it is an HTTP date."""
-    value = retry_after_value(headers)
+    return _whole_seconds(retry_after_value(headers))
+
+
+def _whole_seconds(value: str) -> int | None:
     return int(value) if re.fullmatch(r"-?[0-9]+", value, re.ASCII) else None

@@ -66,8 +66,7 @@ def estimated_states(problem: GroupProblem, order: Sequence[int]) -> float:
                 open_now.add(c)
         states = 1.0
         for c in open_now:
-            need = cons[c][1]
-            states *= min(need, rest[c]) - max(0, need - placed[c]) + 1
+            states *= _needs(cons[c][1], placed[c], rest[c])
         total += states
     return total
 
